@@ -1,0 +1,1 @@
+"""The rules model: cards, rulesets, deals, play, settlement and stops. Pure, no I/O."""

@@ -1,0 +1,84 @@
+"""The staking board: eight compartments of counters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+
+from .errors import NotationError
+
+
+class Compartment(StrEnum):
+    """A compartment of the board; the value is its key in the JSON deal."""
+
+    POPE = "pope"
+    MATRIMONY = "matrimony"
+    INTRIGUE = "intrigue"
+    ACE = "ace"
+    KING = "king"
+    QUEEN = "queen"
+    JACK = "jack"
+    GAME = "game"
+
+
+@dataclass(frozen=True)
+class Board:
+    """Counters in each compartment. Defaults are the dressing of a fresh board.
+
+    The dressing "Six to Pope, two to Matrimony, two to Intrigue, and one each to Ace, King,
+    Queen, Knave and Game" is hoyles-games-modernized.txt's; every source agrees on it.
+    """
+
+    pope: int = 6
+    matrimony: int = 2
+    intrigue: int = 2
+    ace: int = 1
+    king: int = 1
+    queen: int = 1
+    jack: int = 1
+    game: int = 1
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if type(value) is not int or value < 0:
+                raise NotationError(f"board: {f.name} must be a whole number >= 0, not {value!r}")
+
+    def __getitem__(self, compartment: Compartment) -> int:
+        value: int = getattr(self, compartment.value)
+        return value
+
+    def items(self) -> Iterator[tuple[Compartment, int]]:
+        for compartment in Compartment:
+            yield compartment, self[compartment]
+
+    def total(self) -> int:
+        return sum(count for _, count in self.items())
+
+    def with_counts(self, changes: Mapping[Compartment, int]) -> Board:
+        return replace(self, **{c.value: n for c, n in changes.items()})
+
+    def plus(self, other: Board) -> Board:
+        return Board(**{c.value: self[c] + other[c] for c in Compartment})
+
+    def to_json(self) -> dict[str, int]:
+        return {c.value: n for c, n in self.items()}
+
+    @classmethod
+    def from_json(cls, data: object) -> Board:
+        if not isinstance(data, Mapping):
+            raise NotationError("board must be an object of compartment counts")
+        unknown = sorted(set(data) - {c.value for c in Compartment})
+        if unknown:
+            raise NotationError(
+                f"board: unknown compartment {unknown[0]!r} "
+                f"(known: {', '.join(c.value for c in Compartment)})"
+            )
+        return cls(**{str(k): v for k, v in data.items()})
+
+
+DRESSING = Board()
+"""The counters a dressing puts on the board (15 in all)."""
+
+EMPTY_BOARD = Board(0, 0, 0, 0, 0, 0, 0, 0)

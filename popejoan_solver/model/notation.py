@@ -1,0 +1,215 @@
+"""Reading and writing deals: the JSON deal, the same as TOML, and the one-line notation.
+
+The one-line notation (see ``docs/notation.md``)::
+
+    hoyle-modernized: A59.26T.37J.48Q ... | K.J.6T.259 ^KC | played ... | lead 2 | board 6 2 2 1 1 1 1 1
+
+Each hand is its clubs, diamonds, hearts and spades separated by dots.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from typing import Any, Final
+
+from .board import Board, Compartment
+from .cards import RANK_LETTERS, Card, CardSet, Mask, card_name, format_cards, make_card
+from .deal import Deal
+from .errors import CardError, NotationError
+from .rules import DEFAULT_RULESET, get_ruleset
+
+DEAL_KEYS: Final = ("rules", "hands", "dead", "turnup", "board", "played", "to_lead")
+
+
+def _cards_field(value: object, where: str) -> Mask:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = " ".join(value)
+    if not isinstance(value, str):
+        raise NotationError(f"{where} must be a string of cards like \"AC 2C 10D\"")
+    try:
+        return CardSet.parse(value).mask
+    except CardError as exc:
+        raise NotationError(f"{where}: {exc}") from None
+
+
+def deal_from_json(data: object) -> Deal:
+    """Build a deal from the decoded JSON (or TOML) object."""
+    if not isinstance(data, Mapping):
+        raise NotationError("a deal must be an object with \"hands\", \"dead\" and \"turnup\"")
+    unknown = [k for k in data if k not in DEAL_KEYS]
+    if unknown:
+        raise NotationError(f"unknown key {unknown[0]!r} in deal (keys: {', '.join(DEAL_KEYS)})")
+    for key in ("hands", "dead", "turnup"):
+        if key not in data:
+            raise NotationError(f"deal has no {key!r}")
+    rules_name = data.get("rules", DEFAULT_RULESET)
+    if not isinstance(rules_name, str):
+        raise NotationError("rules must be the name of a ruleset")
+    rules = get_ruleset(rules_name)
+    hands_data = data["hands"]
+    if not isinstance(hands_data, list):
+        raise NotationError("hands must be a list, one string of cards per seat")
+    hands = [_cards_field(h, f"hand {i + 1}") for i, h in enumerate(hands_data)]
+    dead = _cards_field(data["dead"], "dead")
+    turnup = _single_card(data["turnup"])
+    board = Board.from_json(data["board"]) if "board" in data else None
+    played = None
+    if "played" in data:
+        played_data = data["played"]
+        if not isinstance(played_data, list):
+            raise NotationError("played must be a list, one string of cards per seat")
+        played = [_cards_field(p, f"played by seat {i + 1}") for i, p in enumerate(played_data)]
+    to_lead = data.get("to_lead", 1)
+    if type(to_lead) is not int:
+        raise NotationError("to_lead must be a seat number")
+    if played and any(played) and "to_lead" not in data:
+        raise NotationError("a position with played cards needs \"to_lead\"")
+    return Deal.create(hands, dead, turnup, rules, board, played, to_lead - 1)
+
+
+def deal_to_json(deal: Deal) -> dict[str, Any]:
+    """The JSON deal object (keys in the documented order; optional keys only when set)."""
+    data: dict[str, Any] = {
+        "rules": deal.rules.name,
+        "hands": [format_cards(h) for h in deal.hands],
+        "dead": format_cards(deal.dead),
+        "turnup": card_name(deal.turnup),
+    }
+    if deal.board is not None:
+        data["board"] = deal.board.to_json()
+    if deal.played:
+        data["played"] = [format_cards(p) for p in deal.played]
+    if deal.played or deal.leader:
+        data["to_lead"] = deal.leader + 1
+    return data
+
+
+def deal_to_toml(deal: Deal) -> str:
+    """The same deal as TOML."""
+    data = deal_to_json(deal)
+    lines = [f"rules = {json.dumps(data['rules'])}"]
+    lines.append("hands = [\n" + "".join(f"  {json.dumps(h)},\n" for h in data["hands"]) + "]")
+    lines.append(f"dead = {json.dumps(data['dead'])}")
+    lines.append(f"turnup = {json.dumps(data['turnup'])}")
+    if "played" in data:
+        lines.append("played = [\n" + "".join(f"  {json.dumps(p)},\n" for p in data["played"])
+                     + "]")
+    if "to_lead" in data:
+        lines.append(f"to_lead = {data['to_lead']}")
+    if "board" in data:
+        lines.append("\n[board]")
+        lines += [f"{k} = {v}" for k, v in data["board"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def _hand_to_line(mask: Mask) -> str:
+    suits = []
+    for suit in range(4):
+        suits.append("".join(RANK_LETTERS[r] for r in range(13)
+                             if mask >> make_card(suit, r) & 1))
+    return ".".join(suits)
+
+
+def _hand_from_line(token: str, where: str) -> Mask:
+    parts = token.upper().replace("10", "T").split(".")
+    if len(parts) != 4:
+        raise NotationError(f"{where}: {token!r} is not four suits C.D.H.S separated by dots")
+    mask = 0
+    for suit, holding in enumerate(parts):
+        if holding == "-":
+            continue
+        for letter in holding:
+            rank = RANK_LETTERS.find(letter)
+            if rank < 0:
+                raise NotationError(f"{where}: {letter!r} is not a rank (A 2-9 T J Q K)")
+            bit = 1 << make_card(suit, rank)
+            if mask & bit:
+                raise NotationError(f"{where}: {card_name(make_card(suit, rank))} written twice")
+            mask |= bit
+    return mask
+
+
+def deal_to_line(deal: Deal) -> str:
+    """The one-line notation of a deal."""
+    text = f"{deal.rules.name}: " + " ".join(_hand_to_line(h) for h in deal.hands)
+    text += f" | {_hand_to_line(deal.dead)} ^{card_name(deal.turnup)}"
+    if deal.played:
+        text += " | played " + " ".join(_hand_to_line(p) for p in deal.played)
+    if deal.played or deal.leader:
+        text += f" | lead {deal.leader + 1}"
+    if deal.board is not None:
+        text += " | board " + " ".join(str(n) for _, n in deal.board.items())
+    return text
+
+
+def deal_from_line(text: str) -> Deal:
+    """Read the one-line notation."""
+    sections = [s.strip() for s in text.strip().split("|")]
+    if len(sections) < 2:
+        raise NotationError("one-line deal: expected 'HANDS | DEAD ^TURNUP' (see docs/notation.md)")
+    head = sections[0]
+    rules_name = DEFAULT_RULESET
+    if ":" in head:
+        rules_name, _, head = head.partition(":")
+        rules_name = rules_name.strip()
+    rules = get_ruleset(rules_name)
+    hands = [_hand_from_line(tok, f"hand {i + 1}") for i, tok in enumerate(head.split())]
+    dead_tokens = sections[1].split()
+    if len(dead_tokens) != 2 or not dead_tokens[1].startswith("^"):
+        raise NotationError("one-line deal: the second section is 'DEAD ^TURNUP', e.g. "
+                            "'K.J.6T.259 ^KC'")
+    dead = _hand_from_line(dead_tokens[0], "dead hand")
+    turnup = _single_card(dead_tokens[1][1:])
+    played = None
+    leader = 0
+    board = None
+    for section in sections[2:]:
+        word, _, rest = section.partition(" ")
+        word = word.lower()
+        if word == "played":
+            played = [_hand_from_line(t, f"played by seat {i + 1}")
+                      for i, t in enumerate(rest.split())]
+        elif word == "lead":
+            if not rest.strip().isdigit():
+                raise NotationError("one-line deal: 'lead N' takes a seat number")
+            leader = int(rest) - 1
+        elif word == "board":
+            counts = rest.split()
+            if len(counts) != len(Compartment) or not all(c.isdigit() for c in counts):
+                raise NotationError("one-line deal: 'board' takes 8 counts: pope matrimony "
+                                    "intrigue ace king queen jack game")
+            board = Board(*(int(c) for c in counts))
+        else:
+            raise NotationError(f"one-line deal: unknown section {word!r} "
+                                "(played, lead, board)")
+    return Deal.create(hands, dead, turnup, rules, board, played, leader)
+
+
+def _single_card(text: object) -> Card:
+    mask = _cards_field(text, "turnup") if isinstance(text, str) else -1
+    if mask < 0 or mask.bit_count() != 1:
+        raise NotationError("turnup must be exactly one card, like \"KC\"")
+    return mask.bit_length() - 1
+
+
+def parse_deal_text(text: str) -> Deal:
+    """Read a deal written as JSON, TOML or the one-line notation (told apart by content)."""
+    stripped = text.strip()
+    if not stripped:
+        raise NotationError("the deal is empty")
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise NotationError(f"broken JSON: {exc.msg} at line {exc.lineno} column "
+                                f"{exc.colno}") from None
+        return deal_from_json(data)
+    if "^" in stripped and "\n" not in stripped:
+        return deal_from_line(stripped)
+    try:
+        data = tomllib.loads(stripped)
+    except tomllib.TOMLDecodeError as exc:
+        raise NotationError(f"broken TOML: {exc}") from None
+    return deal_from_json(data)

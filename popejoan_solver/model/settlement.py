@@ -1,0 +1,255 @@
+"""Settlement: who pays whom, from the board and between players.
+
+Every payment is a :class:`Transfer` from a payer to a payee, each a seat (0-based ``int``) or
+a board :class:`Compartment`. Counters are only ever moved, so a settlement conserves them;
+the tests check that the board never goes below zero and that the books balance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .board import Board, Compartment
+from .cards import POPE, Card, Mask, Rank, card_name, make_card
+from .deal import Deal
+from .play import Game
+from .rules import Dressing, PairRule, PopeTurnup, Ruleset
+
+Party = int | Compartment
+"""A seat (0-based) or a compartment of the board."""
+
+HONOURS: tuple[tuple[Rank, Compartment], ...] = (
+    (Rank.ACE, Compartment.ACE),
+    (Rank.KING, Compartment.KING),
+    (Rank.QUEEN, Compartment.QUEEN),
+    (Rank.JACK, Compartment.JACK),
+)
+PAIRS: tuple[tuple[Compartment, Rank, Rank], ...] = (
+    (Compartment.MATRIMONY, Rank.KING, Rank.QUEEN),
+    (Compartment.INTRIGUE, Rank.QUEEN, Rank.JACK),
+)
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """``amount`` counters from ``payer`` to ``payee``, and why."""
+
+    payer: Party
+    payee: Party
+    amount: int
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"from": _party_json(self.payer), "to": _party_json(self.payee),
+                "amount": self.amount, "reason": self.reason}
+
+
+def _party_json(party: Party) -> object:
+    return party.value if isinstance(party, Compartment) else party + 1
+
+
+def net(transfers: Iterable[Transfer], seat: int) -> int:
+    """What ``seat`` gains (positive) or loses over ``transfers``."""
+    total = 0
+    for t in transfers:
+        if t.payee == seat and not isinstance(t.payee, Compartment):
+            total += t.amount
+        if t.payer == seat and not isinstance(t.payer, Compartment):
+            total -= t.amount
+    return total
+
+
+def apply_to_board(board: Board, transfers: Iterable[Transfer]) -> Board:
+    """The board after ``transfers``; raises ``ValueError`` if a compartment would go negative."""
+    counts = dict(board.items())
+    for t in transfers:
+        if isinstance(t.payer, Compartment):
+            counts[t.payer] -= t.amount
+            if counts[t.payer] < 0:
+                raise ValueError(f"compartment {t.payer.value} paid out more than it held")
+        if isinstance(t.payee, Compartment):
+            counts[t.payee] += t.amount
+    return Board(**{c.value: n for c, n in counts.items()})
+
+
+def dressing(rules: Ruleset, players: int, board: Board | None = None) -> list[Transfer]:
+    """Who pays the 15 counters that dress the board (the dealer is the last seat)."""
+    layout = board if board is not None else Board()
+    dealer = players - 1
+    transfers: list[Transfer] = []
+    if rules.dressing is Dressing.PLAYERS:
+        for seat in range(players - 1):
+            transfers.append(Transfer(seat, dealer, 2, "contribution to the dressing"))
+    for compartment, count in layout.items():
+        if count:
+            transfers.append(Transfer(dealer, compartment, count, "dressing the board"))
+    return transfers
+
+
+@dataclass(frozen=True)
+class TurnupAward:
+    """What the turn-up gives the dealer before play, and whether the deal is then played."""
+
+    transfers: tuple[Transfer, ...]
+    deal_is_played: bool
+
+
+def turnup_award(deal: Deal, board: Board) -> TurnupAward:
+    """The dealer's award for a turned-up Pope, or ace, king, queen or knave of trumps."""
+    dealer = deal.players - 1
+    card = deal.turnup
+    rank = card % 13
+    transfers: list[Transfer] = []
+    if card == POPE:
+        if board.pope:
+            transfers.append(Transfer(Compartment.POPE, dealer, board.pope, "Pope turned up"))
+        if deal.rules.pope_turnup is PopeTurnup.ENDS_DEAL:
+            if board.game:
+                transfers.append(Transfer(Compartment.GAME, dealer, board.game, "Pope turned up"))
+            for seat in range(deal.players - 1):
+                dealt = deal.dealt_hand(seat).bit_count()
+                transfers.append(Transfer(seat, dealer, dealt, "a stake per card dealt"))
+            return TurnupAward(tuple(transfers), False)
+        return TurnupAward(tuple(transfers), True)
+    for honour, compartment in HONOURS:
+        if rank == honour and board[compartment]:
+            transfers.append(Transfer(compartment, dealer, board[compartment],
+                                      f"{card_name(card)} turned up"))
+    return TurnupAward(tuple(transfers), True)
+
+
+def compartments_taken(game: Game, board: Board, played: Mask) -> list[Transfer]:
+    """The compartments paid out for the cards in ``played``, by the rules of ``game``."""
+    transfers: list[Transfer] = []
+    holder = game.holder
+    trumps = game.trumps
+    if played >> POPE & 1 and board.pope:
+        transfers.append(Transfer(Compartment.POPE, holder[POPE], board.pope, "played Pope"))
+    for rank, compartment in HONOURS:
+        card = make_card(trumps, rank)
+        if played >> card & 1 and board[compartment]:
+            transfers.append(Transfer(compartment, holder[card], board[compartment],
+                                      f"played {card_name(card)}"))
+    for compartment, high, low in PAIRS:
+        transfers += _pair_award(game, board[compartment], compartment,
+                                 make_card(trumps, high), make_card(trumps, low), played)
+    return transfers
+
+
+def _pair_award(game: Game, amount: int, compartment: Compartment, first: Card, second: Card,
+                played: Mask) -> list[Transfer]:
+    if not amount or not (played >> first & 1 and played >> second & 1):
+        return []
+    a, b = game.holder[first], game.holder[second]
+    name = compartment.value.capitalize()
+    if a == b:
+        return [Transfer(compartment, a, amount, name)]
+    if game.rules.pairs is PairRule.DIVIDED and amount // 2:
+        half = amount // 2
+        return [Transfer(compartment, a, half, f"half of {name}"),
+                Transfer(compartment, b, half, f"half of {name}")]
+    return []
+
+
+def going_out(game: Game, board: Board, played: Mask, winner: int) -> list[Transfer]:
+    """Game to the player out, and a counter for each card left in every other hand."""
+    transfers: list[Transfer] = []
+    if board.game:
+        transfers.append(Transfer(Compartment.GAME, winner, board.game, "Game"))
+    for seat in range(game.players):
+        if seat == winner:
+            continue
+        left = game.dealt[seat] & ~played
+        if game.rules.pope_exemption and left >> POPE & 1:
+            continue
+        if left:
+            transfers.append(Transfer(seat, winner, left.bit_count(), "cards left in hand"))
+    return transfers
+
+
+def play_settlement(game: Game, board: Board, played: Mask, winner: int) -> list[Transfer]:
+    """Everything paid for the play of a deal that ended with ``played`` and ``winner`` out."""
+    return compartments_taken(game, board, played) + going_out(game, board, played, winner)
+
+
+def play_values(game: Game, board: Board, played: Mask, winner: int) -> tuple[int, ...]:
+    """Each seat's net counters from the play of a finished deal (the solver's payoff)."""
+    transfers = play_settlement(game, board, played, winner)
+    return tuple(net(transfers, seat) for seat in range(game.players))
+
+
+@dataclass(frozen=True)
+class DealSettlement:
+    """The whole settlement of a played deal, step by step."""
+
+    dressing: tuple[Transfer, ...]
+    turnup: tuple[Transfer, ...]
+    play: tuple[Transfer, ...]
+    board_before: Board
+    board_after: Board
+
+    def net(self, seat: int, include_dressing: bool = False) -> int:
+        transfers = self.turnup + self.play + (self.dressing if include_dressing else ())
+        return net(transfers, seat)
+
+
+def settle(deal: Deal, played: Mask, winner: int) -> DealSettlement:
+    """Settle a deal whose play ended with ``played`` and ``winner`` out (``-1``: not played).
+
+    The deal's board is taken as it stands once dressed; the dressing is reported beside.
+    """
+    game = Game.from_deal(deal)
+    board = deal.board_or_dressed
+    award = turnup_award(deal, board)
+    after_turnup = apply_to_board(board, award.transfers)
+    play: list[Transfer] = []
+    if award.deal_is_played and winner >= 0:
+        play = play_settlement(game, after_turnup, played, winner)
+    return DealSettlement(
+        dressing=tuple(dressing(deal.rules, deal.players)),
+        turnup=award.transfers,
+        play=tuple(play),
+        board_before=board,
+        board_after=apply_to_board(after_turnup, play),
+    )
+
+
+def final_round(hands: tuple[Mask, ...], board: Board) -> list[Transfer]:
+    """Hoyle's closing round, dealt face up with no dead hand and diamonds trumps.
+
+    The holders of Pope and of the ace, king, queen and knave of diamonds take those
+    compartments; the queen's holder takes half of Matrimony and of Intrigue (rounded down),
+    the king's and the knave's holders the other halves. Game is not mentioned by Hoyle and
+    stays on the board.
+    """
+    owner = {}
+    for seat, mask in enumerate(hands):
+        for rank in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE):
+            card = make_card(1, rank)
+            if mask >> card & 1:
+                owner[rank] = seat
+    missing = [r for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
+               if r not in owner]
+    if missing:
+        raise ValueError("the final round deals every card: the diamond honours and Pope "
+                         "must all be held")
+    transfers: list[Transfer] = []
+    if board.pope:
+        transfers.append(Transfer(Compartment.POPE, owner[Rank.NINE], board.pope, "holds Pope"))
+    for rank, compartment in HONOURS:
+        if board[compartment]:
+            transfers.append(Transfer(compartment, owner[rank], board[compartment],
+                                      f"holds {card_name(make_card(1, rank))}"))
+    for compartment, other in ((Compartment.MATRIMONY, Rank.KING),
+                               (Compartment.INTRIGUE, Rank.JACK)):
+        amount = board[compartment]
+        half = amount // 2
+        if half:
+            transfers.append(Transfer(compartment, owner[Rank.QUEEN], half,
+                                      f"holds QD: half of {compartment.value}"))
+        if amount - half:
+            transfers.append(Transfer(compartment, owner[other], amount - half,
+                                      f"holds {card_name(make_card(1, other))}: the other half "
+                                      f"of {compartment.value}"))
+    return transfers

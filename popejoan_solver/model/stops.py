@@ -1,0 +1,71 @@
+"""Stops and cards that cannot be led to, as a referee or as a player sees them.
+
+A *stop* is a card whose successor can never be played next: it is past the top of the suit,
+out of the pack (the 8♦), in the dead hand, or already played. A card *cannot be led to* when
+its predecessor can never be played before it, so it is only ever played as a lead.
+
+The referee knows the dead hand (hoyles-games-modernized.txt, note 41: the dealer acting "as a
+kind of referee as to whether a given card is a stop"); a player knows only the pack, the
+turn-up and the cards played so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .cards import EIGHT_OF_DIAMONDS, PACK, Card, Mask, card_name, iter_mask
+from .deal import Deal
+
+
+class View(StrEnum):
+    """Who is looking: one who knows the dead hand, or one who knows only the turn-up."""
+
+    REFEREE = "referee"
+    PLAYER = "player"
+
+
+@dataclass(frozen=True)
+class StopsReport:
+    """The stops and the cards that cannot be led to, among the cards not yet played."""
+
+    view: View
+    stops: tuple[Card, ...]
+    cannot_be_led_to: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {"stops": [card_name(c) for c in self.stops],
+                "cannot_be_led_to": [card_name(c) for c in self.cannot_be_led_to]}
+
+
+def analyse_stops(deal: Deal, view: View = View.REFEREE) -> StopsReport:
+    """Stops and unreachable cards in the deal's current position, from ``view``."""
+    played = deal.played_mask
+    if view is View.REFEREE:
+        blocked = deal.dead | played | (1 << EIGHT_OF_DIAMONDS)
+        candidates = deal.in_play & ~played
+    else:
+        blocked = (1 << deal.turnup) | played | (1 << EIGHT_OF_DIAMONDS)
+        candidates = PACK & ~blocked
+    return stops_among(deal, candidates, blocked, view)
+
+
+def stops_among(deal: Deal, candidates: Mask, blocked: Mask, view: View) -> StopsReport:
+    """Which ``candidates`` are stops / cannot be led to when the ``blocked`` cards never come."""
+    rules = deal.rules
+    key = rules.order_key
+    stops: list[Card] = []
+    unreachable: list[Card] = []
+    for card in iter_mask(candidates):
+        above = rules.successor[card]
+        below = rules.predecessor[card]
+        if above < 0 or blocked >> above & 1:
+            stops.append(card)
+        if below < 0 or blocked >> below & 1:
+            unreachable.append(card)
+
+    def order(c: Card) -> tuple[int, int]:
+        return c // 13, key[c]
+
+    return StopsReport(view, tuple(sorted(stops, key=order)),
+                       tuple(sorted(unreachable, key=order)))

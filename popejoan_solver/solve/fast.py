@@ -1,0 +1,339 @@
+"""The fast engine: MTD(f) over an alpha-beta with a bounded transposition table of bounds.
+
+It works in *slot space*: card ``c`` becomes bit ``suit * 13 + order_key[c]``, so that in every
+ruleset the cards of a suit climb bit by bit, and a *stretch* (a maximal run of consecutive
+cards dealt to players, between cards that can never be played) is a contiguous bit range.
+Because played cards always form the top part of their stretch (docs/solver.md, fact 1), the
+run forced by a lead at slot ``s`` is just ``up[s] & ~played`` and its stop card, hence the next
+leader, is the top of the stretch's unplayed part whatever card of it was led (fact 2).
+Each pruning rule used here is argued in ``docs/solver.md``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..model.board import Board, Compartment
+from ..model.cards import POPE, Mask, Rank, iter_mask, make_card
+from ..model.play import Game
+from ..model.rules import LeadRule, PairRule
+from .objective import INF, Goal, Objective, TimeUp
+
+DEFAULT_TT_ENTRIES = 4_000_000
+"""Default bound on transposition-table entries per objective (about 0.5 GB at most)."""
+
+_SUIT_BITS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+
+
+class SlotGame:
+    """The deal's tables in slot space, shared by every search on it."""
+
+    def __init__(self, game: Game, board: Board) -> None:
+        key = game.rules.order_key
+        self.game = game
+        self.players = game.players
+        self.slot_of = tuple((c // 13) * 13 + key[c] for c in range(52))
+        card_of = [0] * 52
+        for card, slot in enumerate(self.slot_of):
+            card_of[slot] = card
+        self.card_of = tuple(card_of)
+        self.dealt = tuple(self.to_slots(m) for m in game.dealt)
+        self.in_play = self.to_slots(game.in_play)
+        holder = [-1] * 52
+        for seat, mask in enumerate(self.dealt):
+            for slot in iter_mask(mask):
+                holder[slot] = seat
+        self.holder = tuple(holder)
+        up = [0] * 52
+        for slot in range(51, -1, -1):
+            if self.in_play >> slot & 1:
+                above = slot + 1
+                same_suit = above % 13 != 0
+                up[slot] = (1 << slot) | (up[above] if same_suit and above < 52 else 0)
+        self.up = tuple(up)
+        self._compile_payoffs(game, board)
+
+    def to_slots(self, mask: Mask) -> Mask:
+        out = 0
+        for card in iter_mask(mask):
+            out |= 1 << self.slot_of[card]
+        return out
+
+    def to_cards(self, mask: Mask) -> Mask:
+        out = 0
+        for slot in iter_mask(mask):
+            out |= 1 << self.card_of[slot]
+        return out
+
+    def _compile_payoffs(self, game: Game, board: Board) -> None:
+        """Flatten the settlement into (slot mask, seat, amount) awards and the card payments."""
+        trumps = game.trumps
+        awards: list[tuple[Mask, tuple[tuple[int, int], ...]]] = []
+        honours = ((Rank.ACE, Compartment.ACE), (Rank.KING, Compartment.KING),
+                   (Rank.QUEEN, Compartment.QUEEN), (Rank.JACK, Compartment.JACK))
+        singles = [(POPE, board.pope)] + [(make_card(trumps, r), board[c]) for r, c in honours]
+        for card, amount in singles:
+            if amount and self.holder[self.slot_of[card]] >= 0:
+                awards.append((1 << self.slot_of[card], ((self.holder[self.slot_of[card]],
+                                                          amount),)))
+        for comp, high, low in ((Compartment.MATRIMONY, Rank.KING, Rank.QUEEN),
+                                (Compartment.INTRIGUE, Rank.QUEEN, Rank.JACK)):
+            amount = board[comp]
+            a = self.holder[self.slot_of[make_card(trumps, high)]]
+            b = self.holder[self.slot_of[make_card(trumps, low)]]
+            if not amount or a < 0 or b < 0:
+                continue
+            both = (1 << self.slot_of[make_card(trumps, high)]) | (
+                1 << self.slot_of[make_card(trumps, low)])
+            if a == b:
+                awards.append((both, ((a, amount),)))
+            elif game.rules.pairs is PairRule.DIVIDED and amount // 2:
+                awards.append((both, ((a, amount // 2), (b, amount // 2))))
+        self.awards = tuple(awards)
+        self.game_stake = board.game
+        pope_slot = self.slot_of[POPE]
+        self.pope_bit = 1 << pope_slot if game.rules.pope_exemption else 0
+        self.pope_holder = self.holder[pope_slot] if self.pope_bit else -1
+
+    def payoff(self, played: Mask, winner: int, seat: int) -> int:
+        """Seat's net counters when the deal ends with ``played`` and ``winner`` out."""
+        value = 0
+        for cards, takers in self.awards:
+            if played & cards == cards:
+                for taker, amount in takers:
+                    if taker == seat:
+                        value += amount
+        dealt = self.dealt
+        if seat == winner:
+            value += self.game_stake
+            for other in range(self.players):
+                if other != winner:
+                    left = dealt[other] & ~played
+                    if not (left & self.pope_bit):
+                        value += left.bit_count()
+        else:
+            left = dealt[seat] & ~played
+            if not (left & self.pope_bit):
+                value -= left.bit_count()
+        return value
+
+    def lead_generator(self) -> Callable[[Mask, int], list[int]]:
+        """A function giving the legal lead slots of a seat, bottom of each suit first."""
+        dealt = self.dealt
+        rule = self.game.rules.lead
+        if rule is LeadRule.ANY:
+            def any_card(played: Mask, leader: int) -> list[int]:
+                held = dealt[leader] & ~played
+                out = []
+                while held:
+                    low = held & -held
+                    out.append(low.bit_length() - 1)
+                    held ^= low
+                return out
+            return any_card
+        if rule is LeadRule.LOWEST_OF_SUIT:
+            def lowest_of_suit(played: Mask, leader: int) -> list[int]:
+                held = dealt[leader] & ~played
+                out = []
+                for bits in _SUIT_BITS:
+                    part = held & bits
+                    if part:
+                        out.append((part & -part).bit_length() - 1)
+                return out
+            return lowest_of_suit
+
+        def lowest_in_hand(played: Mask, leader: int) -> list[int]:
+            held = dealt[leader] & ~played
+            lows = []
+            for bits in _SUIT_BITS:
+                part = held & bits
+                if part:
+                    lows.append((part & -part).bit_length() - 1)
+            bottom = min(s % 13 for s in lows)
+            return [s for s in lows if s % 13 == bottom]
+        return lowest_in_hand
+
+
+class FastEngine:
+    """Exact values of positions, with MTD(f) driving null-window alpha-beta searches."""
+
+    name = "fast"
+
+    def __init__(self, game: Game, board: Board, deadline: float | None = None,
+                 tt_entries: int = DEFAULT_TT_ENTRIES) -> None:
+        self.slots = SlotGame(game, board)
+        self.deadline = deadline
+        self.tt_entries = tt_entries
+        self.nodes = 0
+        self._tables: dict[Objective, dict[int, tuple[int, int, int]]] = {}
+        self._guess: dict[Objective, int] = {}
+        self.bounds: tuple[int, int] = (-INF, INF)
+        """Root bounds proven so far by the current :meth:`value` call (read after TimeUp)."""
+
+    def value(self, objective: Objective, played: Mask, leader: int) -> int:
+        """The exact value of the position (card-space ``played``) for ``objective``."""
+        sg = self.slots
+        played_slots = sg.to_slots(played)
+        for seat in range(sg.players):
+            if not sg.dealt[seat] & ~played_slots:
+                return self._terminal(objective, played_slots, seat)
+        search = self._searcher(objective)
+        low, high = self._static_bounds(objective, played_slots)
+        guess = min(max(self._guess.get(objective, 0), low), high)
+        self.bounds = (low, high)
+        # MTD(f): null-window searches close in on the value from both sides.
+        while low < high:
+            beta = guess + 1 if guess == low else guess
+            score = search(played_slots, leader, beta - 1, beta)
+            if score < beta:
+                high = score
+            else:
+                low = score
+            self.bounds = (low, high)
+            guess = score
+        self._guess[objective] = low
+        return low
+
+    def _terminal(self, objective: Objective, played: Mask, winner: int) -> int:
+        if objective.goal is Goal.FORCED_WIN:
+            return int(winner == objective.seat)
+        return self.slots.payoff(played, winner, objective.seat)
+
+    def _static_bounds(self, objective: Objective, played: Mask) -> tuple[int, int]:
+        if objective.goal is Goal.FORCED_WIN:
+            return 0, 1
+        sg = self.slots
+        seat = objective.seat
+        low = -(sg.dealt[seat] & ~played).bit_count()
+        high = sg.game_stake + sum(amount for _, takers in sg.awards for t, amount in takers
+                                   if t == seat)
+        high += sum((sg.dealt[o] & ~played).bit_count() for o in range(sg.players) if o != seat)
+        return low, high
+
+    def _searcher(self, objective: Objective) -> Callable[[Mask, int, int, int], int]:
+        """Build the alpha-beta closure for one objective (locals bound for speed)."""
+        sg = self.slots
+        table = self._tables.setdefault(objective, {})
+        tt_get = table.get
+        limit = self.tt_entries
+        n = sg.players
+        seats = range(n)
+        dealt = sg.dealt
+        up = sg.up
+        holder = sg.holder
+        leads = sg.lead_generator()
+        target = objective.seat
+        is_max = tuple(objective.maximises(s) for s in seats)
+        win_goal = objective.goal is Goal.FORCED_WIN
+        payoff = sg.payoff
+        deadline = self.deadline
+        engine = self
+
+        counters_goal = not win_goal
+        mine = tuple((cards, amount) for cards, takers in sg.awards for t, amount in takers
+                     if t == target)
+        all_mine = sum(amount for _, amount in mine) + sg.game_stake
+        others = tuple(o for o in seats if o != target)
+        my_cards = dealt[target]
+        theirs = sg.in_play & ~my_cards
+
+        def terminal(final: Mask, winner: int) -> int:
+            if win_goal:
+                return 1 if winner == target else 0
+            return payoff(final, winner, target)
+
+        def search(played: Mask, leader: int, alpha: int, beta: int) -> int:
+            engine.nodes += 1
+            if deadline is not None and engine.nodes & 1023 == 0 and time.monotonic() > deadline:
+                raise TimeUp
+            key = played << 3 | leader
+            entry = tt_get(key)
+            best_move = -1
+            lower, upper = -INF, INF
+            if entry is not None:
+                lower, upper, best_move = entry
+                if lower >= beta:
+                    return lower
+                if upper <= alpha:
+                    return upper
+                if lower > alpha:
+                    alpha = lower
+                if upper < beta:
+                    beta = upper
+            if counters_goal:
+                # Fact 3 (docs/solver.md): before the target goes out, every card above its
+                # lowest card in a stretch is played, in all stretches but the one where it
+                # goes out; the others cannot be paid for those cards.
+                held = my_cards & ~played
+                forced_total = forced_max = 0
+                rest = held
+                while rest:
+                    span = up[(rest & -rest).bit_length() - 1]
+                    count = (span & theirs & ~played).bit_count()
+                    forced_total += count
+                    if count > forced_max:
+                        forced_max = count
+                    rest &= ~span
+                bound = all_mine - forced_total + forced_max
+                for other in others:
+                    bound += (dealt[other] & ~played).bit_count()
+                if bound <= alpha:
+                    return bound
+                floor = -held.bit_count()
+                for cards, amount in mine:
+                    if played & cards == cards:
+                        floor += amount
+                if floor >= beta:
+                    return floor
+                if bound < beta:
+                    beta = bound
+                if floor > alpha:
+                    alpha = floor
+            window_low, window_high = alpha, beta
+            moves = leads(played, leader)
+            if best_move >= 0 and best_move in moves:
+                moves.remove(best_move)
+                moves.insert(0, best_move)
+            maximising = is_max[leader]
+            best = -INF if maximising else INF
+            chosen = -1
+            for lead in moves:
+                run = up[lead] & ~played
+                after = played | run
+                winner = -1
+                last = 0
+                for seat in seats:
+                    if not dealt[seat] & ~after:
+                        seat_last = (dealt[seat] & run).bit_length()
+                        if winner < 0 or seat_last < last:
+                            winner, last = seat, seat_last
+                if winner >= 0:
+                    score = terminal(played | (run & ((1 << last) - 1)), winner)
+                else:
+                    score = search(after, holder[run.bit_length() - 1], alpha, beta)
+                if maximising:
+                    if score > best:
+                        best, chosen = score, lead
+                        if score > alpha:
+                            alpha = score
+                            if alpha >= beta:
+                                break
+                elif score < best:
+                    best, chosen = score, lead
+                    if score < beta:
+                        beta = score
+                        if alpha >= beta:
+                            break
+            if best <= window_low:
+                upper = best if best < upper else upper
+            elif best >= window_high:
+                lower = best if best > lower else lower
+            else:
+                lower = upper = best
+            if len(table) >= limit:
+                table.clear()
+            table[key] = (lower, upper, chosen)
+            return best
+
+        return search

@@ -1,0 +1,35 @@
+"""What a search maximises: one seat's counters against all, its going out, or its best case."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Goal(StrEnum):
+    """The three questions the solver answers about a seat."""
+
+    GUARANTEED = "guaranteed"
+    """The seat's net counters when every other seat plays against it (paranoid value)."""
+    FORCED_WIN = "forced_win"
+    """1 if the seat can go out first whatever the others do, else 0."""
+    BEST_CASE = "best_case"
+    """The seat's net counters when every seat plays for it."""
+
+
+@dataclass(frozen=True)
+class Objective:
+    """A goal for one 0-based seat. Seats in ``maximisers`` choose the lead that raises it."""
+
+    goal: Goal
+    seat: int
+
+    def maximises(self, leader: int) -> bool:
+        return self.goal is Goal.BEST_CASE or leader == self.seat
+
+
+class TimeUp(Exception):
+    """Raised inside a search when its deadline passes."""
+
+
+INF = 1 << 30

@@ -1,0 +1,84 @@
+"""The reference engine: plain memoised alpha-beta over (cards played, player to lead).
+
+Kept simple enough to trust by reading: it plays every legal lead through the rules model
+(:meth:`Game.forced_run`), scores finished deals with the model's own settlement, and keeps a
+transposition table of proven bounds. It is the oracle of the differential tests and the
+baseline of the benchmarks.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..model.board import Board
+from ..model.cards import Mask
+from ..model.play import Game
+from ..model.settlement import play_values
+from .objective import INF, Goal, Objective, TimeUp
+
+
+class ReferenceEngine:
+    """Exact values of positions of one deal, one transposition table per objective."""
+
+    name = "reference"
+
+    def __init__(self, game: Game, board: Board, deadline: float | None = None) -> None:
+        self.game = game
+        self.board = board
+        self.deadline = deadline
+        self.nodes = 0
+        self._tables: dict[Objective, dict[tuple[Mask, int], tuple[int, int]]] = {}
+
+    def terminal(self, objective: Objective, played: Mask, winner: int) -> int:
+        if objective.goal is Goal.FORCED_WIN:
+            return int(winner == objective.seat)
+        return play_values(self.game, self.board, played, winner)[objective.seat]
+
+    def value(self, objective: Objective, played: Mask, leader: int) -> int:
+        """The exact value of the position for ``objective``."""
+        winner = self.game.winner(played)
+        if winner >= 0:
+            return self.terminal(objective, played, winner)
+        table = self._tables.setdefault(objective, {})
+        return self._search(objective, table, played, leader, -INF, INF)
+
+    def _search(self, objective: Objective, table: dict[tuple[Mask, int], tuple[int, int]],
+                played: Mask, leader: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if self.deadline is not None and self.nodes % 1024 == 0 and (
+            time.monotonic() > self.deadline
+        ):
+            raise TimeUp
+        lower, upper = table.get((played, leader), (-INF, INF))
+        if lower >= beta:
+            return lower
+        if upper <= alpha:
+            return upper
+        alpha, beta = max(alpha, lower), min(beta, upper)
+        window_low, window_high = alpha, beta
+        maximising = objective.maximises(leader)
+        best = -INF if maximising else INF
+        for lead in self.game.legal_leads(played, leader):
+            run = self.game.forced_run(played, leader, lead)
+            after = played | run.mask
+            if run.winner >= 0:
+                score = self.terminal(objective, after, run.winner)
+            else:
+                score = self._search(objective, table, after, run.next_leader, alpha, beta)
+            if maximising:
+                best = max(best, score)
+                alpha = max(alpha, score)
+            else:
+                best = min(best, score)
+                beta = min(beta, score)
+            if alpha >= beta:
+                break
+        # Fail-soft: a result at or below the window is an upper bound, at or above a lower one.
+        if best <= window_low:
+            upper = min(upper, best)
+        elif best >= window_high:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        table[(played, leader)] = (lower, upper)
+        return best
