@@ -1,0 +1,71 @@
+"""popejoan-solver: a formal rules checker and double-dummy solver for Pope Joan.
+
+>>> from popejoan_solver import hoyle_dead_hand, analyse_stops
+>>> " ".join(card_name(c) for c in analyse_stops(hoyle_dead_hand()).stops[:3])
+'QC 7D TD'
+"""
+
+from .model.board import Board, Compartment
+from .model.cards import CardSet, card_name, parse_card
+from .model.deal import Deal, deal_random, deal_warnings
+from .model.errors import (
+    CardError,
+    DealError,
+    IllegalPlayError,
+    NotationError,
+    PopeJoanError,
+    RulesError,
+)
+from .model.examples import hoyle_dead_hand
+from .model.notation import (
+    deal_from_json,
+    deal_from_line,
+    deal_to_json,
+    deal_to_line,
+    parse_deal_text,
+)
+from .model.play import Game, Position, Run, StopReason
+from .model.rules import RULESETS, Ruleset, get_ruleset
+from .model.settlement import Transfer, settle
+from .model.stops import StopsReport, View, analyse_stops
+from .solve import Solution, Value, solve
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "RULESETS",
+    "Board",
+    "CardError",
+    "CardSet",
+    "Compartment",
+    "Deal",
+    "DealError",
+    "Game",
+    "IllegalPlayError",
+    "NotationError",
+    "PopeJoanError",
+    "Position",
+    "Ruleset",
+    "Run",
+    "RulesError",
+    "Solution",
+    "StopReason",
+    "StopsReport",
+    "Transfer",
+    "Value",
+    "View",
+    "analyse_stops",
+    "card_name",
+    "deal_from_json",
+    "deal_from_line",
+    "deal_random",
+    "deal_to_json",
+    "deal_to_line",
+    "deal_warnings",
+    "get_ruleset",
+    "hoyle_dead_hand",
+    "parse_card",
+    "parse_deal_text",
+    "settle",
+    "solve",
+]

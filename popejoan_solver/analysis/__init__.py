@@ -1,0 +1,1 @@
+"""Analyses built on the model and the solver: the state graph and the published cases."""

@@ -1,0 +1,242 @@
+"""The published worked examples, kept as TOML data in ``cases/``, checked against the model.
+
+A case file has ``name``, ``source`` (a file in ``shared/sources``), ``claim`` (the quoted
+text), ``kind`` (what is checked), a ``[deal]`` and an ``[expect]`` table. The deal is a JSON
+deal as a TOML table; ``base = "hoyle-dead-hand"`` starts from the built-in example and the
+other keys override it. Kinds:
+
+- ``stops``: ``[expect]`` ``view``, and any of ``stops``, ``cannot_be_led_to`` (exactly these),
+  ``stops_include``, ``stops_exclude``, ``cannot_be_led_to_include``.
+- ``lead``: ``leads`` played in order; ``[expect]`` ``run``, ``reason``, ``next_leader`` (of the
+  last lead), ``stops_include`` (referee view after it).
+- ``settlement``: ``leads`` played in order; ``[expect]`` ``seat`` and the ``compartments`` it
+  has taken (exactly), or ``out`` and ``payments``.
+- ``turnup``: ``[expect]`` ``deal_played`` and ``dealer_takes`` (compartments), and
+  ``stake_per_card`` (each other seat pays its cards to the dealer).
+- ``final-round``: ``hands`` (no dead hand) and ``board``; ``[expect]`` ``takes``, a list of
+  ``{seat, compartment, amount}``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..model.board import Board, Compartment
+from ..model.cards import CardSet, card_name, parse_card
+from ..model.deal import Deal
+from ..model.errors import NotationError, PopeJoanError
+from ..model.examples import hoyle_dead_hand
+from ..model.notation import deal_from_json, deal_to_json
+from ..model.play import Position, Run
+from ..model.settlement import compartments_taken, final_round, settle, turnup_award
+from ..model.stops import View, analyse_stops
+
+BASES = {"hoyle-dead-hand": hoyle_dead_hand}
+KINDS = ("stops", "lead", "settlement", "turnup", "final-round")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One expectation of a case and what the model found."""
+
+    what: str
+    expected: Any
+    found: Any
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.expected == self.found)
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    source: str
+    claim: str
+    kind: str
+    data: Mapping[str, Any]
+    path: Path | None = None
+
+    @property
+    def note(self) -> str:
+        return str(self.data.get("note", ""))
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    case: Case
+    checks: tuple[Check, ...]
+    findings: tuple[str, ...]
+
+    @property
+    def agrees(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.case.name, "source": self.case.source, "claim": self.case.claim,
+                "agrees": self.agrees, "findings": list(self.findings),
+                "checks": [{"what": c.what, "expected": c.expected, "found": c.found,
+                            "ok": c.ok} for c in self.checks]}
+
+
+def load_case(path: Path) -> Case:
+    """Read one case file; raises :class:`NotationError` when it is malformed."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise NotationError(f"{path.name}: broken TOML: {exc}") from None
+    for key in ("name", "source", "claim", "kind", "expect"):
+        if key not in data:
+            raise NotationError(f"{path.name}: case has no {key!r}")
+    if data["kind"] not in KINDS:
+        raise NotationError(f"{path.name}: unknown kind {data['kind']!r} ({', '.join(KINDS)})")
+    return Case(data["name"], data["source"], data["claim"], data["kind"], data, path)
+
+
+def load_cases(directory: Path) -> list[Case]:
+    files = sorted(directory.glob("*.toml"))
+    if not files:
+        raise PopeJoanError(f"no case files (*.toml) in {directory}")
+    cases = [load_case(f) for f in files]
+    names = [c.name for c in cases]
+    duplicate = {n for n in names if names.count(n) > 1}
+    if duplicate:
+        raise NotationError(f"case name {sorted(duplicate)[0]!r} is used twice")
+    return cases
+
+
+def case_deal(case: Case) -> Deal:
+    table = dict(case.data.get("deal", {}))
+    base = table.pop("base", None)
+    if base is not None:
+        if base not in BASES:
+            raise NotationError(f"{case.name}: unknown base deal {base!r}")
+        merged = deal_to_json(BASES[base]())
+        merged.update(table)
+        table = merged
+    return deal_from_json(table)
+
+
+def _play(deal: Deal, leads: list[str]) -> tuple[Position, list[Run]]:
+    position = Position.from_deal(deal)
+    runs = []
+    for text in leads:
+        run, position = position.play(parse_card(text))
+        runs.append(run)
+    return position, runs
+
+
+def _names(cards: Any) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+def _canon(texts: list[str]) -> list[str]:
+    return [card_name(parse_card(t)) for t in texts]
+
+
+def check_case(case: Case) -> CaseResult:
+    """Analyse one case and compare the model's answer with the expected result."""
+    expect = case.data["expect"]
+    if case.kind == "final-round":
+        return _check_final_round(case, expect)
+    deal = case_deal(case)
+    checks: list[Check] = []
+    findings: list[str] = []
+    if case.kind == "stops":
+        report = analyse_stops(deal, View(expect.get("view", "referee")))
+        stops, unreachable = set(_names(report.stops)), set(_names(report.cannot_be_led_to))
+        findings.append(f"stops: {' '.join(_names(report.stops))}")
+        findings.append(f"cannot be led to: {' '.join(_names(report.cannot_be_led_to))}")
+        _set_checks(checks, "stops", stops, expect)
+        _set_checks(checks, "cannot_be_led_to", unreachable, expect)
+    elif case.kind == "lead":
+        position, runs = _play(deal, case.data.get("leads", []))
+        run = runs[-1]
+        findings += [r.describe() for r in runs]
+        if "run" in expect:
+            checks.append(Check("run", _canon(expect["run"]), _names(run.cards)))
+        if "reason" in expect:
+            checks.append(Check("stop reason", expect["reason"], run.reason.value))
+        if "next_leader" in expect:
+            checks.append(Check("next leader", expect["next_leader"], run.next_leader + 1))
+        if "stops_include" in expect:
+            after = Deal.create(
+                tuple(position.game.held(position.played, s) for s in range(deal.players)),
+                deal.dead, deal.turnup, deal.rules, deal.board,
+                tuple(position.game.dealt[s] & position.played for s in range(deal.players)),
+                position.leader)
+            stops = set(_names(analyse_stops(after).stops))
+            want = set(_canon(expect["stops_include"]))
+            checks.append(Check("stops after the lead include", sorted(want),
+                                sorted(want & stops)))
+    elif case.kind == "settlement":
+        position, runs = _play(deal, case.data.get("leads", []))
+        findings += [r.describe() for r in runs]
+        winner = position.winner
+        result = settle(deal, position.played, winner) if winner >= 0 else None
+        taken = _compartments_of(deal, position, expect["seat"] - 1)
+        findings.append(f"seat {expect['seat']} took: {', '.join(taken)}")
+        if "compartments" in expect:
+            checks.append(Check(f"compartments taken by seat {expect['seat']}",
+                                sorted(expect["compartments"]), sorted(taken)))
+        if "count" in expect:
+            checks.append(Check("number of compartments", expect["count"], len(taken)))
+        if "out" in expect:
+            checks.append(Check("seat out", expect["out"], winner + 1))
+        if "net" in expect and result is not None:
+            checks.append(Check(f"net of seat {expect['seat']}", expect["net"],
+                                result.net(expect["seat"] - 1)))
+    elif case.kind == "turnup":
+        result = settle(deal, 0, -1)
+        dealer = deal.players - 1
+        takes = sorted(t.payer.value for t in result.turnup if isinstance(t.payer, Compartment))
+        played = not any(t.reason == "a stake per card dealt" for t in result.turnup)
+        findings.append("dealer takes " + (", ".join(takes) or "nothing"))
+        if "deal_played" in expect:
+            award = turnup_award(deal, deal.board_or_dressed)
+            checks.append(Check("deal is played", expect["deal_played"], award.deal_is_played))
+        if "dealer_takes" in expect:
+            checks.append(Check("dealer takes", sorted(expect["dealer_takes"]), takes))
+        if "stake_per_card" in expect:
+            stakes = {t.payer: t.amount for t in result.turnup
+                      if t.reason == "a stake per card dealt" and t.payee == dealer}
+            want = {s: deal.dealt_hand(s).bit_count() for s in range(deal.players - 1)}
+            checks.append(Check("each other seat pays a stake per card dealt",
+                                expect["stake_per_card"], stakes == want and not played))
+    return CaseResult(case, tuple(checks), tuple(findings))
+
+
+def _set_checks(checks: list[Check], key: str, found: set[str], expect: Mapping[str, Any]) -> None:
+    if key in expect:
+        checks.append(Check(f"{key} exactly", sorted(_canon(expect[key])), sorted(found)))
+    if f"{key}_include" in expect:
+        want = set(_canon(expect[f"{key}_include"]))
+        checks.append(Check(f"{key} include", sorted(want), sorted(want & found)))
+    if f"{key}_exclude" in expect:
+        unwanted = set(_canon(expect[f"{key}_exclude"]))
+        checks.append(Check(f"{key} exclude", [], sorted(unwanted & found)))
+
+
+def _compartments_of(deal: Deal, position: Position, seat: int) -> list[str]:
+    board = deal.board_or_dressed
+    return [t.payer.value for t in compartments_taken(position.game, board, position.played)
+            if t.payee == seat and isinstance(t.payer, Compartment)]
+
+
+def _check_final_round(case: Case, expect: Mapping[str, Any]) -> CaseResult:
+    table = case.data.get("deal", {})
+    try:
+        hands = tuple(CardSet.parse(h).mask for h in table["hands"])
+        board = Board.from_json(table["board"])
+    except (KeyError, TypeError):
+        raise NotationError(f"{case.name}: a final-round deal needs hands and board") from None
+    transfers = final_round(hands, board)
+    found = sorted((t.payee + 1 if isinstance(t.payee, int) else 0, t.payer.value, t.amount)
+                   for t in transfers if isinstance(t.payer, Compartment))
+    want = sorted((e["seat"], e["compartment"], e["amount"]) for e in expect["takes"])
+    findings = tuple(f"seat {s} takes {a} from {c}" for s, c, a in found)
+    return CaseResult(case, (Check("compartments taken", want, found),), findings)

@@ -1,0 +1,374 @@
+"""The ``popejoan`` command line: ``main(argv) -> int``, also run by ``python -m popejoan_solver``.
+
+Exit status: 0 done; 1 a case disagrees with the model; 2 bad input (one line ``error: ...``
+on stderr); 3 a time limit ran out and bounds were printed instead of exact values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from .analysis.cases import CaseResult, check_case, load_cases
+from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
+from .model.cards import card_name, format_cards
+from .model.deal import Deal, deal_random, deal_warnings
+from .model.errors import PopeJoanError
+from .model.examples import hoyle_dead_hand
+from .model.notation import deal_to_json, deal_to_line, deal_to_toml, parse_deal_text
+from .model.rules import RULESETS, get_ruleset, parse_assignments, ruleset_sources
+from .model.settlement import Transfer
+from .model.stops import View, analyse_stops
+from .solve import ENGINES, Solution, solve
+
+MAX_INPUT_BYTES = 1 << 20
+EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT, EXIT_TIME_LIMIT = 0, 1, 2, 3
+
+
+class UsageError(PopeJoanError):
+    """A command line that cannot be understood."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one ``error: ...`` line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def read_deal(text: str | None, stdin: Any = None) -> Deal:
+    """A deal from a file path, ``-`` (standard input), the one-line notation, or the example."""
+    if text is None:
+        return hoyle_dead_hand()
+    if text == "-":
+        stream = stdin if stdin is not None else sys.stdin
+        data = stream.read(MAX_INPUT_BYTES + 1)
+        where = "standard input"
+    elif os.path.exists(text):
+        path = Path(text)
+        if path.is_dir():
+            raise UsageError(f"{text} is a directory, not a deal file")
+        if path.stat().st_size > MAX_INPUT_BYTES:
+            raise UsageError(f"{text} is larger than {MAX_INPUT_BYTES} bytes: not a deal")
+        try:
+            data = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise UsageError(f"{text} is not UTF-8 text") from None
+        where = text
+    elif "^" in text:
+        return parse_deal_text(text)
+    else:
+        raise UsageError(f"no such file {text!r}, and not a one-line deal (see docs/notation.md)")
+    if len(data) > MAX_INPUT_BYTES:
+        raise UsageError(f"{where} is larger than {MAX_INPUT_BYTES} bytes: not a deal")
+    return parse_deal_text(data)
+
+
+def _load(args: argparse.Namespace) -> Deal:
+    deal = read_deal(args.deal)
+    if args.rules is not None or args.set:
+        rules = get_ruleset(args.rules) if args.rules is not None else deal.rules
+        rules = rules.with_options(parse_assignments(args.set or []))
+        deal = deal.with_rules(rules)
+    for warning in deal_warnings(deal):
+        print(f"warning: {warning}", file=sys.stderr)
+    return deal
+
+
+def _add_rules_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", metavar="R", help="ruleset name (overrides the deal's)")
+    parser.add_argument("--set", metavar="OPT=V", action="append",
+                        help="override one rule option (repeatable), e.g. --set ace=high")
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+# ----------------------------------------------------------------------------- rules
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    names = [args.name] if args.name else list(RULESETS)
+    rulesets = [get_ruleset(n) for n in names]
+    if args.json:
+        _print_json({"rulesets": [
+            {"name": r.name, "description": r.description, "options": r.options(),
+             "sources": {k: s.to_json() for k, s in ruleset_sources(r).items()}}
+            for r in rulesets]})
+        return EXIT_OK
+    for r in rulesets:
+        print(f"{r.name}: {r.description}")
+        for option, source in ruleset_sources(r).items():
+            value = r.options()[option]
+            print(f"  {option:15} {str(value).lower():15} {source.file}: \"{source.phrase}\"")
+            if source.note:
+                print(f"  {'':31} ({source.note})")
+        print()
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- deal
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    rules = get_ruleset(args.rules).with_options(parse_assignments(args.set or []))
+    deal = deal_random(args.players, args.seed, rules, args.index)
+    if args.format == "json":
+        _print_json(deal_to_json(deal))
+    elif args.format == "toml":
+        print(deal_to_toml(deal), end="")
+    else:
+        print(deal_to_line(deal))
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- stops
+
+def cmd_stops(args: argparse.Namespace) -> int:
+    deal = _load(args)
+    report = analyse_stops(deal, View(args.view))
+    if args.json:
+        _print_json(report.to_json())
+        return EXIT_OK
+    who = "a referee who knows the dead hand" if report.view is View.REFEREE else \
+        "a player who knows only the turn-up"
+    print(f"As seen by {who}:")
+    print(f"  stops:            {' '.join(card_name(c) for c in report.stops)}")
+    print(f"  cannot be led to: {' '.join(card_name(c) for c in report.cannot_be_led_to)}")
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- graph
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    deal = _load(args)
+    graph, root = build_graph(deal, args.max_states)
+    summary = summarise(graph, root)
+    out = sys.stdout
+    if args.format:
+        text = export(graph, args.format)
+        if args.output:
+            Path(args.output).write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+            out = sys.stderr
+    if args.json and out is sys.stdout:
+        _print_json(summary.to_json())
+        return EXIT_OK
+    print(f"states:         {summary.states}", file=out)
+    print(f"edges:          {summary.edges}", file=out)
+    print(f"terminal:       {summary.terminal_states}", file=out)
+    print(f"shortest game:  {summary.shortest_game} leads", file=out)
+    print(f"longest game:   {summary.longest_game} leads", file=out)
+    print(f"acyclic:        {'yes' if summary.acyclic else 'NO'}", file=out)
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- cases
+
+def _cases_dir(option: str | None) -> Path:
+    candidates = [option, os.environ.get("POPEJOAN_CASES"), "cases",
+                  str(Path(__file__).resolve().parent.parent / "cases")]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_dir():
+            return Path(candidate)
+    raise UsageError("cannot find the cases directory: give --dir or set POPEJOAN_CASES")
+
+
+def _print_case(result: CaseResult) -> None:
+    case = result.case
+    verdict = "agrees" if result.agrees else "DISAGREES"
+    print(f"{case.name}: the model {verdict}")
+    print(f"  source: {case.source}")
+    print(f"  claim:  \"{case.claim}\"")
+    if case.note:
+        print(f"  note:   {case.note}")
+    for finding in result.findings:
+        print(f"  found:  {finding}")
+    for check in result.checks:
+        mark = "ok " if check.ok else "BAD"
+        print(f"  [{mark}] {check.what}: expected {check.expected}, found {check.found}")
+
+
+def cmd_case(args: argparse.Namespace) -> int:
+    cases = {c.name: c for c in load_cases(_cases_dir(args.dir))}
+    if args.name not in cases:
+        raise UsageError(f"no case {args.name!r} (known: {', '.join(sorted(cases))})")
+    result = check_case(cases[args.name])
+    if args.json:
+        _print_json(result.to_json())
+    else:
+        _print_case(result)
+    return EXIT_OK if result.agrees else EXIT_DISAGREE
+
+
+def cmd_cases(args: argparse.Namespace) -> int:
+    results = [check_case(c) for c in load_cases(_cases_dir(args.dir))]
+    if args.json:
+        _print_json({"cases": [r.to_json() for r in results]})
+    else:
+        width = max(len(r.case.name) for r in results)
+        for r in results:
+            print(f"{r.case.name:{width}}  {'agrees' if r.agrees else 'DISAGREES'}  "
+                  f"({r.case.source})")
+        agree = sum(r.agrees for r in results)
+        print(f"{agree} of {len(results)} cases agree with the model")
+    return EXIT_OK if all(r.agrees for r in results) else EXIT_DISAGREE
+
+
+# ----------------------------------------------------------------------------- solve
+
+def _transfer_text(t: Transfer) -> str:
+    def party(p: object) -> str:
+        return f"seat {p + 1}" if isinstance(p, int) else str(p)
+    return f"{party(t.payer)} -> {party(t.payee)}: {t.amount} ({t.reason})"
+
+
+def _print_solution(deal: Deal, solution: Solution) -> None:
+    hands = ", ".join(str(h.bit_count()) for h in deal.hands)
+    print(f"{deal.rules.name}: {deal.players} players holding {hands} cards; "
+          f"dead hand {format_cards(deal.dead)}; turn-up {card_name(deal.turnup)}")
+    for t in solution.turnup:
+        print(f"turn-up award: {_transfer_text(t)}")
+    for note in solution.notes:
+        print(f"note: {note}")
+    bound = "" if solution.exact else "  (bounds: time limit reached)"
+    print(f"\nseat  guaranteed  forced win  best case{bound}")
+    for s in solution.seats:
+        win = s.forced_win
+        win_text = ("yes" if win.lower else "no") if win.is_exact else "?"
+        print(f"{s.seat:>4}  {s.guaranteed!s:>10}  {win_text:>10}  {s.best_case!s:>9}")
+    if solution.leads:
+        best = max(lead.guaranteed.lower for lead in solution.leads)
+        print(f"\nleads of seat {solution.leader} (guaranteed value kept):")
+        for lead in solution.leads:
+            mark = "  best" if lead.guaranteed.is_exact and lead.guaranteed.lower == best else ""
+            print(f"  {card_name(lead.card):3} {lead.guaranteed!s:>6}{mark}")
+    if solution.line:
+        print(f"\noptimal line for seat {solution.line_seat} (the others playing against it):")
+        for i, step in enumerate(solution.line, 1):
+            print(f"  {i:2}. seat {step.run.leader + 1} leads {card_name(step.run.lead)}: "
+                  f"{step.run.describe()}")
+            for t in step.paid:
+                print(f"        paid {_transfer_text(t)}")
+    stats = solution.stats
+    print(f"\n{stats.nodes} nodes, {stats.seconds:.3f} s, {stats.engine} engine")
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    deal = _load(args)
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError("--time-limit takes a number of seconds above 0")
+    seats = [args.seat] if args.seat is not None else None
+    solution = solve(deal, seats=seats, engine=args.engine, time_limit=args.time_limit)
+    if args.json:
+        data = solution.to_json()
+        _print_json({k: data[k] for k in ("seats", "leads", "line", "stats")} |
+                    {k: data[k] for k in data if k not in ("seats", "leads", "line", "stats")})
+    else:
+        _print_solution(deal, solution)
+    return EXIT_OK if solution.exact else EXIT_TIME_LIMIT
+
+
+# ----------------------------------------------------------------------------- parser
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="popejoan", description="Pope Joan rules checker and solver.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("rules", help="list the rulesets, every option and its source")
+    p.add_argument("name", nargs="?", help="one ruleset (default: all)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("deal", help="deal a seeded random deal by the ruleset's dealing rule")
+    p.add_argument("--players", type=int, required=True, help="3 to 8")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--index", type=int, default=0, help="deal number within the seed")
+    p.add_argument("--rules", default="hoyle-modernized", metavar="R")
+    p.add_argument("--set", metavar="OPT=V", action="append")
+    p.add_argument("--format", choices=("json", "toml", "line"), default="json")
+    p.set_defaults(func=cmd_deal)
+
+    deal_help = "JSON or TOML file, - for standard input, or the one-line notation"
+    p = sub.add_parser("stops", help="stops and cards that cannot be led to")
+    p.add_argument("deal", help=deal_help)
+    p.add_argument("--view", choices=[v.value for v in View], default="referee")
+    p.add_argument("--json", action="store_true")
+    _add_rules_args(p)
+    p.set_defaults(func=cmd_stops)
+
+    p = sub.add_parser("graph", help="build the explicit state graph and summarise it")
+    p.add_argument("deal", help=deal_help)
+    p.add_argument("--format", choices=("graphml", "dot", "json"),
+                   help="also export the graph (to --output, else to stdout)")
+    p.add_argument("--output", metavar="PATH")
+    p.add_argument("--max-states", type=_positive, default=DEFAULT_MAX_STATES)
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _add_rules_args(p)
+    p.set_defaults(func=cmd_graph)
+
+    p = sub.add_parser("case", help="check one published example against the model")
+    p.add_argument("name")
+    p.add_argument("--dir", help="the cases directory (default: ./cases)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_case)
+
+    p = sub.add_parser("cases", help="check every published example")
+    p.add_argument("--dir", help="the cases directory (default: ./cases)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_cases)
+
+    p = sub.add_parser("solve", help="solve a deal double dummy (default: the built-in example)")
+    p.add_argument("deal", nargs="?", help=deal_help + " (default: Hoyle's dead-hand deal)")
+    _add_rules_args(p)
+    p.add_argument("--seat", type=_positive, help="only this seat (1 = eldest)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--time-limit", type=_seconds, metavar="S",
+                   help="stop after S seconds, print proven bounds and exit with status 3")
+    p.add_argument("--engine", choices=ENGINES, default="fast")
+    p.set_defaults(func=cmd_solve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        result: int = args.func(args)
+        return result
+    except PopeJoanError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+
+
+def entry_point() -> NoReturn:
+    """The console script."""
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Solve a deal double dummy: every seat's values, the leader's leads and an optimal line."""
+
+from __future__ import annotations
+
+import time
+from typing import Protocol
+
+from ..model.board import Board
+from ..model.cards import Mask
+from ..model.deal import Deal
+from ..model.errors import PopeJoanError
+from ..model.play import Game, Position
+from ..model.settlement import (
+    apply_to_board,
+    compartments_taken,
+    dressing,
+    going_out,
+    play_values,
+    turnup_award,
+)
+from .fast import DEFAULT_TT_ENTRIES, FastEngine
+from .objective import Goal, Objective, TimeUp
+from .reference import ReferenceEngine
+from .result import LeadResult, LineStep, SeatResult, Solution, SolveStats, Value
+
+ENGINES = ("fast", "reference")
+
+
+class Engine(Protocol):
+    """What the driver needs of a search engine."""
+
+    name: str
+    nodes: int
+
+    def value(self, objective: Objective, played: Mask, leader: int) -> int: ...
+
+
+def make_engine(name: str, game: Game, board: Board, deadline: float | None,
+                tt_entries: int = DEFAULT_TT_ENTRIES) -> Engine:
+    if name == "fast":
+        return FastEngine(game, board, deadline, tt_entries)
+    if name == "reference":
+        return ReferenceEngine(game, board, deadline)
+    raise PopeJoanError(f"unknown engine {name!r} (known: {', '.join(ENGINES)})")
+
+
+def static_bounds(game: Game, board: Board, objective: Objective, played: Mask) -> Value:
+    """Bounds true of every line: a seat pays at most its cards and takes at most everything."""
+    if objective.goal is Goal.FORCED_WIN:
+        return Value(0, 1)
+    seat = objective.seat
+    low = -game.held(played, seat).bit_count()
+    high = board.total() + sum(game.held(played, o).bit_count()
+                               for o in range(game.players) if o != seat)
+    return Value(low, high)
+
+
+class _Driver:
+    """Runs the engine under one deadline and turns a timeout into proven bounds."""
+
+    def __init__(self, engine: Engine, game: Game, board: Board,
+                 deadline: float | None) -> None:
+        self.engine = engine
+        self.game = game
+        self.board = board
+        self.deadline = deadline
+        self.exact = True
+
+    def value(self, objective: Objective, played: Mask, leader: int) -> Value:
+        winner = self.game.winner(played)
+        if winner >= 0:
+            if objective.goal is Goal.FORCED_WIN:
+                return Value.exact(int(winner == objective.seat))
+            return Value.exact(play_values(self.game, self.board, played, winner)[objective.seat])
+        fallback = static_bounds(self.game, self.board, objective, played)
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.exact = False
+            return fallback
+        try:
+            return Value.exact(self.engine.value(objective, played, leader))
+        except TimeUp:
+            self.exact = False
+            proven = getattr(self.engine, "bounds", (fallback.lower, fallback.upper))
+            return Value(max(proven[0], fallback.lower), min(proven[1], fallback.upper))
+
+
+def solve(
+    deal: Deal,
+    *,
+    seats: list[int] | None = None,
+    engine: str = "fast",
+    time_limit: float | None = None,
+    tt_entries: int = DEFAULT_TT_ENTRIES,
+    line_seat: int | None = None,
+) -> Solution:
+    """Solve ``deal`` (a fresh deal or a position) with every hand known.
+
+    ``seats`` are 1-based seat numbers (default: all). The line defends ``line_seat``'s
+    guaranteed value (default: the first of ``seats`` if one is named, else the seat on lead).
+    With ``time_limit`` (seconds) unfinished values come back as bounds and
+    ``solution.exact`` is false.
+    """
+    started = time.monotonic()
+    deadline = started + time_limit if time_limit is not None else None
+    n = deal.players
+    chosen = list(range(1, n + 1)) if seats is None else seats
+    for seat in chosen:
+        if not 1 <= seat <= n:
+            raise PopeJoanError(f"seat must be from 1 to {n}, not {seat}")
+    game = Game.from_deal(deal)
+    dressed = deal.board_or_dressed
+    award = turnup_award(deal, dressed) if deal.is_fresh else None
+    board = apply_to_board(dressed, award.transfers) if award else dressed
+    paid_for_dressing = tuple(dressing(deal.rules, n)) if deal.is_fresh else ()
+    leader = deal.leader
+    notes: list[str] = []
+    if award is not None and not award.deal_is_played:
+        notes.append("Pope turned up: under this ruleset the deal is not played")
+        zero = Value.exact(0)
+        results = tuple(SeatResult(s, zero, zero, zero) for s in chosen)
+        return Solution(results, leader + 1, (), leader + 1, (),
+                        SolveStats(0, time.monotonic() - started, engine, True),
+                        award.transfers, paid_for_dressing, tuple(notes))
+    searcher = make_engine(engine, game, board, deadline, tt_entries)
+    driver = _Driver(searcher, game, board, deadline)
+    played = deal.played_mask
+
+    results = []
+    for seat in chosen:
+        values = [driver.value(Objective(goal, seat - 1), played, leader) for goal in Goal]
+        results.append(SeatResult(seat, *values))
+
+    position = Position(game, played, leader)
+    leads = []
+    for lead in position.legal_leads():
+        run, after = position.play(lead)
+        leads.append(LeadResult(lead, driver.value(Objective(Goal.GUARANTEED, leader),
+                                                   after.played, after.leader)))
+    focus = line_seat if line_seat is not None else (chosen[0] if seats else leader + 1)
+    line = _principal_line(driver, position, board, Objective(Goal.GUARANTEED, focus - 1))
+    stats = SolveStats(searcher.nodes, time.monotonic() - started, searcher.name, driver.exact)
+    return Solution(tuple(results), leader + 1, tuple(leads), focus, line, stats,
+                    award.transfers if award else (), paid_for_dressing, tuple(notes))
+
+
+def _principal_line(driver: _Driver, position: Position, board: Board,
+                    objective: Objective) -> tuple[LineStep, ...]:
+    """Follow, from ``position``, a lead that keeps the objective's value at every step.
+
+    The focus seat takes its best lead, the others the lead that holds it lowest; ties go to
+    the first legal lead (clubs first, lowest first). Past a time limit the line is cut short.
+    """
+    steps: list[LineStep] = []
+    game = position.game
+    while not position.is_over:
+        best: tuple[Value, LineStep, Position] | None = None
+        maximising = objective.maximises(position.leader)
+        for lead in position.legal_leads():
+            run, after = position.play(lead)
+            value = driver.value(objective, after.played, after.leader)
+            if not value.is_exact:
+                return tuple(steps)
+            better = best is None or (value.lower > best[0].lower if maximising
+                                      else value.lower < best[0].lower)
+            if better:
+                before = set(compartments_taken(game, board, position.played))
+                paid = [t for t in compartments_taken(game, board, after.played)
+                        if t not in before]
+                if run.winner >= 0:
+                    paid += going_out(game, board, after.played, run.winner)
+                best = (value, LineStep(run, tuple(paid)), after)
+        assert best is not None
+        steps.append(best[1])
+        position = best[2]
+    return tuple(steps)
