@@ -204,9 +204,9 @@ def check_case(case: Case) -> CaseResult:
         if "stake_per_card" in expect:
             stakes = {t.payer: t.amount for t in result.turnup
                       if t.reason == "a stake per card dealt" and t.payee == dealer}
-            want = {s: deal.dealt_hand(s).bit_count() for s in range(deal.players - 1)}
+            owed = {s: deal.dealt_hand(s).bit_count() for s in range(deal.players - 1)}
             checks.append(Check("each other seat pays a stake per card dealt",
-                                expect["stake_per_card"], stakes == want and not played))
+                                expect["stake_per_card"], stakes == owed and not played))
     return CaseResult(case, tuple(checks), tuple(findings))
 
 

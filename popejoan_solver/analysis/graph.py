@@ -17,7 +17,7 @@ from ..model.play import Position
 DEFAULT_MAX_STATES = 200_000
 
 
-class GraphTooLarge(PopeJoanError):
+class GraphTooLargeError(PopeJoanError):
     """The state graph has more states than the limit allows."""
 
 
@@ -56,7 +56,7 @@ def build_graph(deal: Deal, max_states: int = DEFAULT_MAX_STATES) -> tuple[nx.Di
             target = node_id(after.played, after.winner if after.is_over else after.leader)
             if target not in graph:
                 if graph.number_of_nodes() >= max_states:
-                    raise GraphTooLarge(
+                    raise GraphTooLargeError(
                         f"the state graph has more than {max_states} states; raise "
                         "--max-states or start from a later position"
                     )

@@ -121,6 +121,10 @@ class Deal:
         hands = tuple(self.dealt_hand(s) for s in range(self.players))
         return Deal(hands, self.dead, self.turnup, self.rules, self.board, (), 0)
 
+    def with_board(self, board: Board | None) -> Deal:
+        return Deal(self.hands, self.dead, self.turnup, self.rules, board, self.played,
+                    self.leader)
+
     def with_rules(self, rules: Ruleset) -> Deal:
         deal = Deal(self.hands, self.dead, self.turnup, rules, self.board, self.played,
                     self.leader)

@@ -2,7 +2,7 @@
 
 The one-line notation (see ``docs/notation.md``)::
 
-    hoyle-modernized: A59.26T.37J.48Q ... | K.J.6T.259 ^KC | played ... | lead 2 | board 6 2 2 1 1 1 1 1
+    hoyle-modernized: 37J.37K.49.A7Q ... | K.J.6T.259 ^KC | played ... | lead 2
 
 Each hand is its clubs, diamonds, hearts and spades separated by dots.
 """
@@ -206,7 +206,7 @@ def parse_deal_text(text: str) -> Deal:
             raise NotationError(f"broken JSON: {exc.msg} at line {exc.lineno} column "
                                 f"{exc.colno}") from None
         return deal_from_json(data)
-    if "^" in stripped and "\n" not in stripped:
+    if ("^" in stripped or "|" in stripped) and "\n" not in stripped:
         return deal_from_line(stripped)
     try:
         data = tomllib.loads(stripped)

@@ -12,6 +12,7 @@ phrase), so that a user can check any choice the model makes. Named rulesets are
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -276,7 +277,7 @@ class Ruleset:
         table = [-1] * NUM_CARDS
         order = self.suit_order
         for suit in range(4):
-            for low, high in zip(order, order[1:], strict=False):
+            for low, high in itertools.pairwise(order):
                 table[make_card(suit, low)] = make_card(suit, high)
         return tuple(table)
 
@@ -363,13 +364,14 @@ RULESET_SOURCES: Final[Mapping[str, Mapping[str, Source]]] = {
     "parlett": {
         "lead": Source(PARLETT, "Eldest leads by playing the lowest card held of any suit he "
                        "chooses"),
-        "dead_hand": Source(PARLETT, "He deals all the cards around as at Newmarket, including "
-                            "a dead hand"),
+        "dead_hand": Source(PARLETT, "He deals al the cards around as at Newmarket, including "
+                            "a dead hand", "OCR: \"al\" is \"all\""),
         "pope_turnup": Source(PARLETT, "if it is Pope, Ace, King, Queen or Jack, he wins the "
                               "stake from the appropriate division"),
         "pairs": Source(PARLETT, "The contents of Matrimony can be taken only when the same "
                         "player plays both King and Queen of the trump suit"),
-        "dressing": Source(PARLETT, "Dealer starts by setting 6 counters on Pope"),
+        "dressing": Source(PARLETT, "Dealer starts by set ing 6 counters on Pope",
+                           "OCR: \"set ing\" is \"setting\""),
         "pope_exemption": Source(PARLETT, "a player who is left with 9 in hand is exempt from "
                                  "this penalty", "the OCR lost the ♦ of the 9♦"),
     },

@@ -19,7 +19,7 @@ from ..model.settlement import (
     turnup_award,
 )
 from .fast import DEFAULT_TT_ENTRIES, FastEngine
-from .objective import Goal, Objective, TimeUp
+from .objective import Goal, Objective, SearchTimeoutError
 from .reference import ReferenceEngine
 from .result import LeadResult, LineStep, SeatResult, Solution, SolveStats, Value
 
@@ -78,7 +78,7 @@ class _Driver:
             return fallback
         try:
             return Value.exact(self.engine.value(objective, played, leader))
-        except TimeUp:
+        except SearchTimeoutError:
             self.exact = False
             proven = getattr(self.engine, "bounds", (fallback.lower, fallback.upper))
             return Value(max(proven[0], fallback.lower), min(proven[1], fallback.upper))
@@ -117,8 +117,8 @@ def solve(
     if award is not None and not award.deal_is_played:
         notes.append("Pope turned up: under this ruleset the deal is not played")
         zero = Value.exact(0)
-        results = tuple(SeatResult(s, zero, zero, zero) for s in chosen)
-        return Solution(results, leader + 1, (), leader + 1, (),
+        unplayed = tuple(SeatResult(s, zero, zero, zero) for s in chosen)
+        return Solution(unplayed, leader + 1, (), leader + 1, (),
                         SolveStats(0, time.monotonic() - started, engine, True),
                         award.transfers, paid_for_dressing, tuple(notes))
     searcher = make_engine(engine, game, board, deadline, tt_entries)
@@ -133,7 +133,7 @@ def solve(
     position = Position(game, played, leader)
     leads = []
     for lead in position.legal_leads():
-        run, after = position.play(lead)
+        _run, after = position.play(lead)
         leads.append(LeadResult(lead, driver.value(Objective(Goal.GUARANTEED, leader),
                                                    after.played, after.leader)))
     focus = line_seat if line_seat is not None else (chosen[0] if seats else leader + 1)

@@ -18,7 +18,7 @@ from ..model.board import Board, Compartment
 from ..model.cards import POPE, Mask, Rank, iter_mask, make_card
 from ..model.play import Game
 from ..model.rules import LeadRule, PairRule
-from .objective import INF, Goal, Objective, TimeUp
+from .objective import INF, Goal, Objective, SearchTimeoutError
 
 DEFAULT_TT_ENTRIES = 4_000_000
 """Default bound on transposition-table entries per objective (about 0.5 GB at most)."""
@@ -169,7 +169,7 @@ class FastEngine:
         self._tables: dict[Objective, dict[int, tuple[int, int, int]]] = {}
         self._guess: dict[Objective, int] = {}
         self.bounds: tuple[int, int] = (-INF, INF)
-        """Root bounds proven so far by the current :meth:`value` call (read after TimeUp)."""
+        """Root bounds proven so far by the latest :meth:`value` call (read after a timeout)."""
 
     def value(self, objective: Objective, played: Mask, leader: int) -> int:
         """The exact value of the position (card-space ``played``) for ``objective``."""
@@ -246,7 +246,7 @@ class FastEngine:
         def search(played: Mask, leader: int, alpha: int, beta: int) -> int:
             engine.nodes += 1
             if deadline is not None and engine.nodes & 1023 == 0 and time.monotonic() > deadline:
-                raise TimeUp
+                raise SearchTimeoutError
             key = played << 3 | leader
             entry = tt_get(key)
             best_move = -1
@@ -255,7 +255,7 @@ class FastEngine:
                 lower, upper, best_move = entry
                 if lower >= beta:
                     return lower
-                if upper <= alpha:
+                if upper <= alpha or lower == upper:
                     return upper
                 if lower > alpha:
                     alpha = lower

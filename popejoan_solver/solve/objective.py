@@ -28,7 +28,7 @@ class Objective:
         return self.goal is Goal.BEST_CASE or leader == self.seat
 
 
-class TimeUp(Exception):
+class SearchTimeoutError(Exception):
     """Raised inside a search when its deadline passes."""
 
 

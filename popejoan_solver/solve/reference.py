@@ -14,7 +14,7 @@ from ..model.board import Board
 from ..model.cards import Mask
 from ..model.play import Game
 from ..model.settlement import play_values
-from .objective import INF, Goal, Objective, TimeUp
+from .objective import INF, Goal, Objective, SearchTimeoutError
 
 
 class ReferenceEngine:
@@ -48,11 +48,11 @@ class ReferenceEngine:
         if self.deadline is not None and self.nodes % 1024 == 0 and (
             time.monotonic() > self.deadline
         ):
-            raise TimeUp
+            raise SearchTimeoutError
         lower, upper = table.get((played, leader), (-INF, INF))
         if lower >= beta:
             return lower
-        if upper <= alpha:
+        if upper <= alpha or lower == upper:
             return upper
         alpha, beta = max(alpha, lower), min(beta, upper)
         window_low, window_high = alpha, beta

@@ -1,0 +1,43 @@
+"""Shared fixtures and helpers: short deals for quick exhaustive checks, golden-file option."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from popejoan_solver.model.cards import PACK, iter_mask
+from popejoan_solver.model.deal import Deal
+from popejoan_solver.model.rules import RULESETS, Ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT.parent / "shared" / "sources"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite tests/golden/ from the current output instead of comparing")
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+def short_deal(players: int, per_hand: int, seed: int, rules: Ruleset,
+               played_leads: int = 0) -> Deal:
+    """A deal of ``per_hand`` cards to each seat, every other card dead (composed problems)."""
+    rng = random.Random(seed)
+    cards = list(iter_mask(PACK))
+    rng.shuffle(cards)
+    hands = [0] * players
+    for i in range(players * per_hand):
+        hands[i % players] |= 1 << cards[i]
+    dead = 0
+    for card in cards[players * per_hand:]:
+        dead |= 1 << card
+    return Deal.create(hands, dead, cards[-1], rules)
+
+
+ALL_RULESETS = list(RULESETS.values())

@@ -1,0 +1,214 @@
+"""Play and settlement: hand-checked runs, and a contract test of random playouts run
+against every ruleset variant (the OpenSpiel way): invariants that must hold in every line."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from popejoan_solver.model.board import Board, Compartment
+from popejoan_solver.model.cards import PACK, POPE, CardSet, card_name, make_card, parse_card
+from popejoan_solver.model.deal import Deal, deal_random
+from popejoan_solver.model.errors import IllegalPlayError
+from popejoan_solver.model.examples import hoyle_dead_hand
+from popejoan_solver.model.play import Position, StopReason
+from popejoan_solver.model.rules import RULESETS, get_ruleset
+from popejoan_solver.model.settlement import (
+    apply_to_board,
+    dressing,
+    final_round,
+    net,
+    play_values,
+    settle,
+    turnup_award,
+)
+
+VARIANTS = [r.name for r in RULESETS.values()] + [
+    "hoyle-modernized+ace=high", "britannica+lead=lowest-in-hand", "parlett+pairs=divided",
+    "early-hoyle+pope_exemption=false,dressing=dealer", "hoyle-modernized+dead_hand=stock",
+]
+
+
+def _cards(text: str) -> list[str]:
+    return text.split()
+
+
+def test_hoyle_three_of_diamonds_run() -> None:
+    run, after = Position.from_deal(hoyle_dead_hand()).play(parse_card("3D"))
+    assert [card_name(c) for c in run.cards] == _cards("3D 4D 5D 6D 7D")
+    assert list(run.seats) == [0, 1, 2, 3, 0]
+    assert run.reason is StopReason.ABSENT
+    assert run.next_leader == 0
+    assert after.leader == 0
+
+
+def test_run_stops_at_dead_card_and_at_played_card() -> None:
+    position = Position.from_deal(hoyle_dead_hand())
+    run, position = position.play(parse_card("JC"))
+    assert [card_name(c) for c in run.cards] == ["JC", "QC"]
+    assert run.reason is StopReason.DEAD
+    assert position.leader == 1  # QC is seat 2's
+    run, position = position.play(parse_card("8C"))  # seat 2: 8C 9C 10C, then JC is played
+    assert [card_name(c) for c in run.cards] == ["8C", "9C", "TC"]
+    assert run.reason is StopReason.PLAYED
+    assert run.next_leader == 3
+
+
+def test_illegal_leads_are_refused() -> None:
+    position = Position.from_deal(hoyle_dead_hand())
+    with pytest.raises(IllegalPlayError, match="may not lead 4C"):
+        position.play(parse_card("4C"))
+    brit = Position.from_deal(hoyle_dead_hand().with_rules(get_ruleset("britannica")))
+    assert [card_name(c) for c in brit.legal_leads()] == ["3C", "3D", "4H", "AS"]
+    low = Position.from_deal(hoyle_dead_hand().with_rules(
+        get_ruleset("britannica+lead=lowest-in-hand")))
+    assert [card_name(c) for c in low.legal_leads()] == ["AS"]
+    parlett = Position.from_deal(hoyle_dead_hand().with_rules(get_ruleset("parlett")))
+    assert [card_name(c) for c in parlett.legal_leads()] == ["3C", "3D", "4H", "7S"]
+
+
+def composed(hands: list[str], turnup: str, rules: str = "hoyle-modernized") -> Deal:
+    """A short composed deal: the hands given, every other card dead."""
+    masks = [CardSet.parse(h).mask for h in hands]
+    dead = PACK
+    for mask in masks:
+        dead &= ~mask
+    return Deal.create(masks, dead, parse_card(turnup), get_ruleset(rules))
+
+
+def _play_line(deal: Deal, leads: list[str]) -> Position:
+    position = Position.from_deal(deal)
+    for lead in leads:
+        _, position = position.play(parse_card(lead))
+    return position
+
+
+def test_going_out_ends_the_deal_in_the_middle_of_a_run() -> None:
+    deal = composed(["2C AH", "3C", "4C 5C 9S"], "KD")
+    run, end = Position.from_deal(deal).play(parse_card("2C"))
+    assert [card_name(c) for c in run.cards] == ["2C", "3C"]  # seat 2 is out on its 3C
+    assert run.winner == 1
+    assert run.reason is StopReason.OUT
+    assert end.is_over
+    assert not end.played >> parse_card("4C") & 1
+    # Seat 2: Game 1, plus 1 card from seat 1 and 3 (4C 5C 9S) from seat 3.
+    assert play_values(end.game, Board(), end.played, 1) == (-1, 5, -3)
+
+
+@pytest.mark.parametrize(("exemption", "expected"), [("true", (0, -1, 2)),
+                                                      ("false", (-1, -1, 3))])
+def test_an_unplayed_pope_exempts_its_holder(exemption: str, expected: tuple[int, ...]) -> None:
+    deal = composed(["9D 2C", "AC", "3C 4C"], "KH",
+                    f"hoyle-modernized+pope_exemption={exemption}")
+    end = _play_line(deal, ["2C"])  # 2C 3C 4C: seat 3 out
+    assert end.winner == 2
+    assert play_values(end.game, Board(), end.played, 2) == expected
+
+
+def test_pope_played_takes_pope_and_ends_exemption() -> None:
+    deal = composed(["9D AS", "TD", "2S 3S"], "KS")
+    end = _play_line(deal, ["9D"])  # 9D TD: seat 2 out
+    assert end.winner == 1
+    # Seat 1: Pope 6, pays 1 (no exemption once Pope is played); seat 2: Game 1 + 1 + 2.
+    assert play_values(end.game, Board(), end.played, 1) == (5, 4, -2)
+
+
+@pytest.mark.parametrize(("pairs", "expected"), [("same-player", (0, 5, -2)),
+                                                  ("divided", (1, 6, -2))])
+def test_matrimony_same_player_or_divided(pairs: str, expected: tuple[int, ...]) -> None:
+    deal = composed(["QC AS", "KC", "2S 3S"], "AC", f"hoyle-modernized+pairs={pairs}")
+    end = _play_line(deal, ["QC"])  # QC KC: seat 2 out on the king
+    board = Board(matrimony=3)
+    values = play_values(end.game, board, end.played, 1)
+    # Queen 1 to seat 1; King 1 and Game 1 to seat 2, paid 1 + 2; divided: 1 each of 3.
+    assert values == expected
+    result = settle(deal.with_board(board), end.played, 1)
+    assert [t.payer for t in result.turnup] == [Compartment.ACE]  # the AC turned up
+    paid_out = sum(t.amount for t in result.play if isinstance(t.payer, Compartment))
+    assert sum(values) == paid_out
+
+
+def test_matrimony_when_one_player_plays_both() -> None:
+    deal = composed(["QC KC 5H", "2S", "3S 4S"], "AC")
+    _, end = Position.from_deal(deal).play(parse_card("5H"))  # a stop: seat 1 leads again
+    run, end = end.play(parse_card("QC"))  # QC KC: both seat 1's, and seat 1 is out
+    assert run.winner == 0
+    values = play_values(end.game, Board(), end.played, 0)
+    assert values[0] == 1 + 1 + 2 + 1 + 1 + 2  # Q, K, Matrimony, Game, 1 + 2 cards
+
+
+def test_turnup_awards() -> None:
+    deal = hoyle_dead_hand()
+    award = turnup_award(deal, Board())
+    assert [(t.payer, t.payee, t.amount) for t in award.transfers] == [
+        (Compartment.KING, 3, 1)]
+    assert award.deal_is_played
+
+
+def test_dressing_by_dealer_or_players() -> None:
+    assert sum(t.amount for t in dressing(get_ruleset("britannica"), 4)) == 15
+    by_players = dressing(get_ruleset("early-hoyle"), 4)
+    assert [net(by_players, s) for s in range(4)] == [-2, -2, -2, 6 - 15]
+
+
+def test_final_round_clears_all_but_game() -> None:
+    deal = deal_random(5, 11)
+    hands = tuple(deal.dealt_hand(s) | (deal.dead if s == 0 else 0) for s in range(5))
+    board = Board(pope=9, matrimony=5, intrigue=3, ace=2, king=2, queen=2, jack=2, game=4)
+    transfers = final_round(hands, board)
+    after = apply_to_board(board, transfers)
+    assert after == Board(0, 0, 0, 0, 0, 0, 0, 4)
+    assert sum(t.amount for t in transfers) == board.total() - 4
+    queen_holder = next(s for s in range(5) if hands[s] >> make_card(1, 11) & 1)
+    assert net(transfers, queen_holder) >= 2 + 1 + 2
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_playouts_keep_every_invariant(variant: str) -> None:
+    rules = get_ruleset(variant)
+    rng = random.Random(variant)
+    for index in range(40):
+        players = 3 + index % 6
+        deal = deal_random(players, 1234, rules, index,
+                           board=Board(*(rng.randrange(0, 9) for _ in range(8))))
+        award = turnup_award(deal, deal.board_or_dressed)
+        position = Position.from_deal(deal)
+        successor = rules.successor
+        leads = 0
+        while not position.is_over:
+            leads += 1
+            assert leads <= 51
+            options = position.legal_leads()
+            assert options, "a player with cards always has a lead"
+            before = position.played
+            run, position = position.play(rng.choice(options))
+            assert run.cards
+            assert not before & run.mask
+            assert all(successor[a] == b for a, b in zip(run.cards, run.cards[1:], strict=False))
+            if not position.is_over:
+                # Played cards always sit on top of their stretch (docs/solver.md, fact 1).
+                in_play = deal.in_play
+                for card in range(52):
+                    if position.played >> card & 1:
+                        above = successor[card]
+                        assert above < 0 or not in_play >> above & 1 or \
+                            position.played >> above & 1
+        winners = [s for s in range(players) if not position.game.held(position.played, s)]
+        assert winners == [position.winner]
+        result = settle(deal, position.played, position.winner)
+        gained = sum(result.net(s) for s in range(players))
+        assert gained + result.board_after.total() == deal.board_or_dressed.total()
+        assert all(n >= 0 for _, n in result.board_after.items())
+        if not award.deal_is_played:
+            assert result.play == ()
+
+
+def test_a_pope_turnup_ends_the_deal_under_early_hoyle() -> None:
+    deal = deal_random(4, 24, get_ruleset("early-hoyle"))
+    moved = Deal.create(deal.hands, deal.dead, POPE, deal.rules) if deal.dead >> POPE & 1 else None
+    assert moved is not None
+    result = settle(moved, 0, -1)
+    assert result.net(3) == 6 + 1 + 3 * 11
+    assert result.board_after.pope == 0
+    assert result.board_after.game == 0

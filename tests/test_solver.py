@@ -1,0 +1,137 @@
+"""The solver: differential tests against the reference engine, hand-checked deals, properties."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from popejoan_solver.model.board import Board
+from popejoan_solver.model.cards import card_name
+from popejoan_solver.model.play import Game, Position
+from popejoan_solver.model.rules import get_ruleset
+from popejoan_solver.model.settlement import play_values
+from popejoan_solver.solve import Goal, Objective, solve
+from popejoan_solver.solve.fast import FastEngine
+from popejoan_solver.solve.reference import ReferenceEngine
+
+from .conftest import short_deal
+from .test_play_and_settlement import VARIANTS, composed
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fast_engine_agrees_with_reference(variant: str) -> None:
+    rules = get_ruleset(variant)
+    for seed in range(12):
+        players = 3 + seed % 6
+        per_hand = 3 + seed % 3 if players < 6 else 3
+        deal = short_deal(players, per_hand, seed, rules)
+        board = Board(*(1 + (seed * k) % 5 for k in range(1, 9)))
+        game = Game.from_deal(deal)
+        fast, reference = FastEngine(game, board), ReferenceEngine(game, board)
+        position = Position.from_deal(deal)
+        for seat in range(players):
+            for goal in Goal:
+                objective = Objective(goal, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    variant, seed, seat, goal)
+        for lead in position.legal_leads():
+            _, after = position.play(lead)
+            objective = Objective(Goal.GUARANTEED, 0)
+            assert fast.value(objective, after.played, after.leader) == \
+                reference.value(objective, after.played, after.leader)
+
+
+def test_full_solutions_agree_between_engines() -> None:
+    deal = short_deal(4, 5, 99, get_ruleset("hoyle-modernized"))
+    fast, reference = solve(deal), solve(deal, engine="reference")
+    assert fast.seats == reference.seats
+    assert fast.leads == reference.leads
+    assert [s.run for s in fast.line] == [s.run for s in reference.line]
+
+
+def test_hand_checked_three_card_deal() -> None:
+    # Seat 1: 2C 5H. Seat 2: 3C. Seat 3: AD 2D. Every other card is dead.
+    # Seat 1 leads 2C: 2C, then seat 2's 3C, its only card: seat 2 is out. Seat 2 takes Game 1
+    #   and 1 + 2 cards: (-1, 4, -2).
+    # Seat 1 leads 5H: a stop (6H dead), so seat 1 leads again, its last card 2C, and is out
+    #   before the 3C is reached: (4, -1, -2).
+    deal = composed(["2C 5H", "3C", "AD 2D"], "KS")
+    solution = solve(deal)
+    seat1, seat2, seat3 = solution.seats
+    assert (seat1.guaranteed.lower, seat1.forced_win.lower, seat1.best_case.lower) == (4, 1, 4)
+    assert [(card_name(lead.card), lead.guaranteed.lower) for lead in solution.leads] == [
+        ("2C", -1), ("5H", 4)]
+    assert (seat2.guaranteed.lower, seat2.forced_win.lower, seat2.best_case.lower) == (-1, 0, 4)
+    assert seat3.guaranteed.lower == seat3.best_case.lower == -2
+    assert [card_name(s.run.lead) for s in solution.line] == ["5H", "2C"]
+
+
+def test_hand_checked_forced_win() -> None:
+    # Seat 1: AC 2C 3C (one run, all its own): it leads AC and is out at once.
+    deal = composed(["AC 2C 3C", "5H 6S", "7D 9S"], "KD")
+    seat1 = solve(deal).seat(1)
+    assert seat1.forced_win.lower == 1
+    assert seat1.guaranteed.lower == 1 + 2 + 2  # Game, two cards from each other seat
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(3, 6), st.integers(2, 4), st.integers(0, 10**6),
+       st.sampled_from(VARIANTS))
+def test_value_properties(players: int, per_hand: int, seed: int, variant: str) -> None:
+    deal = short_deal(players, per_hand, seed, get_ruleset(variant))
+    solution = solve(deal)
+    board_total = Board().total()
+    for seat in solution.seats:
+        assert seat.guaranteed.lower <= seat.best_case.lower
+        if seat.forced_win.lower:
+            assert seat.guaranteed.lower >= Board().game
+        assert seat.guaranteed.lower >= -deal.hands[seat.seat - 1].bit_count()
+        assert seat.best_case.lower <= board_total + sum(h.bit_count() for h in deal.hands)
+    # The line ends with one player out, and its values sum to what the board paid out.
+    if solution.line:
+        last = solution.line[-1]
+        assert last.run.winner >= 0
+        game = Game.from_deal(deal)
+        played = 0
+        for step in solution.line:
+            played |= step.run.mask
+        values = play_values(game, Board(), played, last.run.winner)
+        paid = sum(t.amount for step in solution.line for t in step.paid
+                   if not isinstance(t.payer, int))
+        assert sum(values) == paid
+        focus = solution.line_seat - 1
+        assert values[focus] == solution.seat(solution.line_seat).guaranteed.lower
+
+
+def test_values_sum_to_the_board_paid_out() -> None:
+    # Every terminal of a small deal: the seats' values sum to the counters taken from the board.
+    deal = short_deal(3, 3, 5, get_ruleset("britannica"))
+    game = Game.from_deal(deal)
+    board = Board(pope=4, matrimony=3, intrigue=3, ace=2, king=2, queen=2, jack=2, game=3)
+    from popejoan_solver.analysis.graph import build_graph
+    graph, _ = build_graph(deal)
+    from popejoan_solver.model.settlement import compartments_taken, going_out
+    for _, data in graph.nodes(data=True):
+        if data["terminal"]:
+            from popejoan_solver.model.cards import CardSet
+            played = CardSet.parse(data["played"]).mask
+            winner = data["winner"] - 1
+            taken = compartments_taken(game, board, played) + going_out(game, board, played,
+                                                                        winner)
+            from_board = sum(t.amount for t in taken if not isinstance(t.payer, int))
+            assert sum(play_values(game, board, played, winner)) == from_board
+
+
+def test_pope_turnup_ending_the_deal_is_reported() -> None:
+    deal = composed(["AC 2C", "3C 4C", "5C 6C"], "9D", "early-hoyle")
+    solution = solve(deal)
+    assert solution.notes
+    assert "not played" in solution.notes[0]
+    assert {t.reason for t in solution.turnup} >= {"Pope turned up", "a stake per card dealt"}
+
+
+def test_unknown_engine() -> None:
+    from popejoan_solver.model.errors import PopeJoanError
+    with pytest.raises(PopeJoanError, match="unknown engine"):
+        solve(composed(["AC", "2C", "3C"], "KS"), engine="quantum")

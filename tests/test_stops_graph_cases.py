@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from popejoan_solver.analysis.cases import check_case, load_case, load_cases
+from popejoan_solver.analysis.graph import GraphTooLargeError, build_graph, export, summarise
+from popejoan_solver.model.cards import card_name, parse_card
+from popejoan_solver.model.deal import Deal
+from popejoan_solver.model.examples import hoyle_dead_hand
+from popejoan_solver.model.play import Position
+from popejoan_solver.model.stops import View, analyse_stops
+
+from .conftest import ROOT
+from .test_play_and_settlement import composed
+
+CASES = sorted((ROOT / "cases").glob("*.toml"))
+
+
+def _names(cards: tuple[int, ...]) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+def test_referee_stops_of_hoyles_deal() -> None:
+    report = analyse_stops(hoyle_dead_hand(), View.REFEREE)
+    assert _names(report.stops) == ["QC", "7D", "TD", "KD", "5H", "9H", "KH", "AS", "4S", "8S",
+                                    "KS"]
+    assert _names(report.cannot_be_led_to) == ["AC", "AD", "9D", "QD", "AH", "7H", "JH", "AS",
+                                               "3S", "6S", "TS"]
+
+
+def test_player_view_knows_only_the_turnup() -> None:
+    report = analyse_stops(hoyle_dead_hand(), View.PLAYER)
+    assert _names(report.stops) == ["QC", "7D", "KD", "KH", "KS"]
+    assert _names(report.cannot_be_led_to) == ["AC", "AD", "9D", "AH", "AS"]
+
+
+def test_played_cards_make_new_stops() -> None:
+    _, after = Position.from_deal(hoyle_dead_hand()).play(parse_card("3D"))
+    deal = hoyle_dead_hand()
+    game = after.game
+    position = Deal.create(tuple(game.held(after.played, s) for s in range(4)), deal.dead,
+                           deal.turnup, deal.rules, None,
+                           tuple(game.dealt[s] & after.played for s in range(4)), 0)
+    assert "2D" in _names(analyse_stops(position).stops)
+    assert "2D" in _names(analyse_stops(position, View.PLAYER).stops)
+
+
+def test_state_graph_of_a_small_deal() -> None:
+    deal = composed(["AC 2D", "2C 3D", "AD 3C"], "KS")
+    graph, root = build_graph(deal)
+    summary = summarise(graph, root)
+    assert summary.acyclic
+    assert summary.terminal_states >= 1
+    assert summary.shortest_game >= 1
+    assert summary.longest_game >= summary.shortest_game
+    assert all(graph.out_degree(n) == 0 for n, t in graph.nodes(data="terminal") if t)
+    assert nx.is_directed_acyclic_graph(graph)
+    # Exports read back.
+    assert json.loads(export(graph, "json"))["nodes"]
+    assert nx.parse_graphml(export(graph, "graphml")).number_of_nodes() == summary.states
+    assert export(graph, "dot").startswith("digraph popejoan {")
+
+
+def test_hand_counted_graph() -> None:
+    # Seat 1 holds only the AC: its one legal lead puts it out at once. One edge, one end.
+    deal = composed(["AC", "2C", "3C 5H"], "KS")
+    graph, root = build_graph(deal)
+    assert summarise(graph, root).to_json() == {
+        "states": 2, "edges": 1, "terminal_states": 1, "shortest_game": 1, "longest_game": 1,
+        "acyclic": True}
+
+
+def test_graph_limit() -> None:
+    with pytest.raises(GraphTooLargeError, match="more than 50 states"):
+        build_graph(hoyle_dead_hand(), max_states=50)
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_every_published_case_agrees(path: Path) -> None:
+    result = check_case(load_case(path))
+    assert result.checks, "a case must check something"
+    assert result.agrees, [c for c in result.checks if not c.ok]
+
+
+def test_case_names_are_unique_and_cover_the_worked_examples() -> None:
+    names = {c.name for c in load_cases(ROOT / "cases")}
+    for required in ("hoyle-dead-hand", "hoyle-three-of-diamonds", "hoyle-only-known-unreachable",
+                     "early-hoyle-ten-of-spades", "early-hoyle-eight-of-clubs",
+                     "parlett-six-pools", "hoyle-final-round"):
+        assert required in names
+
+
+def test_a_wrong_expectation_is_reported(tmp_path: Path) -> None:
+    text = (ROOT / "cases" / "hoyle-three-of-diamonds.toml").read_text(encoding="utf-8")
+    broken = tmp_path / "broken.toml"
+    broken.write_text(text.replace('next_leader = 1', 'next_leader = 2'), encoding="utf-8")
+    result = check_case(load_case(broken))
+    assert not result.agrees
