@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,15 +14,27 @@ from popejoan_solver.model.play import Game, Position
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.model.settlement import play_values
 from popejoan_solver.solve import Goal, Objective, solve
-from popejoan_solver.solve.fast import FastEngine
+from popejoan_solver.solve.fast import COMPILED, FastEngine
 from popejoan_solver.solve.reference import ReferenceEngine
 
 from .conftest import short_deal
 from .test_play_and_settlement import VARIANTS, composed
 
+CORES = [pytest.param(False, id="python"),
+         pytest.param(True, id="compiled", marks=pytest.mark.skipif(
+             not COMPILED, reason="compiled core not built"))]
 
+
+def test_the_compiled_core_is_built() -> None:
+    # A failed build would silently fall back to the pure-Python search, many times slower.
+    if os.environ.get("POPEJOAN_PURE_PYTHON"):
+        pytest.skip("POPEJOAN_PURE_PYTHON is set")
+    assert COMPILED
+
+
+@pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_fast_engine_agrees_with_reference(variant: str) -> None:
+def test_fast_engine_agrees_with_reference(variant: str, compiled: bool) -> None:
     rules = get_ruleset(variant)
     for seed in range(12):
         players = 3 + seed % 6
@@ -28,7 +42,8 @@ def test_fast_engine_agrees_with_reference(variant: str) -> None:
         deal = short_deal(players, per_hand, seed, rules)
         board = Board(*(1 + (seed * k) % 5 for k in range(1, 9)))
         game = Game.from_deal(deal)
-        fast, reference = FastEngine(game, board), ReferenceEngine(game, board)
+        fast = FastEngine(game, board, compiled=compiled)
+        reference = ReferenceEngine(game, board)
         position = Position.from_deal(deal)
         for seat in range(players):
             for goal in Goal:

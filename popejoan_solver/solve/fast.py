@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from ..model.board import Board, Compartment
 from ..model.cards import POPE, Mask, Rank, iter_mask, make_card
@@ -20,8 +21,20 @@ from ..model.play import Game
 from ..model.rules import LeadRule, PairRule
 from .objective import INF, Goal, Objective, SearchTimeoutError
 
-DEFAULT_TT_ENTRIES = 4_000_000
-"""Default bound on transposition-table entries per objective (about 0.5 GB at most)."""
+try:
+    from . import _core  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - only when the extension could not be built
+    _core = None
+
+COMPILED: bool = _core is not None
+"""True when the compiled core is in use (the pure-Python search otherwise)."""
+
+DEFAULT_TT_ENTRIES = 1 << 22
+"""Default bound on transposition-table entries (16 bytes each in the compiled core: 64 MiB;
+the Python table is cleared when it reaches the bound, per objective)."""
+
+_GOAL_IDS = {Goal.GUARANTEED: 0, Goal.FORCED_WIN: 1, Goal.BEST_CASE: 2}
+_LEAD_IDS = {LeadRule.ANY: 0, LeadRule.LOWEST_OF_SUIT: 1, LeadRule.LOWEST_IN_HAND: 2}
 
 _SUIT_BITS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 
@@ -161,11 +174,19 @@ class FastEngine:
     name = "fast"
 
     def __init__(self, game: Game, board: Board, deadline: float | None = None,
-                 tt_entries: int = DEFAULT_TT_ENTRIES) -> None:
+                 tt_entries: int = DEFAULT_TT_ENTRIES, compiled: bool | None = None) -> None:
+        if compiled and _core is None:
+            raise RuntimeError("the compiled core of the fast engine is not built")
         self.slots = SlotGame(game, board)
         self.deadline = deadline
         self.tt_entries = tt_entries
-        self.nodes = 0
+        self._nodes = 0
+        self._core: Any = None
+        if _core is not None and compiled is not False:
+            sg = self.slots
+            self._core = _core.Core(sg.dealt, sg.up, sg.holder, _LEAD_IDS[game.rules.lead],
+                                    sg.awards, sg.game_stake, sg.pope_bit, tt_entries)
+        self.core = "c" if self._core is not None else "python"
         self._tables: dict[Objective, dict[int, tuple[int, int, int]]] = {}
         self._guess: dict[Objective, int] = {}
         self.bounds: tuple[int, int] = (-INF, INF)
@@ -178,10 +199,19 @@ class FastEngine:
         for seat in range(sg.players):
             if not sg.dealt[seat] & ~played_slots:
                 return self._terminal(objective, played_slots, seat)
-        search = self._searcher(objective)
         low, high = self._static_bounds(objective, played_slots)
         guess = min(max(self._guess.get(objective, 0), low), high)
         self.bounds = (low, high)
+        if self._core is not None:
+            low, high, done = self._core.value(
+                _GOAL_IDS[objective.goal], objective.seat, played_slots, leader, low, high,
+                guess, self.deadline or 0.0)
+            self.bounds = (low, high)
+            if not done:
+                raise SearchTimeoutError
+            self._guess[objective] = low
+            return int(low)
+        search = self._searcher(objective)
         # MTD(f): null-window searches close in on the value from both sides.
         while low < high:
             beta = guess + 1 if guess == low else guess
@@ -194,6 +224,11 @@ class FastEngine:
             guess = score
         self._guess[objective] = low
         return low
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched so far by this engine."""
+        return int(self._core.nodes) if self._core is not None else self._nodes
 
     def _terminal(self, objective: Objective, played: Mask, winner: int) -> int:
         if objective.goal is Goal.FORCED_WIN:
@@ -226,6 +261,7 @@ class FastEngine:
         target = objective.seat
         is_max = tuple(objective.maximises(s) for s in seats)
         win_goal = objective.goal is Goal.FORCED_WIN
+        prune_blocks = sg.game.rules.lead is LeadRule.ANY
         payoff = sg.payoff
         deadline = self.deadline
         engine = self
@@ -244,8 +280,8 @@ class FastEngine:
             return payoff(final, winner, target)
 
         def search(played: Mask, leader: int, alpha: int, beta: int) -> int:
-            engine.nodes += 1
-            if deadline is not None and engine.nodes & 1023 == 0 and time.monotonic() > deadline:
+            engine._nodes += 1
+            if deadline is not None and engine._nodes & 1023 == 0 and time.monotonic() > deadline:
                 raise SearchTimeoutError
             key = played << 3 | leader
             entry = tt_get(key)
@@ -263,19 +299,34 @@ class FastEngine:
                     beta = upper
             if counters_goal:
                 # Fact 3 (docs/solver.md): before the target goes out, every card above its
-                # lowest card in a stretch is played, in all stretches but the one where it
-                # goes out; the others cannot be paid for those cards.
+                # lowest card in a stretch is played, but in the stretch where it goes out on
+                # a card k: there its cards from the lowest up to k, and all from its next card
+                # above k to the top. The others are not paid for cards that must be played.
                 held = my_cards & ~played
-                forced_total = forced_max = 0
+                forced_total = saving_max = 0
                 rest = held
                 while rest:
-                    span = up[(rest & -rest).bit_length() - 1]
-                    count = (span & theirs & ~played).bit_count()
-                    forced_total += count
-                    if count > forced_max:
-                        forced_max = count
+                    lowest = (rest & -rest).bit_length() - 1
+                    span = up[lowest]
+                    group = held & span
                     rest &= ~span
-                bound = all_mine - forced_total + forced_max
+                    open_cards = theirs & ~played
+                    whole = (span & open_cards).bit_count()
+                    forced_total += whole
+                    cheapest = whole
+                    cards = group
+                    while cards:
+                        k = (cards & -cards).bit_length() - 1
+                        cards &= cards - 1
+                        below = span ^ up[k] ^ (1 << k)
+                        cost = (below & open_cards).bit_count()
+                        if cards:
+                            cost += (up[(cards & -cards).bit_length() - 1] & open_cards).bit_count()
+                        if cost < cheapest:
+                            cheapest = cost
+                    if whole - cheapest > saving_max:
+                        saving_max = whole - cheapest
+                bound = all_mine - forced_total + saving_max
                 for other in others:
                     bound += (dealt[other] & ~played).bit_count()
                 if bound <= alpha:
@@ -298,8 +349,13 @@ class FastEngine:
             maximising = is_max[leader]
             best = -INF if maximising else INF
             chosen = -1
+            own = dealt[leader]
             for lead in moves:
                 run = up[lead] & ~played
+                if prune_blocks and not run & ~own and run & (run - 1):
+                    # Fact 4 (docs/solver.md): a run of the leader's own cards only is the
+                    # same as leading its top card and going on; that lead is searched.
+                    continue
                 after = played | run
                 winner = -1
                 last = 0

@@ -1,0 +1,453 @@
+/*
+ * The compiled core of the fast engine: the same MTD(f) + alpha-beta search as
+ * popejoan_solver/solve/fast.py, over the same slot-space tables, with one shared
+ * transposition table keyed by (played, leader, objective). Every pruning rule is the one
+ * argued in docs/solver.md; the Python engine is its specification and the reference engine
+ * its oracle (tests/test_solver.py compares all three).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define INF 1000000
+#define MAX_SEATS 8
+#define MAX_AWARDS 8
+#define GOAL_GUARANTEED 0
+#define GOAL_FORCED_WIN 1
+#define GOAL_BEST_CASE 2
+#define LEAD_ANY 0
+#define LEAD_LOWEST_OF_SUIT 1
+#define LEAD_LOWEST_IN_HAND 2
+#define WAYS 4
+
+typedef struct {
+    uint64_t key;          /* 0: empty */
+    int16_t lower, upper;
+    int8_t move;
+    uint8_t played_count;  /* replacement: the entry nearest the root is kept */
+} Entry;
+
+typedef struct {
+    PyObject_HEAD
+    int n;
+    int lead_rule;
+    uint64_t dealt[MAX_SEATS];
+    uint64_t up[52];
+    int8_t holder[52];
+    int n_awards;
+    uint64_t award_mask[MAX_AWARDS];
+    int award_takers[MAX_AWARDS];
+    int award_seat[MAX_AWARDS][2];
+    int award_amount[MAX_AWARDS][2];
+    int game_stake;
+    uint64_t pope_bit;
+    Entry *tt;
+    int tt_shift;          /* 64 - log2(number of buckets) */
+    long long nodes;
+    /* per-search state */
+    int goal, target, objective_id;
+    int is_max[MAX_SEATS];
+    int prune_blocks;
+    int all_mine;
+    uint64_t theirs;
+    double deadline;
+    int timed_out;
+} Core;
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline int bit_index(uint64_t x) { return __builtin_ctzll(x); }
+static inline int top_index(uint64_t x) { return 63 - __builtin_clzll(x); }
+static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
+
+static int payoff(const Core *c, uint64_t played, int winner, int seat) {
+    int value = 0;
+    for (int a = 0; a < c->n_awards; a++) {
+        if ((played & c->award_mask[a]) == c->award_mask[a]) {
+            for (int t = 0; t < c->award_takers[a]; t++)
+                if (c->award_seat[a][t] == seat) value += c->award_amount[a][t];
+        }
+    }
+    if (seat == winner) {
+        value += c->game_stake;
+        for (int o = 0; o < c->n; o++) {
+            if (o == winner) continue;
+            uint64_t left = c->dealt[o] & ~played;
+            if (!(left & c->pope_bit)) value += popcount(left);
+        }
+    } else {
+        uint64_t left = c->dealt[seat] & ~played;
+        if (!(left & c->pope_bit)) value -= popcount(left);
+    }
+    return value;
+}
+
+static inline int terminal(const Core *c, uint64_t played, int winner) {
+    if (c->goal == GOAL_FORCED_WIN) return winner == c->target;
+    return payoff(c, played, winner, c->target);
+}
+
+static const uint64_t SUIT_BITS[4] = {
+    0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
+
+static int gen_leads(const Core *c, uint64_t played, int leader, int *moves) {
+    uint64_t held = c->dealt[leader] & ~played;
+    int count = 0;
+    if (c->lead_rule == LEAD_ANY) {
+        while (held) {
+            moves[count++] = bit_index(held);
+            held &= held - 1;
+        }
+        return count;
+    }
+    int lows[4], n_lows = 0;
+    for (int s = 0; s < 4; s++) {
+        uint64_t part = held & SUIT_BITS[s];
+        if (part) lows[n_lows++] = bit_index(part);
+    }
+    if (c->lead_rule == LEAD_LOWEST_OF_SUIT) {
+        for (int i = 0; i < n_lows; i++) moves[count++] = lows[i];
+        return count;
+    }
+    int bottom = 13;
+    for (int i = 0; i < n_lows; i++)
+        if (lows[i] % 13 < bottom) bottom = lows[i] % 13;
+    for (int i = 0; i < n_lows; i++)
+        if (lows[i] % 13 == bottom) moves[count++] = lows[i];
+    return count;
+}
+
+static inline uint64_t tt_key(const Core *c, uint64_t played, int leader) {
+    return ((played << 8) | ((uint64_t)leader << 5) | (uint64_t)c->objective_id) + 1;
+}
+
+static Entry *tt_probe(Core *c, uint64_t key) {
+    Entry *bucket = c->tt + (size_t)((key * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * WAYS;
+    for (int i = 0; i < WAYS; i++)
+        if (bucket[i].key == key) return &bucket[i];
+    return NULL;
+}
+
+static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint64_t played) {
+    Entry *bucket = c->tt + (size_t)((key * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * WAYS;
+    Entry *slot = NULL;
+    for (int i = 0; i < WAYS; i++) {
+        if (bucket[i].key == key || bucket[i].key == 0) { slot = &bucket[i]; break; }
+    }
+    if (slot == NULL) {
+        slot = &bucket[0];
+        for (int i = 1; i < WAYS; i++)
+            if (bucket[i].played_count > slot->played_count) slot = &bucket[i];
+    }
+    slot->key = key;
+    slot->lower = (int16_t)(lower < -30000 ? -30000 : lower);
+    slot->upper = (int16_t)(upper > 30000 ? 30000 : upper);
+    slot->move = (int8_t)move;
+    slot->played_count = (uint8_t)popcount(played);
+}
+
+static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
+    c->nodes++;
+    if (c->deadline > 0 && (c->nodes & 4095) == 0 && now_seconds() > c->deadline) {
+        c->timed_out = 1;
+    }
+    if (c->timed_out) return 0;
+    uint64_t key = tt_key(c, played, leader);
+    Entry *entry = tt_probe(c, key);
+    int lower = -INF, upper = INF, best_move = -1;
+    if (entry) {
+        lower = entry->lower <= -30000 ? -INF : entry->lower;
+        upper = entry->upper >= 30000 ? INF : entry->upper;
+        best_move = entry->move;
+        if (lower >= beta) return lower;
+        if (upper <= alpha || lower == upper) return upper;
+        if (lower > alpha) alpha = lower;
+        if (upper < beta) beta = upper;
+    }
+    if (c->goal != GOAL_FORCED_WIN) {
+        /* Fact 3 (docs/solver.md): bounds on the target's counters. */
+        const int t = c->target;
+        uint64_t held = c->dealt[t] & ~played;
+        const uint64_t open_cards = c->theirs & ~played;
+        int forced_total = 0, saving_max = 0;
+        uint64_t rest = held;
+        while (rest) {
+            uint64_t span = c->up[bit_index(rest)];
+            uint64_t group = held & span;
+            rest &= ~span;
+            int whole = popcount(span & open_cards);
+            int cheapest = whole;
+            forced_total += whole;
+            uint64_t cards = group;
+            while (cards) {
+                int k = bit_index(cards);
+                cards &= cards - 1;
+                uint64_t below = span ^ c->up[k] ^ (1ULL << k);
+                int cost = popcount(below & open_cards);
+                if (cards) cost += popcount(c->up[bit_index(cards)] & open_cards);
+                if (cost < cheapest) cheapest = cost;
+            }
+            if (whole - cheapest > saving_max) saving_max = whole - cheapest;
+        }
+        int bound = c->all_mine - forced_total + saving_max;
+        for (int o = 0; o < c->n; o++)
+            if (o != t) bound += popcount(c->dealt[o] & ~played);
+        if (bound <= alpha) return bound;
+        int floor = -popcount(held);
+        for (int a = 0; a < c->n_awards; a++) {
+            if ((played & c->award_mask[a]) == c->award_mask[a])
+                for (int k = 0; k < c->award_takers[a]; k++)
+                    if (c->award_seat[a][k] == t) floor += c->award_amount[a][k];
+        }
+        if (floor >= beta) return floor;
+        if (bound < beta) beta = bound;
+        if (floor > alpha) alpha = floor;
+    }
+    const int window_low = alpha, window_high = beta;
+    int moves[52];
+    int n_moves = gen_leads(c, played, leader, moves);
+    if (best_move >= 0) {
+        for (int i = 0; i < n_moves; i++) {
+            if (moves[i] == best_move) {
+                moves[i] = moves[0];
+                moves[0] = best_move;
+                break;
+            }
+        }
+    }
+    const int maximising = c->is_max[leader];
+    const uint64_t own = c->dealt[leader];
+    int best = maximising ? -INF : INF, chosen = -1;
+    for (int i = 0; i < n_moves; i++) {
+        const int lead = moves[i];
+        const uint64_t run = c->up[lead] & ~played;
+        if (c->prune_blocks && !(run & ~own) && (run & (run - 1))) continue;  /* Fact 4 */
+        const uint64_t after = played | run;
+        int winner = -1, last = 0;
+        for (int s = 0; s < c->n; s++) {
+            if (!(c->dealt[s] & ~after)) {
+                int seat_last = top_index(c->dealt[s] & run) + 1;
+                if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
+            }
+        }
+        int score;
+        if (winner >= 0) {
+            uint64_t upto = last >= 64 ? ~0ULL : ((1ULL << last) - 1);
+            score = terminal(c, played | (run & upto), winner);
+        } else {
+            score = search(c, after, c->holder[top_index(run)], alpha, beta);
+            if (c->timed_out) return 0;
+        }
+        if (maximising) {
+            if (score > best) {
+                best = score; chosen = lead;
+                if (score > alpha) { alpha = score; if (alpha >= beta) break; }
+            }
+        } else if (score < best) {
+            best = score; chosen = lead;
+            if (score < beta) { beta = score; if (alpha >= beta) break; }
+        }
+    }
+    if (best <= window_low) { if (best < upper) upper = best; }
+    else if (best >= window_high) { if (best > lower) lower = best; }
+    else { lower = upper = best; }
+    tt_store(c, key, lower, upper, chosen, played);
+    return best;
+}
+
+static void prepare(Core *c, int goal, int target) {
+    c->goal = goal;
+    c->target = target;
+    c->objective_id = goal * 8 + target;  /* < 32: five bits */
+    for (int s = 0; s < c->n; s++) c->is_max[s] = (goal == GOAL_BEST_CASE) || s == target;
+    int mine = c->game_stake;
+    for (int a = 0; a < c->n_awards; a++)
+        for (int k = 0; k < c->award_takers[a]; k++)
+            if (c->award_seat[a][k] == target) mine += c->award_amount[a][k];
+    c->all_mine = mine;
+    uint64_t in_play = 0;
+    for (int s = 0; s < c->n; s++) in_play |= c->dealt[s];
+    c->theirs = in_play & ~c->dealt[target];
+}
+
+/* Core.value(goal, target, played, leader, low, high, guess, deadline)
+ *   -> (lower, upper, complete): MTD(f) from `guess` within the static bounds [low, high]. */
+static PyObject *Core_value(Core *c, PyObject *args) {
+    int goal, target, leader, low, high, guess;
+    unsigned long long played;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "iiKiiiid", &goal, &target, &played, &leader, &low, &high,
+                          &guess, &deadline))
+        return NULL;
+    if (goal < 0 || goal > 2 || target < 0 || target >= c->n || leader < 0 || leader >= c->n) {
+        PyErr_SetString(PyExc_ValueError, "bad goal, seat or leader");
+        return NULL;
+    }
+    prepare(c, goal, target);
+    c->deadline = deadline;
+    c->timed_out = 0;
+    if (guess < low) guess = low;
+    if (guess > high) guess = high;
+    Py_BEGIN_ALLOW_THREADS
+    while (low < high) {
+        int beta = guess == low ? guess + 1 : guess;
+        int score = search(c, played, leader, beta - 1, beta);
+        if (c->timed_out) break;
+        if (score < beta) high = score; else low = score;
+        guess = score;
+    }
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("iiO", low, high, c->timed_out ? Py_False : Py_True);
+}
+
+static PyObject *Core_nodes(Core *c, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(c->nodes);
+}
+
+static int read_u64_list(PyObject *seq, uint64_t *out, Py_ssize_t want, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (want >= 0 && n != want) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd items", what, want);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* Core(dealt, up, holder, lead_rule, awards, game_stake, pope_bit, tt_entries)
+ *   awards: sequence of (mask, ((seat, amount), ...)) */
+static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
+    (void)kwds;
+    PyObject *dealt, *up, *holder, *awards;
+    int lead_rule, game_stake;
+    unsigned long long pope_bit, tt_entries;
+    if (!PyArg_ParseTuple(args, "OOOiOiKK", &dealt, &up, &holder, &lead_rule, &awards,
+                          &game_stake, &pope_bit, &tt_entries))
+        return -1;
+    int n = read_u64_list(dealt, c->dealt, -1, "dealt");
+    if (n < 0) return -1;
+    if (n < 1 || n > MAX_SEATS) { PyErr_SetString(PyExc_ValueError, "1 to 8 seats"); return -1; }
+    c->n = n;
+    if (read_u64_list(up, c->up, 52, "up") < 0) return -1;
+    PyObject *hf = PySequence_Fast(holder, "holder");
+    if (!hf) return -1;
+    if (PySequence_Fast_GET_SIZE(hf) != 52) {
+        Py_DECREF(hf);
+        PyErr_SetString(PyExc_ValueError, "holder: expected 52 items");
+        return -1;
+    }
+    for (int i = 0; i < 52; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(hf, i));
+        if (PyErr_Occurred()) { Py_DECREF(hf); return -1; }
+        c->holder[i] = (int8_t)v;
+    }
+    Py_DECREF(hf);
+    c->lead_rule = lead_rule;
+    c->prune_blocks = lead_rule == LEAD_ANY;
+    c->game_stake = game_stake;
+    c->pope_bit = pope_bit;
+    PyObject *fast = PySequence_Fast(awards, "awards");
+    if (!fast) return -1;
+    Py_ssize_t na = PySequence_Fast_GET_SIZE(fast);
+    if (na > MAX_AWARDS) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "too many awards"); return -1; }
+    c->n_awards = (int)na;
+    for (Py_ssize_t a = 0; a < na; a++) {
+        unsigned long long mask;
+        PyObject *takers;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, a), "KO", &mask, &takers)) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        c->award_mask[a] = mask;
+        PyObject *tf = PySequence_Fast(takers, "takers");
+        if (!tf) { Py_DECREF(fast); return -1; }
+        Py_ssize_t nt = PySequence_Fast_GET_SIZE(tf);
+        if (nt < 1 || nt > 2) {
+            Py_DECREF(tf); Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "an award has one or two takers");
+            return -1;
+        }
+        c->award_takers[a] = (int)nt;
+        for (Py_ssize_t k = 0; k < nt; k++) {
+            int seat, amount;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(tf, k), "ii", &seat, &amount)) {
+                Py_DECREF(tf); Py_DECREF(fast);
+                return -1;
+            }
+            c->award_seat[a][k] = seat;
+            c->award_amount[a][k] = amount;
+        }
+        Py_DECREF(tf);
+    }
+    Py_DECREF(fast);
+    uint64_t buckets = 1;
+    int log2_buckets = 0;
+    uint64_t want = tt_entries / WAYS;
+    if (want < 1024) want = 1024;
+    while (buckets < want) { buckets <<= 1; log2_buckets++; }
+    free(c->tt);
+    c->tt = calloc((size_t)buckets * WAYS, sizeof(Entry));
+    if (!c->tt) { PyErr_NoMemory(); return -1; }
+    c->tt_shift = 64 - log2_buckets;
+    c->nodes = 0;
+    return 0;
+}
+
+static void Core_dealloc(Core *c) {
+    free(c->tt);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+static PyMethodDef Core_methods[] = {
+    {"value", (PyCFunction)Core_value, METH_VARARGS,
+     "value(goal, target, played, leader, low, high, guess, deadline) -> (lower, upper, done)"},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef Core_getset[] = {
+    {"nodes", (getter)Core_nodes, NULL, "nodes searched so far", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "popejoan_solver.solve._core.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Compiled search over one deal's slot-space tables.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+    .tp_getset = Core_getset,
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core", "Compiled core of the fast Pope Joan engine.", -1, NULL,
+    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
