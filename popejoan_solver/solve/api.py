@@ -30,7 +30,9 @@ class Engine(Protocol):
     """What the driver needs of a search engine."""
 
     name: str
-    nodes: int
+
+    @property
+    def nodes(self) -> int: ...
 
     def value(self, objective: Objective, played: Mask, leader: int) -> int: ...
 
