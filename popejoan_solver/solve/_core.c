@@ -46,6 +46,8 @@ typedef struct {
     uint64_t pope_bit;
     Entry *tt;
     int tt_shift;          /* 64 - log2(number of buckets) */
+    int tt_log2, tt_max_log2;
+    uint64_t tt_used;      /* occupied entries; the table doubles past half full */
     long long nodes;
     /* per-search state */
     int goal, target, objective_id;
@@ -135,13 +137,45 @@ static Entry *tt_probe(Core *c, uint64_t key) {
     return NULL;
 }
 
+static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint64_t played);
+
+/* Double the table (up to its bound) and re-insert every entry. */
+static void tt_grow(Core *c) {
+    size_t old_entries = ((size_t)1 << c->tt_log2) * WAYS;
+    Entry *fresh = calloc(old_entries * 2, sizeof(Entry));
+    if (!fresh) { c->tt_max_log2 = c->tt_log2; return; }  /* keep the old size */
+    Entry *old = c->tt;
+    c->tt = fresh;
+    c->tt_log2 += 1;
+    c->tt_shift = 64 - c->tt_log2;
+    c->tt_used = 0;
+    for (size_t i = 0; i < old_entries; i++) {
+        if (old[i].key) {
+            Entry *e = &old[i];
+            tt_store(c, e->key, e->lower, e->upper, e->move, 0);
+            /* tt_store recomputes played_count from `played`; keep the original */
+        }
+    }
+    /* restore replacement priorities */
+    for (size_t i = 0; i < old_entries; i++) {
+        if (old[i].key) {
+            Entry *bucket = c->tt + (size_t)((old[i].key * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * WAYS;
+            for (int w = 0; w < WAYS; w++)
+                if (bucket[w].key == old[i].key) bucket[w].played_count = old[i].played_count;
+        }
+    }
+    free(old);
+}
+
 static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint64_t played) {
     Entry *bucket = c->tt + (size_t)((key * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * WAYS;
     Entry *slot = NULL;
     for (int i = 0; i < WAYS; i++) {
         if (bucket[i].key == key || bucket[i].key == 0) { slot = &bucket[i]; break; }
     }
-    if (slot == NULL) {
+    if (slot != NULL && slot->key == 0) {
+        c->tt_used++;
+    } else if (slot == NULL) {
         slot = &bucket[0];
         for (int i = 1; i < WAYS; i++)
             if (bucket[i].played_count > slot->played_count) slot = &bucket[i];
@@ -151,6 +185,8 @@ static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint
     slot->upper = (int16_t)(upper > 30000 ? 30000 : upper);
     slot->move = (int8_t)move;
     slot->played_count = (uint8_t)popcount(played);
+    if (c->tt_log2 < c->tt_max_log2 && c->tt_used * 2 > ((uint64_t)1 << c->tt_log2) * WAYS)
+        tt_grow(c);
 }
 
 static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
@@ -395,15 +431,17 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
         Py_DECREF(tf);
     }
     Py_DECREF(fast);
-    uint64_t buckets = 1;
-    int log2_buckets = 0;
+    int max_log2 = 0;
     uint64_t want = tt_entries / WAYS;
     if (want < 1024) want = 1024;
-    while (buckets < want) { buckets <<= 1; log2_buckets++; }
+    while (((uint64_t)1 << max_log2) < want) max_log2++;
+    c->tt_max_log2 = max_log2;
+    c->tt_log2 = max_log2 < 12 ? max_log2 : 12;  /* start at 4096 buckets and grow */
+    c->tt_shift = 64 - c->tt_log2;
+    c->tt_used = 0;
     free(c->tt);
-    c->tt = calloc((size_t)buckets * WAYS, sizeof(Entry));
+    c->tt = calloc(((size_t)1 << c->tt_log2) * WAYS, sizeof(Entry));
     if (!c->tt) { PyErr_NoMemory(); return -1; }
-    c->tt_shift = 64 - log2_buckets;
     c->nodes = 0;
     return 0;
 }

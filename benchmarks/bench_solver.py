@@ -1,0 +1,126 @@
+"""Solver benchmark: full tables on seeded standard deals, fast engine against the reference.
+
+A full table is what ``popejoan solve`` computes: every seat's guaranteed, forced-win and
+best-case values, the leads of seat 1 and an optimal line. Deals are ``deal_random(players,
+seed=SEED, index=i)`` under each ruleset's own dealing rule, so every figure can be reproduced.
+
+    python benchmarks/bench_solver.py --deals 20 --reference-deals 3 --json out.json
+
+Prints one row per (ruleset, players): median, p95 and worst seconds, median nodes, and for
+the sets named by --reference-sets the reference engine's median on the first deals and the
+ratio (the reference is stopped at --reference-limit seconds; a stopped run gives a ratio that
+is a lower bound, marked ">=").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import statistics
+import sys
+import time
+from typing import Any
+
+from popejoan_solver.model.deal import deal_random
+from popejoan_solver.model.rules import get_ruleset
+from popejoan_solver.solve import solve
+from popejoan_solver.solve.fast import COMPILED
+
+DEFAULT_SETS = [("hoyle-modernized", p) for p in range(3, 9)] + [
+    ("britannica", 3), ("britannica", 5), ("parlett", 3), ("parlett", 5),
+    ("early-hoyle", 3), ("early-hoyle", 4)]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_set(rules_name: str, players: int, deals: int, seed: int) -> dict[str, Any]:
+    rules = get_ruleset(rules_name)
+    seconds, nodes, exact = [], [], True
+    for index in range(deals):
+        deal = deal_random(players, seed, rules, index)
+        started = time.perf_counter()
+        solution = solve(deal)
+        seconds.append(time.perf_counter() - started)
+        nodes.append(solution.stats.nodes)
+        exact = exact and solution.exact
+    return {"rules": rules_name, "players": players, "deals": deals,
+            "median": statistics.median(seconds), "p95": percentile(seconds, 0.95),
+            "worst": max(seconds), "median_nodes": statistics.median(nodes),
+            "seconds": seconds, "exact": exact}
+
+
+def run_reference(rules_name: str, players: int, deals: int, seed: int,
+                  limit: float) -> dict[str, Any]:
+    rules = get_ruleset(rules_name)
+    ratios, reference_seconds, complete = [], [], True
+    for index in range(deals):
+        deal = deal_random(players, seed, rules, index)
+        started = time.perf_counter()
+        fast = solve(deal)
+        fast_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        slow = solve(deal, engine="reference", time_limit=limit)
+        slow_seconds = time.perf_counter() - started
+        if slow.exact:
+            assert slow.seats == fast.seats, (rules_name, players, index)
+        complete = complete and slow.exact
+        reference_seconds.append(slow_seconds)
+        ratios.append(slow_seconds / fast_seconds)
+    return {"reference_median": statistics.median(reference_seconds),
+            "ratio_median": statistics.median(ratios), "ratio_min": min(ratios),
+            "reference_complete": complete, "reference_deals": deals}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--sets", help="comma list of RULES:PLAYERS (default: a standard mix)")
+    parser.add_argument("--reference-sets", default="hoyle-modernized:3,hoyle-modernized:4")
+    parser.add_argument("--reference-deals", type=int, default=3)
+    parser.add_argument("--reference-limit", type=float, default=300.0)
+    parser.add_argument("--json", help="write every figure to this file")
+    args = parser.parse_args(argv)
+    sets = DEFAULT_SETS
+    if args.sets:
+        sets = [(s.split(":")[0], int(s.split(":")[1])) for s in args.sets.split(",")]
+    reference_sets = {(s.split(":")[0], int(s.split(":")[1]))
+                      for s in args.reference_sets.split(",") if s}
+    rows = []
+    print(f"compiled core: {COMPILED}; {platform.processor() or platform.machine()}; "
+          f"Python {platform.python_version()}", flush=True)
+    print("| ruleset | players | deals | median s | p95 s | worst s | median nodes | "
+          "reference median s | ratio (median, min) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for rules_name, players in sets:
+        row = run_set(rules_name, players, args.deals, args.seed)
+        if (rules_name, players) in reference_sets and args.reference_deals:
+            row |= run_reference(rules_name, players, args.reference_deals, args.seed,
+                                 args.reference_limit)
+        rows.append(row)
+        ref = ""
+        if "reference_median" in row:
+            mark = "" if row["reference_complete"] else ">="
+            ref = (f"{row['reference_median']:.1f} | {mark}{row['ratio_median']:.0f}x, "
+                   f"{mark}{row['ratio_min']:.0f}x")
+        else:
+            ref = " | "
+        print(f"| {rules_name} | {players} | {row['deals']} | {row['median']:.3f} | "
+              f"{row['p95']:.3f} | {row['worst']:.3f} | {row['median_nodes']:.0f} | {ref} |",
+              flush=True)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak memory: {peak_mb:.0f} MB")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"compiled": COMPILED, "seed": args.seed, "peak_mb": peak_mb,
+                       "python": platform.python_version(), "rows": rows}, out, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
