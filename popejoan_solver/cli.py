@@ -25,6 +25,7 @@ from .model.rules import RULESETS, get_ruleset, parse_assignments, ruleset_sourc
 from .model.settlement import Transfer
 from .model.stops import View, analyse_stops
 from .solve import ENGINES, Solution, solve
+from .solve.fast import DEFAULT_TT_ENTRIES
 
 MAX_INPUT_BYTES = 1 << 20
 EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT, EXIT_TIME_LIMIT = 0, 1, 2, 3
@@ -256,7 +257,8 @@ def _print_solution(deal: Deal, solution: Solution) -> None:
             for t in step.paid:
                 print(f"        paid {_transfer_text(t)}")
     stats = solution.stats
-    print(f"\n{stats.nodes} nodes, {stats.seconds:.3f} s, {stats.engine} engine")
+    core = f" ({stats.core} core)" if stats.core else ""
+    print(f"\n{stats.nodes} nodes, {stats.seconds:.3f} s, {stats.engine} engine{core}")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -264,7 +266,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.time_limit is not None and args.time_limit <= 0:
         raise UsageError("--time-limit takes a number of seconds above 0")
     seats = [args.seat] if args.seat is not None else None
-    solution = solve(deal, seats=seats, engine=args.engine, time_limit=args.time_limit)
+    solution = solve(deal, seats=seats, engine=args.engine, time_limit=args.time_limit,
+                     tt_entries=args.tt_entries)
     if args.json:
         data = solution.to_json()
         _print_json({k: data[k] for k in ("seats", "leads", "line", "stats")} |
@@ -348,6 +351,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=_seconds, metavar="S",
                    help="stop after S seconds, print proven bounds and exit with status 3")
     p.add_argument("--engine", choices=ENGINES, default="fast")
+    p.add_argument("--tt-entries", type=_positive, default=DEFAULT_TT_ENTRIES, metavar="N",
+                   help="bound on transposition-table entries (16 bytes each; default "
+                   f"{DEFAULT_TT_ENTRIES})")
     p.set_defaults(func=cmd_solve)
     return parser
 

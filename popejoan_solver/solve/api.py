@@ -140,7 +140,8 @@ def solve(
                                                    after.played, after.leader)))
     focus = line_seat if line_seat is not None else (chosen[0] if seats else leader + 1)
     line = _principal_line(driver, position, board, Objective(Goal.GUARANTEED, focus - 1))
-    stats = SolveStats(searcher.nodes, time.monotonic() - started, searcher.name, driver.exact)
+    stats = SolveStats(searcher.nodes, time.monotonic() - started, searcher.name, driver.exact,
+                       str(getattr(searcher, "core", "")))
     return Solution(tuple(results), leader + 1, tuple(leads), focus, line, stats,
                     award.transfers if award else (), paid_for_dressing, tuple(notes))
 

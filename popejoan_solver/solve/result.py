@@ -91,10 +91,15 @@ class SolveStats:
     seconds: float
     engine: str
     exact: bool
+    core: str = ""
+    """For the fast engine, ``"c"`` (compiled core) or ``"python"``."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"nodes": self.nodes, "seconds": round(self.seconds, 4), "engine": self.engine,
-                "exact": self.exact}
+        data: dict[str, Any] = {"nodes": self.nodes, "seconds": round(self.seconds, 4),
+                                "engine": self.engine, "exact": self.exact}
+        if self.core:
+            data["core"] = self.core
+        return data
 
 
 @dataclass(frozen=True)
