@@ -25,8 +25,8 @@ from typing import Any
 
 from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.rules import get_ruleset
-from popejoan_solver.solve import solve
-from popejoan_solver.solve.fast import COMPILED
+from popejoan_solver.search import solve
+from popejoan_solver.search.fast import COMPILED
 
 DEFAULT_SETS = [("hoyle-modernized", p) for p in range(3, 9)] + [
     ("britannica", 3), ("britannica", 5), ("parlett", 3), ("parlett", 5),

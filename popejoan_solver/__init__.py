@@ -28,7 +28,7 @@ from .model.play import Game, Position, Run, StopReason
 from .model.rules import RULESETS, Ruleset, get_ruleset
 from .model.settlement import Transfer, settle
 from .model.stops import StopsReport, View, analyse_stops
-from .solve import Solution, Value, solve
+from .search import Solution, Value, solve
 
 __version__ = "0.1.0"
 

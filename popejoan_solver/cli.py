@@ -24,8 +24,8 @@ from .model.notation import deal_to_json, deal_to_line, deal_to_toml, parse_deal
 from .model.rules import RULESETS, get_ruleset, parse_assignments, ruleset_sources
 from .model.settlement import Transfer
 from .model.stops import View, analyse_stops
-from .solve import ENGINES, Solution, solve
-from .solve.fast import DEFAULT_TT_ENTRIES
+from .search import ENGINES, Solution, solve
+from .search.fast import DEFAULT_TT_ENTRIES
 
 MAX_INPUT_BYTES = 1 << 20
 EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT, EXIT_TIME_LIMIT = 0, 1, 2, 3

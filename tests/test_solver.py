@@ -13,9 +13,9 @@ from popejoan_solver.model.cards import card_name
 from popejoan_solver.model.play import Game, Position
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.model.settlement import play_values
-from popejoan_solver.solve import Goal, Objective, solve
-from popejoan_solver.solve.fast import COMPILED, FastEngine
-from popejoan_solver.solve.reference import ReferenceEngine
+from popejoan_solver.search import Goal, Objective, solve
+from popejoan_solver.search.fast import COMPILED, FastEngine
+from popejoan_solver.search.reference import ReferenceEngine
 
 from .conftest import short_deal
 from .test_play_and_settlement import VARIANTS, composed

@@ -1,6 +1,6 @@
 /*
  * The compiled core of the fast engine: the same MTD(f) + alpha-beta search as
- * popejoan_solver/solve/fast.py, over the same slot-space tables, with one shared
+ * popejoan_solver/search/fast.py, over the same slot-space tables, with one shared
  * transposition table keyed by (played, leader, objective). Every pruning rule is the one
  * argued in docs/solver.md; the Python engine is its specification and the reference engine
  * its oracle (tests/test_solver.py compares all three).
@@ -462,7 +462,7 @@ static PyGetSetDef Core_getset[] = {
 
 static PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "popejoan_solver.solve._core.Core",
+    .tp_name = "popejoan_solver.search._core.Core",
     .tp_basicsize = sizeof(Core),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Compiled search over one deal's slot-space tables.",

@@ -104,7 +104,7 @@ class SolveStats:
 
 @dataclass(frozen=True)
 class Solution:
-    """Everything :func:`popejoan_solver.solve` found about a deal or position."""
+    """Everything :func:`popejoan_solver.search` found about a deal or position."""
 
     seats: tuple[SeatResult, ...]
     leader: int
