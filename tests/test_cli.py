@@ -198,3 +198,18 @@ def test_python_dash_m_and_console_script_agree() -> None:
     assert result.returncode == 0
     names = [r["name"] for r in json.loads(result.stdout)["rulesets"]]
     assert names == ["hoyle-modernized", "britannica", "parlett", "early-hoyle"]
+
+
+def test_a_closed_pipe_is_not_an_error() -> None:
+    script = ("import sys; from popejoan_solver.cli import main; "
+              "sys.exit(main(['graph', sys.argv[1], '--format', 'dot']))")
+    proc = subprocess.Popen([sys.executable, "-c", script, SMALL], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT)
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "error" not in err
+    assert "Traceback" not in err

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from popejoan_solver.model.board import Board, Compartment
 from popejoan_solver.model.cards import PACK, POPE, CardSet, card_name, make_card, parse_card
@@ -212,3 +214,25 @@ def test_a_pope_turnup_ends_the_deal_under_early_hoyle() -> None:
     assert result.net(3) == 6 + 1 + 3 * 11
     assert result.board_after.pope == 0
     assert result.board_after.game == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(3, 8), st.integers(0, 10**9),
+       st.builds(Board, *[st.integers(0, 30)] * 8), st.randoms(use_true_random=False))
+def test_every_line_terminates_and_conserves_counters(variant: str, players: int, seed: int,
+                                                     board: Board, rng: random.Random) -> None:
+    deal = deal_random(players, seed, get_ruleset(variant), board=board)
+    position = Position.from_deal(deal)
+    leads = 0
+    while not position.is_over:
+        _, position = position.play(rng.choice(position.legal_leads()))
+        leads += 1
+    assert leads <= 51
+    assert sum(1 for s in range(players) if not position.game.held(position.played, s)) == 1
+    result = settle(deal, position.played, position.winner)
+    before = board.total()
+    moved = sum(result.net(s) for s in range(players))
+    assert moved + result.board_after.total() == before
+    assert all(count >= 0 for _, count in result.board_after.items())
+    with_dressing = sum(result.net(s, include_dressing=True) for s in range(players))
+    assert with_dressing == moved - 15  # the players paid the 15 counters of the dressing
