@@ -145,24 +145,20 @@ class SlotGame:
                     held ^= low
                 return out
             return any_card
-        if rule is LeadRule.LOWEST_OF_SUIT:
-            def lowest_of_suit(played: Mask, leader: int) -> list[int]:
-                held = dealt[leader] & ~played
-                out = []
-                for bits in _SUIT_BITS:
-                    part = held & bits
-                    if part:
-                        out.append((part & -part).bit_length() - 1)
-                return out
-            return lowest_of_suit
-
-        def lowest_in_hand(played: Mask, leader: int) -> list[int]:
+        def lowest_of_suit(played: Mask, leader: int) -> list[int]:
             held = dealt[leader] & ~played
-            lows = []
+            out = []
             for bits in _SUIT_BITS:
                 part = held & bits
                 if part:
-                    lows.append((part & -part).bit_length() - 1)
+                    out.append((part & -part).bit_length() - 1)
+            return out
+
+        if rule is LeadRule.LOWEST_OF_SUIT:
+            return lowest_of_suit
+
+        def lowest_in_hand(played: Mask, leader: int) -> list[int]:
+            lows = lowest_of_suit(played, leader)
             bottom = min(s % 13 for s in lows)
             return [s for s in lows if s % 13 == bottom]
         return lowest_in_hand
