@@ -100,3 +100,25 @@ def test_a_wrong_expectation_is_reported(tmp_path: Path) -> None:
     broken.write_text(text.replace('next_leader = 1', 'next_leader = 2'), encoding="utf-8")
     result = check_case(load_case(broken))
     assert not result.agrees
+
+
+PERFT = Path(__file__).parent / "golden" / "graph-counts.json"
+PERFT_DEALS = [(name, players, per_hand, seed) for name in
+               ("hoyle-modernized", "britannica", "parlett", "early-hoyle",
+                "britannica+lead=lowest-in-hand")
+               for players, per_hand, seed in ((3, 4, 1), (4, 3, 2), (5, 3, 3))]
+
+
+def test_state_graph_counts_are_stable(update_golden: bool) -> None:
+    """Perft-style: the full state graph of small deals under every ruleset, counted."""
+    from popejoan_solver.model.rules import get_ruleset
+
+    from .conftest import short_deal
+    counts = {}
+    for name, players, per_hand, seed in PERFT_DEALS:
+        deal = short_deal(players, per_hand, seed, get_ruleset(name))
+        graph, root = build_graph(deal)
+        counts[f"{name}/{players}x{per_hand}/seed{seed}"] = summarise(graph, root).to_json()
+    if update_golden:
+        PERFT.write_text(json.dumps(counts, indent=1) + "\n", encoding="utf-8")
+    assert counts == json.loads(PERFT.read_text(encoding="utf-8"))
