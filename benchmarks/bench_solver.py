@@ -23,9 +23,9 @@ import sys
 import time
 from typing import Any
 
-from popejoan_solver.model.deal import deal_random
+from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.rules import get_ruleset
-from popejoan_solver.search import solve
+from popejoan_solver.search import Solution, solve
 from popejoan_solver.search.fast import COMPILED
 
 DEFAULT_SETS = [("hoyle-modernized", p) for p in range(3, 9)] + [
@@ -38,14 +38,18 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def timed_solve(deal: Deal, **options: Any) -> tuple[Solution, float]:
+    started = time.perf_counter()
+    solution = solve(deal, **options)
+    return solution, time.perf_counter() - started
+
+
 def run_set(rules_name: str, players: int, deals: int, seed: int) -> dict[str, Any]:
     rules = get_ruleset(rules_name)
     seconds, nodes, exact = [], [], True
     for index in range(deals):
-        deal = deal_random(players, seed, rules, index)
-        started = time.perf_counter()
-        solution = solve(deal)
-        seconds.append(time.perf_counter() - started)
+        solution, elapsed = timed_solve(deal_random(players, seed, rules, index))
+        seconds.append(elapsed)
         nodes.append(solution.stats.nodes)
         exact = exact and solution.exact
     return {"rules": rules_name, "players": players, "deals": deals,
@@ -60,12 +64,8 @@ def run_reference(rules_name: str, players: int, deals: int, seed: int,
     ratios, reference_seconds, complete = [], [], True
     for index in range(deals):
         deal = deal_random(players, seed, rules, index)
-        started = time.perf_counter()
-        fast = solve(deal)
-        fast_seconds = time.perf_counter() - started
-        started = time.perf_counter()
-        slow = solve(deal, engine="reference", time_limit=limit)
-        slow_seconds = time.perf_counter() - started
+        fast, fast_seconds = timed_solve(deal)
+        slow, slow_seconds = timed_solve(deal, engine="reference", time_limit=limit)
         if slow.exact:
             assert slow.seats == fast.seats, (rules_name, players, index)
         complete = complete and slow.exact

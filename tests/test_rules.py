@@ -103,3 +103,12 @@ def test_dealing_sizes(name: str, players: int, each: int, dead: int) -> None:
     rules = get_ruleset(name)
     assert rules.cards_per_player(players) == each
     assert rules.dead_hand_size(players) == dead
+
+
+def test_an_override_keeps_the_rulesets_own_sources_for_other_options() -> None:
+    changed = get_ruleset("parlett+pairs=divided")
+    sources = ruleset_sources(changed)
+    assert sources["lead"].file == "parlett-penguin.txt"
+    assert sources["pairs"].file == "wikipedia-pope-joan.txt"
+    assert ruleset_sources(get_ruleset("parlett+ace=low"))["ace"].phrase.startswith(
+        "the only known cards")

@@ -122,3 +122,12 @@ def test_state_graph_counts_are_stable(update_golden: bool) -> None:
     if update_golden:
         PERFT.write_text(json.dumps(counts, indent=1) + "\n", encoding="utf-8")
     assert counts == json.loads(PERFT.read_text(encoding="utf-8"))
+
+
+def test_a_malformed_case_is_a_clean_error(tmp_path: Path) -> None:
+    from popejoan_solver.model.errors import NotationError
+    text = (ROOT / "cases" / "hoyle-dead-hand.toml").read_text(encoding="utf-8")
+    broken = tmp_path / "broken.toml"
+    broken.write_text(text.replace('view = "referee"', 'view = "umpire"'), encoding="utf-8")
+    with pytest.raises(NotationError, match="malformed"):
+        check_case(load_case(broken))

@@ -139,7 +139,19 @@ def _canon(texts: list[str]) -> list[str]:
 
 
 def check_case(case: Case) -> CaseResult:
-    """Analyse one case and compare the model's answer with the expected result."""
+    """Analyse one case and compare the model's answer with the expected result.
+
+    A malformed case (a missing key, a value of the wrong kind) raises :class:`NotationError`.
+    """
+    try:
+        return _check(case)
+    except PopeJoanError:
+        raise
+    except (KeyError, ValueError, TypeError, IndexError) as exc:
+        raise NotationError(f"case {case.name}: malformed: {exc!r}") from None
+
+
+def _check(case: Case) -> CaseResult:
     expect = case.data["expect"]
     if case.kind == "final-round":
         return _check_final_round(case, expect)

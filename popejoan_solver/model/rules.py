@@ -390,9 +390,13 @@ RULESET_SOURCES: Final[Mapping[str, Mapping[str, Source]]] = {
 def ruleset_sources(ruleset: Ruleset) -> dict[str, Source]:
     """Sources for every option; a named ruleset's own text is preferred where it says so."""
     sources = ruleset.sources()
-    base = RULESETS.get(ruleset.name)
+    base_name = ruleset.name.partition("+")[0]
+    base = RULESETS.get(base_name)
     if base is not None:
-        sources.update(RULESET_SOURCES.get(ruleset.name, {}))
+        own = RULESET_SOURCES.get(base_name, {})
+        for option, source in own.items():
+            if getattr(ruleset, option) == getattr(base, option):
+                sources[option] = source
     return sources
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .board import Board, Compartment
 from .cards import POPE, Card, Mask, Rank, card_name, make_card
 from .deal import Deal
+from .errors import DealError
 from .play import Game
 from .rules import Dressing, PairRule, PopeTurnup, Ruleset
 
@@ -232,8 +233,8 @@ def final_round(hands: tuple[Mask, ...], board: Board) -> list[Transfer]:
     missing = [r for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
                if r not in owner]
     if missing:
-        raise ValueError("the final round deals every card: the diamond honours and Pope "
-                         "must all be held")
+        raise DealError("the final round deals every card: the diamond honours and Pope "
+                        "must all be held")
     transfers: list[Transfer] = []
     if board.pope:
         transfers.append(Transfer(Compartment.POPE, owner[Rank.NINE], board.pope, "holds Pope"))
