@@ -150,3 +150,21 @@ def test_unknown_engine() -> None:
     from popejoan_solver.model.errors import PopeJoanError
     with pytest.raises(PopeJoanError, match="unknown engine"):
         solve(composed(["AC", "2C", "3C"], "KS"), engine="quantum")
+
+
+def test_a_finished_position_is_scored_and_said_to_be_over() -> None:
+    from popejoan_solver.model.cards import PACK, CardSet
+    from popejoan_solver.model.deal import Deal
+    hands = [0, CardSet.parse("2S").mask, CardSet.parse("3S 4S 4C").mask]
+    played = [CardSet.parse("AC 2C").mask, CardSet.parse("3C").mask, 0]
+    dead = PACK
+    for mask in hands + played:
+        dead &= ~mask
+    deal = Deal.create(hands, dead, CardSet.parse("KS").mask.bit_length() - 1,
+                       played=played, leader=0)
+    solution = solve(deal)
+    assert solution.notes == ("the deal is over: seat 1 has gone out",)
+    # Seat 1 is out: Game 1, one card from seat 2 and three from seat 3.
+    assert [s.guaranteed.lower for s in solution.seats] == [5, -1, -3]
+    assert solution.leads == ()
+    assert solution.line == ()

@@ -116,6 +116,9 @@ def solve(
     paid_for_dressing = tuple(dressing(deal.rules, n)) if deal.is_fresh else ()
     leader = deal.leader
     notes: list[str] = []
+    winner = game.winner(deal.played_mask)
+    if winner >= 0:
+        notes.append(f"the deal is over: seat {winner + 1} has gone out")
     if award is not None and not award.deal_is_played:
         notes.append("Pope turned up: under this ruleset the deal is not played")
         zero = Value.exact(0)
