@@ -9,7 +9,7 @@ from ..model.board import Board
 from ..model.cards import Mask
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
-from ..model.play import Game, Position
+from ..model.play import Game, Position, Run
 from ..model.settlement import (
     apply_to_board,
     compartments_taken,
@@ -159,23 +159,22 @@ def _principal_line(driver: _Driver, position: Position, board: Board,
     steps: list[LineStep] = []
     game = position.game
     while not position.is_over:
-        best: tuple[Value, LineStep, Position] | None = None
+        best: tuple[Value, Run, Position] | None = None
         maximising = objective.maximises(position.leader)
         for lead in position.legal_leads():
             run, after = position.play(lead)
             value = driver.value(objective, after.played, after.leader)
             if not value.is_exact:
                 return tuple(steps)
-            better = best is None or (value.lower > best[0].lower if maximising
-                                      else value.lower < best[0].lower)
-            if better:
-                before = set(compartments_taken(game, board, position.played))
-                paid = [t for t in compartments_taken(game, board, after.played)
-                        if t not in before]
-                if run.winner >= 0:
-                    paid += going_out(game, board, after.played, run.winner)
-                best = (value, LineStep(run, tuple(paid)), after)
+            if best is None or (value.lower > best[0].lower if maximising
+                                else value.lower < best[0].lower):
+                best = (value, run, after)
         assert best is not None
-        steps.append(best[1])
-        position = best[2]
+        _, run, after = best
+        before = set(compartments_taken(game, board, position.played))
+        paid = [t for t in compartments_taken(game, board, after.played) if t not in before]
+        if run.winner >= 0:
+            paid += going_out(game, board, after.played, run.winner)
+        steps.append(LineStep(run, tuple(paid)))
+        position = after
     return tuple(steps)
