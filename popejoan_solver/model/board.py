@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from enum import StrEnum
 
 from .errors import NotationError
@@ -56,12 +56,6 @@ class Board:
     def total(self) -> int:
         return sum(count for _, count in self.items())
 
-    def with_counts(self, changes: Mapping[Compartment, int]) -> Board:
-        return replace(self, **{c.value: n for c, n in changes.items()})
-
-    def plus(self, other: Board) -> Board:
-        return Board(**{c.value: self[c] + other[c] for c in Compartment})
-
     def to_json(self) -> dict[str, int]:
         return {c.value: n for c, n in self.items()}
 
@@ -77,8 +71,3 @@ class Board:
             )
         return cls(**{str(k): v for k, v in data.items()})
 
-
-DRESSING = Board()
-"""The counters a dressing puts on the board (15 in all)."""
-
-EMPTY_BOARD = Board(0, 0, 0, 0, 0, 0, 0, 0)

@@ -143,10 +143,6 @@ def iter_mask(mask: Mask) -> Iterator[Card]:
         mask ^= low
 
 
-def popcount(mask: Mask) -> int:
-    return mask.bit_count()
-
-
 def format_cards(mask: Mask) -> str:
     """The cards of a mask in the deal notation, in index order, separated by spaces."""
     return " ".join(card_name(c) for c in iter_mask(mask))

@@ -73,12 +73,6 @@ class SlotGame:
             out |= 1 << self.slot_of[card]
         return out
 
-    def to_cards(self, mask: Mask) -> Mask:
-        out = 0
-        for slot in iter_mask(mask):
-            out |= 1 << self.card_of[slot]
-        return out
-
     def _compile_payoffs(self, game: Game, board: Board) -> None:
         """Flatten the settlement into (slot mask, seat, amount) awards and the card payments."""
         trumps = game.trumps
