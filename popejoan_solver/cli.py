@@ -1,7 +1,8 @@
 """The ``popejoan`` command line: ``main(argv) -> int``, also run by ``python -m popejoan_solver``.
 
-Exit status: 0 done; 1 a case disagrees with the model; 2 bad input (one line ``error: ...``
-on stderr); 3 a time limit ran out and bounds were printed instead of exact values.
+Exit status: 0 done; 1 a case disagrees with the model, a theorem is refuted, or ``find``
+proved that no such deal exists; 2 bad input (one line ``error: ...`` on stderr); 3 a time
+limit ran out (bounds printed instead of exact values), or a theorem stayed unknown.
 """
 
 from __future__ import annotations
@@ -16,11 +17,20 @@ from typing import Any, NoReturn
 
 from .analysis.cases import CaseResult, check_case, load_cases
 from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
-from .model.cards import card_name, format_cards
+from .logic.find import DESCRIPTIONS, FindQuery, Property, find_deals, parse_hold
+from .logic.prover import Status, TheoremResult
+from .logic.theorems import THEOREMS, prove
+from .model.cards import CardSet, card_name, format_cards
 from .model.deal import Deal, deal_random, deal_warnings
 from .model.errors import PopeJoanError
 from .model.examples import hoyle_dead_hand
-from .model.notation import deal_to_json, deal_to_line, deal_to_toml, parse_deal_text
+from .model.notation import (
+    deal_from_json,
+    deal_to_json,
+    deal_to_line,
+    deal_to_toml,
+    parse_deal_text,
+)
 from .model.rules import RULESETS, get_ruleset, parse_assignments, ruleset_sources
 from .model.settlement import Transfer
 from .model.stops import View, analyse_stops
@@ -278,6 +288,89 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return EXIT_OK if solution.exact else EXIT_TIME_LIMIT
 
 
+# ----------------------------------------------------------------------------- prove
+
+def _ruleset_from(args: argparse.Namespace) -> Any:
+    rules = get_ruleset(args.rules)
+    return rules.with_options(parse_assignments(args.set or []))
+
+
+def _print_theorem(result: TheoremResult) -> None:
+    print(f"{result.name}: {result.status.value.upper()}  ({result.seconds:.1f} s)")
+    print(f"  {result.statement}")
+    if result.source is not None:
+        print(f"  source: {result.source.file}: \"{result.source.phrase}\"")
+    print(f"  method: {result.method}")
+    for detail in result.details:
+        print(f"  {detail}")
+    example = result.counterexample
+    if example is not None:
+        try:
+            line = deal_to_line(deal_from_json(example.deal))
+        except PopeJoanError:
+            line = json.dumps(example.deal, ensure_ascii=False)
+        print(f"  counterexample: {line}")
+        for step in example.line:
+            cards = " ".join(step.get("run", [step["lead"]]))
+            print(f"    seat {step.get('seat', '?')} leads: {cards}"
+                  + (f"  ({step['reason']})" if "reason" in step else ""))
+    print()
+
+
+def cmd_prove(args: argparse.Namespace) -> int:
+    rules = _ruleset_from(args)
+    names = args.theorem or None
+    results = prove(rules, names)
+    if args.json:
+        _print_json({"theorems": [r.to_json() for r in results]})
+    else:
+        print(f"ruleset {rules.name}: {len(results)} theorem(s), every deal of 3-8 players\n")
+        for result in results:
+            _print_theorem(result)
+    statuses = {r.status for r in results}
+    if Status.REFUTED in statuses:
+        return EXIT_DISAGREE
+    return EXIT_TIME_LIMIT if Status.UNKNOWN in statuses else EXIT_OK
+
+
+# ----------------------------------------------------------------------------- find
+
+def cmd_find(args: argparse.Namespace) -> int:
+    rules = _ruleset_from(args)
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError("--time-limit takes a number of seconds above 0")
+    if not 3 <= args.players <= 8:
+        raise UsageError(f"--players must be from 3 to 8, not {args.players}")
+    hold: dict[int, int] = {}
+    for text in args.hold or []:
+        seat, mask = parse_hold(text, args.players)
+        hold[seat] = hold.get(seat, 0) | mask
+    dead = CardSet.parse(args.dead.replace(",", " ")).mask if args.dead else 0
+    query = FindQuery(Property(args.property), rules, args.players, args.seat - 1, hold, dead,
+                      args.count, args.seed, args.time_limit)
+    result = find_deals(query)
+    if args.json:
+        _print_json(result.to_json())
+    else:
+        stats = result.stats
+        print(f"{args.property} ({DESCRIPTIONS[query.prop]}), {rules.name}, "
+              f"{args.players} players, seat {args.seat}:")
+        for deal in result.deals:
+            print(f"  {deal_to_line(deal)}")
+        if result.proved_none:
+            print("  no such deal exists: the search space is exhausted (a proof)")
+        elif stats.exhausted and len(result.deals) < args.count:
+            print("  no more deals: the search space is exhausted"
+                  + (f" ({stats.undecided} candidate(s) undecided)" if stats.undecided else ""))
+        elif stats.timed_out:
+            print("  time limit reached")
+        print(f"  {stats.candidates} candidates, {stats.learned_clauses} learned clauses, "
+              f"{stats.seconds:.2f} s")
+    if result.deals:
+        return EXIT_OK
+    return EXIT_DISAGREE if result.proved_none else EXIT_TIME_LIMIT
+
+
 # ----------------------------------------------------------------------------- parser
 
 def _positive(text: str) -> int:
@@ -356,6 +449,30 @@ def build_parser() -> argparse.ArgumentParser:
                    help="bound on transposition-table entries (16 bytes each; default "
                    f"{DEFAULT_TT_ENTRIES})")
     p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("prove", help="prove or refute theorems about the rules for every deal")
+    p.add_argument("--rules", default="hoyle-modernized", metavar="R")
+    p.add_argument("--set", metavar="OPT=V", action="append",
+                   help="override one rule option (repeatable)")
+    p.add_argument("--theorem", metavar="NAME", action="append", choices=list(THEOREMS),
+                   help="one theorem (repeatable; default: all)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_prove)
+
+    p = sub.add_parser("find", help="find deals with a property (SAT + exact checks)")
+    p.add_argument("property", choices=[x.value for x in Property])
+    p.add_argument("--players", type=int, default=4, help="3 to 8 (default 4)")
+    p.add_argument("--rules", default="hoyle-modernized", metavar="R")
+    p.add_argument("--set", metavar="OPT=V", action="append")
+    p.add_argument("--seat", type=_positive, default=1, help="the seat (default 1, eldest)")
+    p.add_argument("--hold", metavar="SEAT:CARDS", action="append",
+                   help="cards a seat must hold, e.g. 2:QH,KH (repeatable)")
+    p.add_argument("--dead", metavar="CARDS", help="cards that must be dead, e.g. 8S,TS")
+    p.add_argument("--count", type=_positive, default=1, help="how many deals (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="varies which deals are found")
+    p.add_argument("--time-limit", type=_seconds, metavar="S")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_find)
     return parser
 
 

@@ -55,6 +55,19 @@ class Run:
             mask |= 1 << card
         return mask
 
+    def to_json(self) -> dict[str, object]:
+        """The run as JSON: seats from 1, cards by name."""
+        return {
+            "seat": self.leader + 1,
+            "lead": card_name(self.lead),
+            "run": [card_name(c) for c in self.cards],
+            "played_by": [s + 1 for s in self.seats],
+            "stop": card_name(self.stop_card),
+            "reason": self.reason.value,
+            "next_leader": self.next_leader + 1 if self.next_leader >= 0 else None,
+            "out": self.winner + 1 if self.winner >= 0 else None,
+        }
+
     def describe(self) -> str:
         played = " ".join(f"{card_name(c)}({s + 1})" for c, s in zip(self.cards, self.seats,
                                                                      strict=True))

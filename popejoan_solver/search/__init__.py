@@ -1,8 +1,8 @@
 """Search engines: exact double-dummy values of Pope Joan deals."""
 
-from .api import ENGINES, solve
+from .api import ENGINES, forced_win, solve
 from .objective import Goal, Objective
 from .result import LeadResult, LineStep, SeatResult, Solution, SolveStats, Value
 
 __all__ = ["ENGINES", "Goal", "LeadResult", "LineStep", "Objective", "SeatResult", "Solution",
-           "SolveStats", "Value", "solve"]
+           "SolveStats", "Value", "forced_win", "solve"]

@@ -149,6 +149,26 @@ def solve(
                     award.transfers if award else (), paid_for_dressing, tuple(notes))
 
 
+def forced_win(deal: Deal, seat: int, *, time_limit: float | None = None,
+               tt_entries: int = DEFAULT_TT_ENTRIES) -> Value:
+    """Whether ``seat`` (1-based) can force going out first: 1 or 0, or bounds on a timeout.
+
+    The one value a deal search needs, without the rest of a full :func:`solve`.
+    """
+    if not 1 <= seat <= deal.players:
+        raise PopeJoanError(f"seat must be from 1 to {deal.players}, not {seat}")
+    deadline = time.monotonic() + time_limit if time_limit is not None else None
+    game = Game.from_deal(deal)
+    dressed = deal.board_or_dressed
+    award = turnup_award(deal, dressed) if deal.is_fresh else None
+    if award is not None and not award.deal_is_played:
+        return Value.exact(0)
+    board = apply_to_board(dressed, award.transfers) if award else dressed
+    driver = _Driver(make_engine("fast", game, board, deadline, tt_entries), game, board,
+                     deadline)
+    return driver.value(Objective(Goal.FORCED_WIN, seat - 1), deal.played_mask, deal.leader)
+
+
 def _principal_line(driver: _Driver, position: Position, board: Board,
                     objective: Objective) -> tuple[LineStep, ...]:
     """Follow, from ``position``, a lead that keeps the objective's value at every step.

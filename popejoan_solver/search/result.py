@@ -71,18 +71,7 @@ class LineStep:
     paid: tuple[Transfer, ...]
 
     def to_json(self) -> dict[str, Any]:
-        run = self.run
-        return {
-            "seat": run.leader + 1,
-            "lead": card_name(run.lead),
-            "run": [card_name(c) for c in run.cards],
-            "played_by": [s + 1 for s in run.seats],
-            "stop": card_name(run.stop_card),
-            "reason": run.reason.value,
-            "next_leader": run.next_leader + 1 if run.next_leader >= 0 else None,
-            "out": run.winner + 1 if run.winner >= 0 else None,
-            "paid": [t.to_json() for t in self.paid],
-        }
+        return {**self.run.to_json(), "paid": [t.to_json() for t in self.paid]}
 
 
 @dataclass(frozen=True)

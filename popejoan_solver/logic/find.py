@@ -1,0 +1,370 @@
+"""Finding deals with a property: SAT candidates, exact checks, learned clauses.
+
+python-sat encodes who holds each card (one place per card, hand sizes by cardinality
+constraints, ``--hold``/``--dead``) and the property's necessary conditions. Each candidate is
+checked exactly (the solver, or a search over lines); a failed candidate adds a clause that
+rules out every deal the same reason rules out, not just itself:
+
+* a Matrimony property fails with a *line of play*; the clause forbids every deal in which that
+  line is still legal and still ends the same way (the holders of the cards it plays, the dead
+  cards its runs stop at, the cards its leads must not be below, the trump suit);
+* ``forced-win`` fails with the opponents' strategy, which is not a line; the clause forbids the
+  deal under every relabelling of clubs, hearts and spades (play treats them alike) and with
+  any of its dead cards turned up (play does not depend on the turn-up);
+* ``first-lead-out`` is encoded exactly, so its candidates never fail.
+
+When the SAT solver runs out of candidates the search space is exhausted: "no such deal" is
+then a proof, provided no candidate was left undecided by a time limit.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from ..model.board import Board
+from ..model.cards import POPE, Card, Mask, Rank, card_name, card_suit, iter_mask, make_card
+from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal
+from ..model.errors import DealError
+from ..model.notation import deal_to_json
+from ..model.play import Game, Run
+from ..model.rules import LeadRule, PopeTurnup, Ruleset
+from ..search import forced_win
+from .lines import LineSearchTimeoutError, Verdict, find_line
+
+
+class Property(StrEnum):
+    FORCED_WIN = "forced-win"
+    MATRIMONY_NEVER_PAID = "matrimony-never-paid"
+    MATRIMONY_ALWAYS_PAID = "matrimony-always-paid"
+    FIRST_LEAD_OUT = "first-lead-out"
+
+
+DESCRIPTIONS: Mapping[Property, str] = {
+    Property.FORCED_WIN: "the seat can force going out first whatever the others do",
+    Property.MATRIMONY_NEVER_PAID: "the K and Q of trumps are in one hand, yet no line of play "
+                                   "pays Matrimony",
+    Property.MATRIMONY_ALWAYS_PAID: "every line of play pays Matrimony",
+    Property.FIRST_LEAD_OUT: "the seat goes out on the run of the very first lead",
+}
+
+
+@dataclass(frozen=True)
+class FindQuery:
+    """What to look for. Seats are 0-based here; masks are card sets."""
+
+    prop: Property
+    rules: Ruleset
+    players: int
+    seat: int = 0
+    hold: Mapping[int, Mask] = field(default_factory=dict)
+    dead: Mask = 0
+    count: int = 1
+    seed: int = 0
+    time_limit: float | None = None
+
+
+@dataclass(frozen=True)
+class FindStats:
+    candidates: int
+    learned_clauses: int
+    undecided: int
+    exhausted: bool
+    timed_out: bool
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"candidates": self.candidates, "learned_clauses": self.learned_clauses,
+                "undecided": self.undecided, "exhausted": self.exhausted,
+                "timed_out": self.timed_out, "seconds": round(self.seconds, 3)}
+
+
+@dataclass(frozen=True)
+class FindResult:
+    deals: tuple[Deal, ...]
+    stats: FindStats
+
+    @property
+    def proved_none(self) -> bool:
+        """No deal has the property: the space is exhausted with nothing left undecided."""
+        return not self.deals and self.stats.exhausted and not self.stats.undecided
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deals": [deal_to_json(d) for d in self.deals], "stats": self.stats.to_json()}
+
+
+class DealEncoding:
+    """The deal as SAT variables named through an :class:`IDPool`."""
+
+    def __init__(self, rules: Ruleset, players: int) -> None:
+        self.rules = rules
+        self.players = players
+        self.pool = IDPool()
+        self.cards = list(iter_mask(PACK_MASK))
+        self.clauses: list[list[int]] = []
+        n = rules.cards_per_player(players)
+        for c in self.cards:
+            places = [self.holds(c, s) for s in range(players)] + [self.dead(c)]
+            self._add(CardEnc.equals(places, 1, vpool=self.pool, encoding=EncType.pairwise))
+            self.clauses.append([-self.turnup(c), self.dead(c)])
+        for s in range(players):
+            self._add(CardEnc.equals([self.holds(c, s) for c in self.cards], n, vpool=self.pool,
+                                     encoding=EncType.seqcounter))
+        self._add(CardEnc.equals([self.dead(c) for c in self.cards],
+                                 rules.dead_hand_size(players), vpool=self.pool,
+                                 encoding=EncType.seqcounter))
+        self._add(CardEnc.equals([self.turnup(c) for c in self.cards], 1, vpool=self.pool,
+                                 encoding=EncType.seqcounter))
+        for suit in range(4):  # trumps[suit] <-> the turn-up is of that suit
+            in_suit = [self.turnup(c) for c in self.cards if card_suit(c) == suit]
+            self.clauses.append([-self.trumps(suit), *in_suit])
+            self.clauses += [[self.trumps(suit), -t] for t in in_suit]
+        if rules.pope_turnup is PopeTurnup.ENDS_DEAL:
+            self.clauses.append([-self.turnup(POPE)])  # the deal must be played
+
+    def _add(self, formula: Any) -> None:
+        self.clauses += formula.clauses
+
+    def holds(self, card: Card, seat: int) -> int:
+        return int(self.pool.id(f"holds[{card_name(card)},{seat + 1}]"))
+
+    def dead(self, card: Card) -> int:
+        return int(self.pool.id(f"dead[{card_name(card)}]"))
+
+    def turnup(self, card: Card) -> int:
+        return int(self.pool.id(f"turnup[{card_name(card)}]"))
+
+    def trumps(self, suit: int) -> int:
+        return int(self.pool.id(f"trumps[{'CDHS'[suit]}]"))
+
+    def decode(self, model: list[int]) -> Deal:
+        true = {v for v in model if v > 0}
+        hands = [0] * self.players
+        dead = 0
+        turnup = -1
+        for c in self.cards:
+            for s in range(self.players):
+                if self.holds(c, s) in true:
+                    hands[s] |= 1 << c
+            if self.dead(c) in true:
+                dead |= 1 << c
+            if self.turnup(c) in true:
+                turnup = c
+        return Deal.create(tuple(hands), dead, turnup, self.rules)
+
+    def deal_literals(self, deal: Deal, suit_map: Mapping[int, int] | None = None) -> list[int]:
+        """Literals fixing who holds each card (relabelled by ``suit_map``), turn-up left free."""
+        remap = suit_map or {}
+
+        def moved(c: Card) -> Card:
+            return make_card(remap.get(card_suit(c), card_suit(c)), c % 13)
+        lits = []
+        for c in self.cards:
+            seat = deal.holder(c)
+            lits.append(self.holds(moved(c), seat) if seat >= 0 else self.dead(moved(c)))
+        return lits
+
+
+PACK_MASK = sum(1 << c for c in range(52)) & ~(1 << make_card(1, Rank.EIGHT))
+
+
+def _necessary(enc: DealEncoding, query: FindQuery) -> None:
+    """Add the property's necessary conditions (exact for first-lead-out)."""
+    rules = query.rules
+    if query.prop in (Property.MATRIMONY_NEVER_PAID, Property.MATRIMONY_ALWAYS_PAID):
+        # The K and Q of trumps are dealt to one player.
+        together = []
+        for suit in range(4):
+            king, queen = make_card(suit, Rank.KING), make_card(suit, Rank.QUEEN)
+            for s in range(enc.players):
+                both = enc.pool.id(f"matrimony-in[{'CDHS'[suit]},{s + 1}]")
+                enc.clauses += [[-both, enc.trumps(suit)], [-both, enc.holds(king, s)],
+                                [-both, enc.holds(queen, s)]]
+                together.append(both)
+        enc.clauses.append(together)
+    if query.prop is Property.FIRST_LEAD_OUT:
+        _first_lead_out(enc, query.seat, rules)
+
+
+def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
+    """Exactly: the seat's whole hand is one unbroken stretch of one suit, led from its bottom,
+    and no other player's whole hand lies inside that stretch below its top."""
+    choices = []
+    for suit in range(4):
+        order = [make_card(suit, r) for r in rules.suit_order]
+        for i, j in itertools.combinations_with_replacement(range(13), 2):
+            span = order[i:j + 1]
+            if any(c not in enc.cards for c in span):
+                continue  # the run cannot pass the absent 8♦
+            pick = enc.pool.id(f"first-run[{card_name(order[i])}-{card_name(order[j])}]")
+            choices.append(pick)
+            enc.clauses.append([-pick, enc.holds(order[i], seat)])
+            enc.clauses.append([-pick, enc.holds(order[j], seat)])
+            enc.clauses += [[-pick, -enc.dead(c)] for c in span]
+            enc.clauses += [[-pick, -enc.holds(c, seat)] for c in enc.cards if c not in span]
+            below_top = set(span[:-1])
+            for other in range(enc.players):
+                if other != seat:
+                    enc.clauses.append([-pick] + [enc.holds(c, other) for c in enc.cards
+                                                  if c not in below_top])
+    if seat != 0:
+        enc.clauses.append([])  # only seat 1 leads first
+    enc.clauses.append(choices)
+
+
+def _line_literals(enc: DealEncoding, deal: Deal, runs: list[Run]) -> list[int]:
+    """Literals true of ``deal`` under which ``runs`` is still a legal line ending the same way."""
+    rules = deal.rules
+    key = rules.order_key
+    lits = {enc.trumps(deal.trumps)}
+    played = 0
+    for run in runs:
+        for card, seat in zip(run.cards, run.seats, strict=True):
+            lits.add(enc.holds(card, seat))
+        if rules.lead is not LeadRule.ANY:
+            lead = run.lead
+            for d in enc.cards:
+                if played >> d & 1 or key[d] >= key[lead]:
+                    continue
+                if rules.lead is LeadRule.LOWEST_OF_SUIT and card_suit(d) != card_suit(lead):
+                    continue
+                lits.add(-enc.holds(d, run.leader))
+        above = rules.successor[run.stop_card]
+        if run.winner < 0 and above >= 0 and deal.dead >> above & 1:
+            lits.add(enc.dead(above))
+        played |= run.mask
+    return sorted(lits)
+
+
+def _matrimony_goal(deal: Deal, want_paid: bool) -> Any:
+    king = make_card(deal.trumps, Rank.KING)
+    queen = make_card(deal.trumps, Rank.QUEEN)
+    both = 1 << king | 1 << queen
+
+    def goal(played: Mask, winner: int) -> Verdict:
+        if played & both == both:
+            return Verdict.REACHED if want_paid else Verdict.FAILED
+        if winner >= 0:
+            return Verdict.FAILED if want_paid else Verdict.REACHED
+        return Verdict.OPEN
+    return goal
+
+
+def _first_lead_out_holds(deal: Deal, seat: int) -> bool:
+    game = Game.from_deal(deal)
+    return seat == 0 and any(game.forced_run(0, 0, lead).winner == seat
+                             for lead in game.legal_leads(0, 0))
+
+
+def find_deals(query: FindQuery) -> FindResult:
+    """Deals with the property, each verified exactly before it is returned."""
+    if not MIN_PLAYERS <= query.players <= MAX_PLAYERS:
+        raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                        f"not {query.players}")
+    if not 0 <= query.seat < query.players:
+        raise DealError(f"seat must be from 1 to {query.players}, not {query.seat + 1}")
+    started = time.monotonic()
+    deadline = started + query.time_limit if query.time_limit is not None else None
+    enc = DealEncoding(query.rules, query.players)
+    for seat, mask in query.hold.items():
+        if not 0 <= seat < query.players:
+            raise DealError(f"--hold names seat {seat + 1}, but there are {query.players}")
+        enc.clauses += [[enc.holds(c, seat)] for c in iter_mask(mask)]
+    enc.clauses += [[enc.dead(c)] for c in iter_mask(query.dead)]
+    _necessary(enc, query)
+    rng = random.Random(f"popejoan-find:{query.seed}")
+    found: list[Deal] = []
+    candidates = learned = undecided = 0
+    exhausted = timed_out = False
+    with Solver(name="glucose4", bootstrap_with=enc.clauses) as sat:
+        top = enc.pool.top
+        sat.set_phases([v if rng.random() < 0.5 else -v for v in range(1, top + 1)])
+        while len(found) < query.count:
+            if deadline is not None and time.monotonic() > deadline:
+                timed_out = True
+                break
+            if not sat.solve():
+                exhausted = True
+                break
+            model = sat.get_model()
+            assert model is not None
+            deal = enc.decode(model)
+            candidates += 1
+            verdict, clauses = _check(enc, query, deal, deadline)
+            if verdict is None:
+                undecided += 1
+            elif verdict:
+                found.append(deal)
+            else:
+                learned += len(clauses)
+            for clause in clauses:
+                sat.add_clause(clause)
+    stats = FindStats(candidates, learned, undecided, exhausted, timed_out,
+                      time.monotonic() - started)
+    return FindResult(tuple(found), stats)
+
+
+def _block(enc: DealEncoding, deal: Deal) -> list[int]:
+    return [-lit for lit in enc.deal_literals(deal)] + [-enc.turnup(deal.turnup)]
+
+
+def _check(enc: DealEncoding, query: FindQuery, deal: Deal,
+           deadline: float | None) -> tuple[bool | None, list[list[int]]]:
+    """Verify a candidate: (has the property, clauses to add); None when undecided."""
+    prop = query.prop
+    remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
+    if prop is Property.FIRST_LEAD_OUT:
+        ok = _first_lead_out_holds(deal, query.seat)
+        return ok, [_block(enc, deal)]
+    if prop is Property.FORCED_WIN:
+        value = forced_win(deal, query.seat + 1, time_limit=remaining)
+        if not value.is_exact:
+            return None, [_block(enc, deal)]
+        if value.lower:
+            return True, [_block(enc, deal)]
+        return False, _symmetric_blocks(enc, deal, query)
+    game = Game.from_deal(deal)
+    want_paid = prop is Property.MATRIMONY_NEVER_PAID  # look for the line that refutes it
+    try:
+        line = find_line(game, 0, 0, _matrimony_goal(deal, want_paid), deadline)
+    except LineSearchTimeoutError:
+        return None, [_block(enc, deal)]
+    if line is None:
+        return True, [_block(enc, deal)]
+    return False, [[-lit for lit in _line_literals(enc, deal, line)]]
+
+
+def _symmetric_blocks(enc: DealEncoding, deal: Deal, query: FindQuery) -> list[list[int]]:
+    """Clauses blocking the deal under every relabelling of clubs, hearts and spades."""
+    clauses = []
+    pinned = bool(query.hold or query.dead)
+    perms = [(0, 2, 3)] if pinned else list(itertools.permutations((0, 2, 3)))
+    for perm in perms:
+        mapping = dict(zip((0, 2, 3), perm, strict=True))
+        clauses.append([-lit for lit in enc.deal_literals(deal, mapping)])
+    return clauses
+
+
+def parse_hold(text: str, players: int) -> tuple[int, Mask]:
+    """``SEAT:CARDS`` (seat from 1) to a 0-based seat and a mask."""
+    from ..model.cards import CardSet
+    seat_text, sep, cards = text.partition(":")
+    if not sep or not seat_text.strip().isdigit():
+        raise DealError(f"--hold wants SEAT:CARDS, like 1:QH,KH, not {text!r}")
+    seat = int(seat_text) - 1
+    if not 0 <= seat < players:
+        raise DealError(f"--hold names seat {seat + 1}, but there are {players} players")
+    return seat, CardSet.parse(cards.replace(",", " ")).mask
+
+
+__all__ = ["DESCRIPTIONS", "Board", "FindQuery", "FindResult", "FindStats", "Property",
+           "find_deals", "parse_hold"]

@@ -1,0 +1,303 @@
+"""The proof machinery: encodings shared per player count, induction, one-step checks, and a
+bounded search for a concrete counterexample line that is then replayed through the rules model.
+
+A theorem about play is *proved* when its one-step check is unsatisfiable in every position that
+satisfies the inductive invariant (Fact 1 of ``docs/solver.md``), for 3 to 8 players; the
+invariant itself is re-proved by two separate, plain solver calls (it holds at the outset; every
+lead keeps it). Since every reachable position satisfies it, nothing reachable is left out. A
+theorem is *refuted* only by a line of play found from the outset (bounded model checking) and
+replayed through :mod:`popejoan_solver.model`; a one-step counterexample at a position no line
+was found to reach leaves the theorem *unknown*, never refuted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import z3
+
+from ..model.board import Board, Compartment
+from ..model.cards import Card, card_name, format_cards
+from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal
+from ..model.notation import deal_to_json
+from ..model.play import Position, Run
+from ..model.rules import Source
+from .encoding import DecodedDeal, SymbolicDeal, SymbolicPosition, SymbolicStep
+from .semantics import PlaySemantics
+from .settlement_encoding import SymbolicSettlement
+
+PLAYER_COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
+MAX_DEPTH = 3
+"""How many leads from the outset the search for a counterexample line unrolls."""
+
+StepCondition = Callable[[SymbolicDeal, SymbolicPosition, SymbolicStep], z3.BoolRef]
+FinalCondition = Callable[[SymbolicDeal, SymbolicPosition, SymbolicSettlement], z3.BoolRef]
+
+
+class ProofError(RuntimeError):
+    """The encoding and the rules model disagree: a bug in one of them, never a user error."""
+
+
+class Status(StrEnum):
+    PROVED = "proved"
+    REFUTED = "refuted"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A deal and a line of play from its outset, replayed through the rules model."""
+
+    deal: dict[str, Any]
+    line: tuple[dict[str, Any], ...]
+    replayed: bool
+    """False only for a mutant's counterexample, which the rules model cannot play."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deal": self.deal, "line": list(self.line)}
+
+
+@dataclass(frozen=True)
+class TheoremResult:
+    """The outcome of one theorem under one ruleset."""
+
+    name: str
+    statement: str
+    source: Source | None
+    status: Status
+    method: str
+    counterexample: Counterexample | None
+    seconds: float
+    details: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "statement": self.statement,
+            "source": self.source.to_json() if self.source else None,
+            "status": self.status.value,
+            "method": self.method,
+            "counterexample": self.counterexample.to_json() if self.counterexample else None,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a theorem's check returns; timing and naming are added by the catalogue."""
+
+    status: Status
+    method: str
+    counterexample: Counterexample | None = None
+    details: tuple[str, ...] = ()
+
+
+@dataclass
+class Found:
+    """A line found by bounded search: the player count, the deal, the leads, the board."""
+
+    players: int
+    deal: DecodedDeal
+    leads: tuple[Card, ...]
+    carried: Board | None = None
+
+
+@dataclass
+class _StepFrame:
+    deal: SymbolicDeal
+    position: SymbolicPosition
+    step: SymbolicStep
+    solver: z3.Solver
+
+
+@dataclass
+class _LineFrame:
+    deal: SymbolicDeal
+    positions: list[SymbolicPosition]
+    steps: list[SymbolicStep]
+    solver: z3.Solver
+
+
+@dataclass
+class Workspace:
+    """Encodings of one semantics, built once per player count and shared by the theorems."""
+
+    semantics: PlaySemantics
+    players: tuple[int, ...] = tuple(PLAYER_COUNTS)
+    max_depth: int = MAX_DEPTH
+    _steps: dict[int, _StepFrame] = field(default_factory=dict)
+    _lines: dict[int, _LineFrame] = field(default_factory=dict)
+    _invariant: dict[int, bool] = field(default_factory=dict)
+
+    # The inductive invariant.
+
+    def invariant_holds(self, players: int) -> bool:
+        """Fact 1 holds at the outset and every lead keeps it: two fresh, plain solver calls."""
+        if players not in self._invariant:
+            deal = SymbolicDeal(self.semantics, players)
+            outset = SymbolicPosition.outset(deal)
+            init = z3.Solver()
+            init.add(*deal.constraints())
+            init.add(z3.Not(z3.And(*outset.well_formed(), outset.stretch_invariant())))
+            position = SymbolicPosition.fresh(deal, "p")
+            step = SymbolicStep(position, "s")
+            after = step.after()
+            kept = z3.Solver()
+            kept.add(*deal.constraints(), *position.well_formed(), position.stretch_invariant(),
+                     z3.Not(position.over()), *step.constraints)
+            kept.add(z3.Not(z3.And(*after.well_formed(), after.stretch_invariant())))
+            self._invariant[players] = init.check() == z3.unsat and kept.check() == z3.unsat
+        return self._invariant[players]
+
+    def step_frame(self, players: int) -> _StepFrame:
+        """Any position satisfying the invariant, not over, and one lead from it."""
+        if players not in self._steps:
+            deal = SymbolicDeal(self.semantics, players)
+            position = SymbolicPosition.fresh(deal, "p")
+            step = SymbolicStep(position, "s")
+            solver = z3.Solver()
+            solver.add(*deal.constraints(), *position.well_formed(), z3.Not(position.over()),
+                       *step.constraints)
+            if self.invariant_holds(players):
+                solver.add(position.stretch_invariant())
+            self._steps[players] = _StepFrame(deal, position, step, solver)
+        return self._steps[players]
+
+    def check_step(self, players: int, bad: StepCondition) -> z3.CheckSatResult:
+        frame = self.step_frame(players)
+        frame.solver.push()
+        frame.solver.add(bad(frame.deal, frame.position, frame.step))
+        result = frame.solver.check()
+        frame.solver.pop()
+        return result
+
+    def one_step_method(self) -> str:
+        every = all(self.invariant_holds(p) for p in self.players)
+        hypothesis = ("every position satisfying the inductive invariant (Fact 1, re-proved by "
+                      "two separate solver calls per player count)" if every
+                      else "every position (the invariant failed, so none was assumed)")
+        return f"z3: one lead checked from {hypothesis}, {self._players_text()}"
+
+    def _players_text(self) -> str:
+        return f"{self.players[0]}-{self.players[-1]} players"
+
+    # Bounded search for lines from the outset.
+
+    def _line_frame(self, players: int, depth: int) -> _LineFrame:
+        frame = self._lines.get(players)
+        if frame is None:
+            deal = SymbolicDeal(self.semantics, players)
+            solver = z3.Solver()
+            solver.add(*deal.constraints())
+            frame = _LineFrame(deal, [SymbolicPosition.outset(deal)], [], solver)
+            self._lines[players] = frame
+        while len(frame.steps) < depth:
+            k = len(frame.steps)
+            position = frame.positions[k]
+            step = SymbolicStep(position, f"lead{k + 1}")
+            frame.solver.add(z3.Not(position.over()), *step.constraints)
+            frame.steps.append(step)
+            frame.positions.append(step.after())
+        return frame
+
+    def search_line(self, bad: StepCondition, *, assumptions: Iterable[z3.BoolRef] = (),
+                    players: Iterable[int] | None = None,
+                    max_depth: int | None = None) -> Found | None:
+        """A line from the outset whose last lead satisfies ``bad``, shortest first."""
+        counts = tuple(players) if players is not None else self.players
+        for depth in range(1, (max_depth or self.max_depth) + 1):
+            for p in counts:
+                frame = self._line_frame(p, depth)
+                frame.solver.push()
+                frame.solver.add(bad(frame.deal, frame.positions[depth - 1],
+                                     frame.steps[depth - 1]), *assumptions)
+                if frame.solver.check() == z3.sat:
+                    model = frame.solver.model()
+                    frame.solver.pop()
+                    leads = tuple(s.decode_lead(model) for s in frame.steps[:depth])
+                    return Found(p, frame.deal.decode(model), leads)
+                frame.solver.pop()
+        return None
+
+    def search_settled_line(self, bad: FinalCondition,
+                            max_depth: int | None = None) -> Found | None:
+        """A line from the outset that ends the deal, whose settlement satisfies ``bad``."""
+        for depth in range(1, (max_depth or self.max_depth) + 1):
+            for p in self.players:
+                frame = self._line_frame(p, depth)
+                final = frame.positions[depth]
+                settlement = SymbolicSettlement(frame.deal, final)
+                frame.solver.push()
+                frame.solver.add(final.over(), *settlement.constraints,
+                                 bad(frame.deal, final, settlement))
+                if frame.solver.check() == z3.sat:
+                    model = frame.solver.model()
+                    frame.solver.pop()
+                    leads = tuple(s.decode_lead(model) for s in frame.steps[:depth])
+                    extra = {c.value: model.eval(settlement.carried[c],
+                                                 model_completion=True).as_long()
+                             for c in Compartment}
+                    carried = (Board(**{c.value: extra[c.value] + Board()[c]
+                                        for c in Compartment})
+                               if any(extra.values()) else None)
+                    return Found(p, frame.deal.decode(model), leads, carried)
+                frame.solver.pop()
+        return None
+
+    def check_final(self, players: int, bad: FinalCondition,
+                    abstract_counts: bool = False) -> z3.CheckSatResult:
+        """Is ``bad`` possible for the settlement of any finished play (reachable or not)?
+
+        With ``abstract_counts`` the cards left in each hand are any number up to a full hand.
+        """
+        deal = SymbolicDeal(self.semantics, players)
+        final = SymbolicPosition.fresh(deal, "end")
+        settlement = SymbolicSettlement(deal, final, abstract_counts=abstract_counts)
+        solver = z3.Solver()
+        solver.add(*deal.constraints(), *final.well_formed(), *settlement.constraints,
+                   bad(deal, final, settlement))
+        return solver.check()
+
+    # Replaying what the search found.
+
+    def replay(self, found: Found, check: Callable[[Deal, list[Run]], bool],
+               finish: bool = False) -> Counterexample:
+        """Play the found line through the rules model and check it shows what it should.
+
+        ``finish`` plays on (always the first legal lead) until a player is out.
+        """
+        if not self.semantics.is_standard:
+            return Counterexample(_raw_deal_json(self.semantics, found),
+                                  tuple({"lead": card_name(c)} for c in found.leads), False)
+        decoded = found.deal
+        deal = Deal.create(decoded.hands, decoded.dead, decoded.turnup, self.semantics.rules,
+                           found.carried)
+        position = Position.from_deal(deal)
+        runs: list[Run] = []
+        for lead in found.leads:
+            run, position = position.play(lead)
+            runs.append(run)
+        if finish:
+            while not position.is_over:
+                run, position = position.play(position.legal_leads()[0])
+                runs.append(run)
+        if not check(deal, runs):
+            raise ProofError(f"a counterexample from the encoding does not replay in the rules "
+                             f"model: {decoded} leads {[card_name(c) for c in found.leads]}")
+        return Counterexample(deal_to_json(deal), tuple(r.to_json() for r in runs), True)
+
+
+def _raw_deal_json(semantics: PlaySemantics, found: Found) -> dict[str, Any]:
+    """A mutant's deal, which :class:`Deal` would refuse (it may hold the 8♦)."""
+    data: dict[str, Any] = {
+        "rules": semantics.name,
+        "hands": [format_cards(h) for h in found.deal.hands],
+        "dead": format_cards(found.deal.dead),
+        "turnup": card_name(found.deal.turnup),
+    }
+    if found.carried is not None:
+        data["board"] = found.carried.to_json()
+    return data

@@ -1,0 +1,84 @@
+"""What the encodings need to know of a ruleset, and the deliberately broken variants.
+
+The encodings take a :class:`PlaySemantics` rather than a :class:`Ruleset` so that the tests can
+hand them a *mutant*: the rules with one thing broken on purpose (the 8♦ left in the pack, a
+run that jumps a card it should stop at, a pair split that creates a counter). A prover that
+still says "proved" for a mutant whose theorem is false would be worthless; the tests check it
+does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Final
+
+from ..model.cards import EIGHT_OF_DIAMONDS, PACK, Mask
+from ..model.errors import RulesError
+from ..model.rules import DeadHandRule, PairRule, Ruleset
+
+
+@dataclass(frozen=True)
+class PlaySemantics:
+    """The rules as the encodings read them; ``mutant`` is empty for the rules as written."""
+
+    rules: Ruleset
+    pack: Mask = PACK
+    skip_played: bool = False
+    """Mutant: a run passes over a played card to the next card instead of stopping."""
+    skip_dead: bool = False
+    """Mutant: a run passes over a dead card to the next card instead of stopping."""
+    halves_round_up: bool = False
+    """Mutant: a divided Matrimony or Intrigue pays each half rounded up."""
+    mutant: str = ""
+
+    @classmethod
+    def of(cls, rules: Ruleset) -> PlaySemantics:
+        return cls(rules)
+
+    @property
+    def name(self) -> str:
+        return self.rules.name + (f" [mutant {self.mutant}]" if self.mutant else "")
+
+    @property
+    def is_standard(self) -> bool:
+        """True when the rules model itself can replay what the encoding finds."""
+        return not self.mutant
+
+    def cards_per_player(self, players: int) -> int:
+        size = self.pack.bit_count()
+        if self.rules.dead_hand is DeadHandRule.EQUAL_HANDS:
+            return size // (players + 1)
+        return (size - self.rules.stock_size) // players
+
+    def dead_size(self, players: int) -> int:
+        return self.pack.bit_count() - players * self.cards_per_player(players)
+
+
+MUTANTS: Final[Mapping[str, tuple[str, Callable[[Ruleset], PlaySemantics]]]] = {
+    "eight-in-pack": (
+        "the 8♦ is left in the pack and dealt like any card",
+        lambda r: PlaySemantics(r, pack=PACK | 1 << EIGHT_OF_DIAMONDS, mutant="eight-in-pack"),
+    ),
+    "run-jumps-played": (
+        "a run that reaches a played card jumps over it and goes on",
+        lambda r: PlaySemantics(r, skip_played=True, mutant="run-jumps-played"),
+    ),
+    "run-jumps-dead": (
+        "a run that reaches a dead card jumps over it and goes on",
+        lambda r: PlaySemantics(r, skip_dead=True, mutant="run-jumps-dead"),
+    ),
+    "halves-round-up": (
+        "divided pairs, each half rounded up",
+        lambda r: PlaySemantics(replace(r, pairs=PairRule.DIVIDED), halves_round_up=True,
+                                mutant="halves-round-up"),
+    ),
+}
+
+
+def mutant(rules: Ruleset, name: str) -> PlaySemantics:
+    """The semantics of ``rules`` broken in the named way (see :data:`MUTANTS`)."""
+    try:
+        return MUTANTS[name][1](rules)
+    except KeyError:
+        raise RulesError(f"unknown mutant {name!r} (known: {', '.join(MUTANTS)})") from None

@@ -1,0 +1,480 @@
+"""The theorem catalogue: claims about the rules, each checked for every deal and every line.
+
+Each theorem has a plain statement, the source it checks (file and quoted phrase) where it
+checks a published claim, and a check over a :class:`Workspace`. Names are a contract
+(``popejoan prove --theorem NAME``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Final
+
+import z3
+
+from ..model.board import Board, Compartment
+from ..model.cards import POPE, Card, Rank, card_name, card_rank, make_card
+from ..model.deal import Deal
+from ..model.errors import RulesError
+from ..model.notation import deal_from_json, deal_to_line
+from ..model.play import Run
+from ..model.rules import EARLY, HOYLE, MODERN, PARLETT, Ruleset, Source
+from ..model.settlement import settle
+from .encoding import SymbolicDeal, SymbolicPosition, SymbolicStep, _and, _or
+from .prover import (
+    Counterexample,
+    FinalCondition,
+    Found,
+    Outcome,
+    Status,
+    TheoremResult,
+    Workspace,
+)
+from .semantics import PlaySemantics
+from .settlement_encoding import SymbolicSettlement
+
+CardTest = Callable[[SymbolicDeal, Card], z3.BoolRef]
+"""Whether a card belongs to a set that depends on the deal (e.g. "just below a dead card")."""
+ConcreteCardTest = Callable[[Deal | None, Card, int, int], bool]
+"""The same set on a concrete deal: ``(deal, card, dead mask, turn-up)``."""
+
+
+@dataclass(frozen=True)
+class Theorem:
+    name: str
+    statement: str
+    source: Source | None
+    check: Callable[[Workspace], Outcome]
+
+
+# Families of one-step theorems.
+
+def _refute_by_line(ws: Workspace, bad: Callable[[SymbolicDeal, SymbolicPosition, SymbolicStep],
+                                                   z3.BoolRef],
+                    concrete: Callable[[Deal, Run], bool], what: str) -> Outcome:
+    found = ws.search_line(bad)
+    if found is None:
+        return Outcome(Status.UNKNOWN,
+                       f"{ws.one_step_method()}: the one-step check fails, but no line from the "
+                       f"outset within {ws.max_depth} leads reaches such a position")
+    example = ws.replay(found, lambda deal, runs: concrete(deal, runs[-1]))
+    return Outcome(Status.REFUTED,
+                   f"z3: bounded search from the outset found a line of {len(found.leads)} "
+                   f"lead(s), {found.players} players, replayed through the rules model",
+                   example, (f"{what} on the last lead of the line",))
+
+
+def _one_step(ws: Workspace, bad: Callable[[SymbolicDeal, SymbolicPosition, SymbolicStep],
+                                            z3.BoolRef],
+              concrete: Callable[[Deal, Run], bool], what: str) -> Outcome:
+    if all(ws.check_step(p, bad) == z3.unsat for p in ws.players):
+        return Outcome(Status.PROVED, ws.one_step_method())
+    return _refute_by_line(ws, bad, concrete, what)
+
+
+def always_stops(cards: CardTest, concrete: ConcreteCardTest) -> Callable[[Workspace], Outcome]:
+    """Every card in the set ends the run it is played in."""
+    def check(ws: Workspace) -> Outcome:
+        def bad(deal: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
+            return _or([z3.And(cards(deal, c), step.goes_on[c]) for c in deal.cards])
+
+        def seen(deal: Deal, run: Run) -> bool:
+            return any(concrete(deal, c, deal.dead, deal.turnup) for c in run.cards[:-1])
+        return _one_step(ws, bad, seen, "the run went on past such a card")
+    return check
+
+
+def never_led_to(cards: CardTest, concrete: ConcreteCardTest) -> Callable[[Workspace], Outcome]:
+    """No card in the set is ever played except as a lead."""
+    def check(ws: Workspace) -> Outcome:
+        def bad(deal: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
+            return _or([z3.And(cards(deal, c), step.run[c], z3.Not(step.lead[c]))
+                        for c in deal.cards])
+
+        def seen(deal: Deal, run: Run) -> bool:
+            return any(concrete(deal, c, deal.dead, deal.turnup) for c in run.cards[1:])
+        return _one_step(ws, bad, seen, "such a card was led to")
+    return check
+
+
+def _const(test: Callable[[Card], bool]) -> tuple[CardTest, ConcreteCardTest]:
+    return ((lambda _d, c: z3.BoolVal(test(c))), (lambda _d, c, _m, _t: test(c)))
+
+
+KING_TEST = _const(lambda c: card_rank(c) == Rank.KING)
+SEVEN_TEST = _const(lambda c: c == make_card(1, Rank.SEVEN))
+POPE_TEST = _const(lambda c: c == POPE)
+
+
+def _below_dead() -> tuple[CardTest, ConcreteCardTest]:
+    def symbolic(deal: SymbolicDeal, c: Card) -> z3.BoolRef:
+        above = deal.semantics.rules.successor[c]
+        return deal.is_dead(above) if above >= 0 else z3.BoolVal(False)
+
+    def concrete(deal: Deal | None, c: Card, dead: int, _t: int) -> bool:
+        assert deal is not None
+        above = deal.rules.successor[c]
+        return above >= 0 and bool(dead >> above & 1)
+    return symbolic, concrete
+
+
+def _listed_unreachable(deal: SymbolicDeal, c: Card) -> z3.BoolRef:
+    """Hoyle's list: the four aces, Pope, and the card next above the turn-up."""
+    below = deal.semantics.rules.predecessor[c]
+    fixed = card_rank(c) == Rank.ACE or c == POPE
+    return z3.BoolVal(True) if fixed else (deal.turnup[below] if below in deal.turnup
+                                            else z3.BoolVal(False))
+
+
+def _listed_concrete(deal: Deal | None, c: Card, _dead: int, turnup: int) -> bool:
+    assert deal is not None
+    return (card_rank(c) == Rank.ACE or c == POPE
+            or deal.rules.successor[turnup] == c)
+
+
+# The special theorems.
+
+def check_played_on_top(ws: Workspace) -> Outcome:
+    """Fact 1 itself, by induction."""
+    if all(ws.invariant_holds(p) for p in ws.players):
+        return Outcome(Status.PROVED,
+                       f"z3 induction: true at the outset and kept by every lead (two separate "
+                       f"solver calls per player count), {ws._players_text()}")
+
+    def bad(_d: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
+        after = step.after()
+        return z3.And(z3.Not(after.over()), z3.Not(after.stretch_invariant()))
+
+    def seen(deal: Deal, run: Run) -> bool:
+        return True
+    return _refute_by_line(ws, bad, seen, "a played card lies below an unplayed one")
+
+
+def check_terminates(ws: Workspace) -> Outcome:
+    failures = []
+    bound = 0
+    for p in ws.players:
+        bound = max(bound, p * ws.semantics.cards_per_player(p))
+        deal = SymbolicDeal(ws.semantics, p)
+        start = z3.Solver()
+        start.add(*deal.constraints(), SymbolicPosition.outset(deal).over())
+        if start.check() != z3.unsat:
+            failures.append(f"{p} players: a player is out before play")
+
+        def deadlock(_d: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
+            return _and([z3.Not(step.legal(c)) for c in step.deal.cards])
+
+        def stale(_d: SymbolicDeal, pos: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
+            return z3.Not(_or([z3.And(step.run[c], z3.Not(pos.played[c]))
+                               for c in step.deal.cards]))
+
+        def two_out(_d: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
+            after = step.after()
+            return z3.AtLeast(*[after.out(s) for s in range(step.deal.players)], 2)
+
+        # A deadlock needs no lead, so it is checked with the lead left free.
+        frame = ws.step_frame(p)
+        solver = z3.Solver()
+        solver.add(*frame.deal.constraints(), *frame.position.well_formed(),
+                   z3.Not(frame.position.over()), frame.position.stretch_invariant(),
+                   deadlock(frame.deal, frame.position, frame.step))
+        if solver.check() != z3.unsat:
+            failures.append(f"{p} players: a position not over with no legal lead")
+        for name, bad in (("a lead that plays no new card", stale),
+                          ("two players out at once", two_out)):
+            if ws.check_step(p, bad) != z3.unsat:
+                failures.append(f"{p} players: {name}")
+    if failures:
+        return Outcome(Status.REFUTED if not ws.semantics.is_standard else Status.UNKNOWN,
+                       "z3: " + "; ".join(failures))
+    return Outcome(
+        Status.PROVED,
+        f"{ws.one_step_method()}: nobody is out at the outset; every position not over has a "
+        f"legal lead; every lead plays a new card (the count of unplayed cards is a ranking "
+        f"function, at most {bound} here, so at most {bound} <= 51 leads); no run puts two "
+        f"players out. Hence every line ends, within 51 leads, with exactly one player out",
+    )
+
+
+def _conservation_parts() -> list[tuple[str, FinalCondition]]:
+    """The books of a settlement, part by part; together they are the whole balance.
+
+    Seats' total = dressing + turn-up award + compartments taken + card payments, and the
+    board's change = dressing + (what the turn-up took) + (what play took), so the whole
+    balances when each part does; each part is a much smaller problem for the solver.
+    """
+    def dressing(deal: SymbolicDeal, _f: SymbolicPosition, st: SymbolicSettlement) -> z3.BoolRef:
+        layout = sum(Board()[c] for c in Compartment)
+        return z3.Sum(*st.dressing_net) + layout != 0
+
+    def turnup(deal: SymbolicDeal, _f: SymbolicPosition, st: SymbolicSettlement) -> z3.BoolRef:
+        taken = z3.Sum(*[st.carried[c] + Board()[c] - st.after_turnup[c] for c in Compartment])
+        return z3.Sum(*st.turnup_net) != taken
+
+    def cards(deal: SymbolicDeal, _f: SymbolicPosition, st: SymbolicSettlement) -> z3.BoolRef:
+        return z3.Sum(*st.card_net) != 0
+
+    def compartment(comp: Compartment) -> FinalCondition:
+        def bad(deal: SymbolicDeal, _f: SymbolicPosition, st: SymbolicSettlement) -> z3.BoolRef:
+            taken = z3.Sum(*[st.takes[s, comp] for s in range(deal.players)])
+            return z3.Or(taken != st.after_turnup[comp] - st.board_after[comp],
+                         st.board_after[comp] < 0)
+        return bad
+    return [("dressing", dressing), ("turn-up award", turnup), ("card payments", cards)] + [
+        (f"compartment {c.value}", compartment(c)) for c in Compartment]
+
+
+def check_counters_conserved(ws: Workspace) -> Outcome:
+    for part, bad in _conservation_parts():
+        if any(ws.check_final(p, bad, abstract_counts=True) != z3.unsat for p in ws.players):
+            refute = _settlement_theorem(bad, _conserved_concrete,
+                                         f"the books of the {part} do not balance")
+            return refute(ws)
+    return Outcome(Status.PROVED,
+                   f"z3: the books balance part by part (dressing, turn-up award, card payments, "
+                   f"each compartment; no compartment below zero) on the settlement of every "
+                   f"finished play (any cards played, one player out, any number of cards left, "
+                   f"any carried-over board), {ws._players_text()}")
+
+
+def _settlement_theorem(bad: Callable[[SymbolicDeal, SymbolicPosition, SymbolicSettlement],
+                                      z3.BoolRef],
+                        concrete: Callable[[Deal, list[Run]], bool], what: str,
+                        abstract_counts: bool = False) -> Callable[[Workspace], Outcome]:
+    def check(ws: Workspace) -> Outcome:
+        if all(ws.check_final(p, bad, abstract_counts) == z3.unsat for p in ws.players):
+            counts = " and any number of cards left in each hand" if abstract_counts else ""
+            return Outcome(Status.PROVED,
+                           f"z3: checked on the settlement of every finished play (any cards "
+                           f"played, one player out; any carried-over board{counts}), "
+                           f"{ws._players_text()}")
+        found = ws.search_settled_line(bad)
+        if found is None:
+            return Outcome(Status.UNKNOWN, "z3: a finished play breaks it, but no line of at "
+                           f"most {ws.max_depth} leads from the outset reaches one")
+        example = ws.replay(found, concrete)
+        return Outcome(Status.REFUTED,
+                       f"z3: bounded search from the outset found a deal played out in "
+                       f"{len(found.leads)} lead(s), {found.players} players, replayed and "
+                       f"settled through the rules model", example, (what,))
+    return check
+
+
+def _conserved_concrete(deal: Deal, runs: list[Run]) -> bool:
+    played = 0
+    for run in runs:
+        played |= run.mask
+    result = settle(deal, played, runs[-1].winner)
+    total = sum(result.net(s, include_dressing=True) for s in range(deal.players))
+    change = sum(result.board_after[c] - result.board_before[c] for c in Compartment)
+    return total + change != 0
+
+
+def _matrimony_bad(deal: SymbolicDeal, _f: SymbolicPosition,
+                   settlement: SymbolicSettlement) -> z3.BoolRef:
+    paid = _or([settlement.collects(s, Compartment.MATRIMONY) for s in range(deal.players)])
+    together = []
+    for suit in range(4):
+        king, queen = make_card(suit, Rank.KING), make_card(suit, Rank.QUEEN)
+        together.append(z3.And(deal.trumps(suit), _or([z3.And(deal.holds(king, s),
+                                                                deal.holds(queen, s))
+                                                        for s in range(deal.players)])))
+    return z3.And(paid, z3.Not(_or(together)))
+
+
+def _matrimony_concrete(deal: Deal, runs: list[Run]) -> bool:
+    played = 0
+    for run in runs:
+        played |= run.mask
+    result = settle(deal, played, runs[-1].winner)
+    king = deal.holder(make_card(deal.trumps, Rank.KING))
+    queen = deal.holder(make_card(deal.trumps, Rank.QUEEN))
+    paid = any(t.payer == Compartment.MATRIMONY for t in result.play)
+    return paid and not (king == queen >= 0)
+
+
+def _trump_quartet(deal: SymbolicDeal, final: SymbolicPosition, seat: int) -> z3.BoolRef:
+    """``seat`` was dealt and played the J, Q, K and A of trumps."""
+    options = []
+    for suit in range(4):
+        cards = [make_card(suit, r) for r in (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)]
+        options.append(z3.And(deal.trumps(suit),
+                              *[z3.And(deal.holds(c, seat), final.played[c]) for c in cards]))
+    return _or(options)
+
+
+def check_six_pools(ws: Workspace) -> Outcome:
+    def bad(deal: SymbolicDeal, final: SymbolicPosition,
+            settlement: SymbolicSettlement) -> z3.BoolRef:
+        return _or([z3.And(_trump_quartet(deal, final, s), settlement.deal_played,
+                           settlement.pools_collected(s) < 6) for s in range(deal.players)])
+
+    def seen(deal: Deal, runs: list[Run]) -> bool:
+        return True
+    outcome = _settlement_theorem(bad, seen, "the player of J-Q-K-A collected fewer than six")(ws)
+    if outcome.status is not Status.PROVED:
+        return outcome
+    details = list(outcome.details)
+    for most in (8, 7, 6):
+        def reaches(deal: SymbolicDeal, _f: SymbolicPosition, settlement: SymbolicSettlement,
+                    most: int = most) -> z3.BoolRef:
+            return _or([settlement.pools_collected(s) >= most for s in range(deal.players)])
+        found = ws.search_settled_line(reaches, max_depth=2)
+        if found is not None:
+            def shows(deal: Deal, runs: list[Run], most: int = most) -> bool:
+                return _most_pools(deal, runs) >= most
+            example = ws.replay(found, shows)
+            details.append(f"the most pools one player can collect in one deal: {most} of 8"
+                           + (" (proved: there are eight)" if most == 8 else "")
+                           + f"; e.g. {_example_text(found, example)}")
+            break
+    return Outcome(outcome.status, outcome.method + "; the maximum by bounded search for a "
+                   "deal played out within 2 leads", None, tuple(details))
+
+
+def _most_pools(deal: Deal, runs: list[Run]) -> int:
+    played = 0
+    for run in runs:
+        played |= run.mask
+    result = settle(deal, played, runs[-1].winner)
+    counts = [len({t.payer for t in result.play if isinstance(t.payer, Compartment)
+                   and t.payee == s}) for s in range(deal.players)]
+    return max(counts)
+
+
+def _example_text(found: Found, example: Counterexample) -> str:
+    leads = " ".join(card_name(c) for c in found.leads)
+    return f"{deal_to_line(deal_from_json(example.deal))} with leads {leads}"
+
+
+def check_unreachable_at_outset(ws: Workspace) -> Outcome:
+    listed = never_led_to(_listed_unreachable, _listed_concrete)(ws)
+    if listed.status is not Status.PROVED:
+        return listed
+    # The other direction: every other card can be led to, for every turn-up.
+    rules = ws.semantics.rules
+    missing: list[str] = []
+    witnesses = 0
+    for p in ws.players:
+        for target in ws.step_frame(p).deal.cards:
+            if card_rank(target) == Rank.ACE or target == POPE:
+                continue
+            turnups = {t for t in ws.step_frame(p).deal.cards
+                       if t != target and rules.successor[t] != target}
+            size = ws.semantics.dead_size(p)
+            while turnups:
+                # Ask for a deal whose dead hand holds a whole batch of the turn-ups still
+                # uncovered; every dead card could have been the turn-up, since the play does
+                # not depend on which one was.
+                batch = sorted(turnups)[:size]
+                found = None
+                while batch and found is None:
+                    def led_to(deal: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep,
+                               target: Card = target, batch: list[Card] = batch) -> z3.BoolRef:
+                        return z3.And(step.run[target], z3.Not(step.lead[target]),
+                                      *[deal.dead[t] for t in batch])
+                    found = ws.search_line(led_to, players=(p,), max_depth=1)
+                    if found is None:
+                        batch = batch[: len(batch) // 2] if len(batch) > 1 else []
+                if found is None:
+                    missing.append(f"{card_name(target)} ({p} players, turn-up "
+                                   f"{card_name(min(turnups))})")
+                    break
+                witnesses += 1
+                turnups -= {t for t in turnups if found.deal.dead >> t & 1}
+    if missing:
+        return Outcome(Status.UNKNOWN,
+                       f"{listed.method}; but no first lead was found to reach "
+                       + ", ".join(missing[:5]))
+    return Outcome(Status.PROVED,
+                   f"{listed.method} (the listed cards are never led to); and every other card "
+                   f"is led to on the first lead of some deal, for every turn-up "
+                   f"({witnesses} deals found by z3, each covering every turn-up in its dead "
+                   f"hand)")
+
+
+# The catalogue.
+
+THEOREMS: Final[Mapping[str, Theorem]] = {
+    t.name: t
+    for t in (
+        Theorem("pope-only-led",
+                "The 9♦ (Pope) is never played except as a lead.",
+                Source(HOYLE, "can only be played when the holder has the lead"),
+                never_led_to(*POPE_TEST)),
+        Theorem("kings-are-stops",
+                "Every King ends the run it is played in.",
+                Source(EARLY, "The four kings, and the seven of diamonds, are always fixed stops",
+                       f"also {MODERN}: \"The four Kings are stop cards\""),
+                always_stops(*KING_TEST)),
+        Theorem("seven-of-diamonds-stop",
+                "The 7♦ always ends the run it is played in.",
+                Source(MODERN, "in the diamond suit the 7 is as well, because the ♦8 has been "
+                       "removed from the pack"),
+                always_stops(*SEVEN_TEST)),
+        Theorem("below-dead-is-stop",
+                "The card just below any card of the dead hand ends the run it is played in.",
+                Source(EARLY, "if the ten of spades be turned up, the nine becomes a stop"),
+                always_stops(*_below_dead())),
+        Theorem("unreachable-at-outset",
+                "Knowing only the turn-up, the cards known never to be led to are exactly the "
+                "four aces, Pope and the card next above the turn-up.",
+                Source(HOYLE, "At the outset, the only known cards which cannot be led to are "
+                       "the four aces, Pope"),
+                check_unreachable_at_outset),
+        Theorem("terminates",
+                "Every line of play ends, within 51 leads, with exactly one player out.",
+                Source(MODERN, "In this way the game continues until one of the players has "
+                       "played all his cards"),
+                check_terminates),
+        Theorem("counters-conserved",
+                "No counter is created or lost by a deal's settlement (dressing, turn-up award, "
+                "play), and no compartment pays out more than it holds.",
+                None,
+                check_counters_conserved),
+        Theorem("six-of-eight-pools",
+                "A player who holds and plays the J, Q, K and A of trumps collects from (at "
+                "least) six of the eight pools.",
+                Source(PARLETT, "play J-Q-K-A of trumps, therefore, col ects from six of the "
+                       "eight", "OCR: \"col ects\" is \"collects\""),
+                check_six_pools),
+        Theorem("matrimony-needs-one-hand",
+                "Matrimony is never paid when the K and Q of trumps are in different hands or "
+                "either is dead.",
+                Source(HOYLE, "Should knave and queen, or queen and king of trumps fall from the "
+                       "same hand"),
+                _settlement_theorem(_matrimony_bad, _matrimony_concrete,
+                                    "Matrimony was paid with K and Q in different hands")),
+        Theorem("played-on-top",
+                "In every position reached by play, the played cards of each stretch (the "
+                "cards between two that can never be played) are its top part; so whichever "
+                "card of a stretch is led, the run ends at the same card (solver Fact 1).",
+                None,
+                check_played_on_top),
+    )
+}
+
+
+def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None,
+          workspace: Workspace | None = None) -> list[TheoremResult]:
+    """Prove or refute the named theorems (all by default) under a ruleset or a mutant."""
+    sem = semantics if isinstance(semantics, PlaySemantics) else PlaySemantics.of(semantics)
+    chosen = list(names) if names is not None else list(THEOREMS)
+    for name in chosen:
+        if name not in THEOREMS:
+            raise RulesError(f"unknown theorem {name!r} (known: {', '.join(THEOREMS)})")
+    ws = workspace if workspace is not None else Workspace(sem)
+    results = []
+    for name in chosen:
+        theorem = THEOREMS[name]
+        start = time.perf_counter()
+        outcome = theorem.check(ws)
+        results.append(TheoremResult(theorem.name, theorem.statement, theorem.source,
+                                     outcome.status, outcome.method, outcome.counterexample,
+                                     time.perf_counter() - start, outcome.details))
+    return results
+
+
+__all__ = ["THEOREMS", "Theorem", "prove"]
