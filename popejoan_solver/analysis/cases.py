@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..logic.theorems import prove
 from ..model.board import Board, Compartment
 from ..model.cards import CardSet, card_name, parse_card
 from ..model.deal import Deal
@@ -158,6 +159,13 @@ def _check(case: Case) -> CaseResult:
     deal = case_deal(case)
     checks: list[Check] = []
     findings: list[str] = []
+    proof = case.data.get("proof")
+    if proof is not None:
+        # A claim about every deal: the prover checks it, not only the example deal.
+        for theorem in prove(deal.rules, list(proof["theorems"])):
+            findings.append(f"theorem {theorem.name}: {theorem.status.value} ({theorem.method})")
+            checks.append(Check(f"theorem {theorem.name}", proof["status"],
+                                theorem.status.value))
     if case.kind == "stops":
         report = analyse_stops(deal, View(expect.get("view", "referee")))
         stops, unreachable = set(_names(report.stops)), set(_names(report.cannot_be_led_to))
