@@ -5,6 +5,9 @@
 'QC 7D TD'
 """
 
+from .logic.find import FindQuery, FindResult, Property, find_deals
+from .logic.prover import TheoremResult
+from .logic.theorems import THEOREMS, prove
 from .model.board import Board, Compartment
 from .model.cards import CardSet, card_name, parse_card
 from .model.deal import Deal, deal_random, deal_warnings
@@ -34,23 +37,28 @@ __version__ = "0.1.0"
 
 __all__ = [
     "RULESETS",
+    "THEOREMS",
     "Board",
     "CardError",
     "CardSet",
     "Compartment",
     "Deal",
     "DealError",
+    "FindQuery",
+    "FindResult",
     "Game",
     "IllegalPlayError",
     "NotationError",
     "PopeJoanError",
     "Position",
+    "Property",
     "RulesError",
     "Ruleset",
     "Run",
     "Solution",
     "StopReason",
     "StopsReport",
+    "TheoremResult",
     "Transfer",
     "Value",
     "View",
@@ -62,10 +70,12 @@ __all__ = [
     "deal_to_json",
     "deal_to_line",
     "deal_warnings",
+    "find_deals",
     "get_ruleset",
     "hoyle_dead_hand",
     "parse_card",
     "parse_deal_text",
+    "prove",
     "settle",
     "solve",
 ]

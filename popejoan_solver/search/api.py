@@ -94,13 +94,14 @@ def solve(
     time_limit: float | None = None,
     tt_entries: int = DEFAULT_TT_ENTRIES,
     line_seat: int | None = None,
+    with_line: bool = True,
 ) -> Solution:
     """Solve ``deal`` (a fresh deal or a position) with every hand known.
 
     ``seats`` are 1-based seat numbers (default: all). The line defends ``line_seat``'s
     guaranteed value (default: the first of ``seats`` if one is named, else the seat on lead).
     With ``time_limit`` (seconds) unfinished values come back as bounds and
-    ``solution.exact`` is false.
+    ``solution.exact`` is false. ``with_line=False`` skips the optimal line (batch studies).
     """
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
@@ -142,7 +143,8 @@ def solve(
         leads.append(LeadResult(lead, driver.value(Objective(Goal.GUARANTEED, leader),
                                                    after.played, after.leader)))
     focus = line_seat if line_seat is not None else (chosen[0] if seats else leader + 1)
-    line = _principal_line(driver, position, board, Objective(Goal.GUARANTEED, focus - 1))
+    line = (_principal_line(driver, position, board, Objective(Goal.GUARANTEED, focus - 1))
+            if with_line else ())
     stats = SolveStats(searcher.nodes, time.monotonic() - started, searcher.name, driver.exact,
                        str(getattr(searcher, "core", "")))
     return Solution(tuple(results), leader + 1, tuple(leads), focus, line, stats,
