@@ -15,8 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .analysis.batch import parse_players, run_batch, tty_progress
 from .analysis.cases import CaseResult, check_case, load_cases
 from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
+from .analysis.stats import groups, plot, wilson
 from .logic.find import DESCRIPTIONS, FindQuery, Property, find_deals, parse_hold
 from .logic.prover import Status, TheoremResult
 from .logic.theorems import THEOREMS, prove
@@ -371,6 +373,95 @@ def cmd_find(args: argparse.Namespace) -> int:
     return EXIT_DISAGREE if result.proved_none else EXIT_TIME_LIMIT
 
 
+# ----------------------------------------------------------------------------- batch, stats
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    rules = [r.strip() for r in args.rules.split(",") if r.strip()]
+    for name in rules:
+        get_ruleset(name)
+    players = parse_players(args.players)
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError("--time-limit takes a number of seconds above 0")
+    report = run_batch(Path(args.out), rules, players, args.deals, args.seed,
+                       workers=args.workers, cluster=args.cluster, time_limit=args.time_limit,
+                       progress=tty_progress())
+    rate = report.solved / report.seconds if report.seconds > 0 else 0.0
+    print(f"{report.planned} deals in {args.out}: {report.already} already there, "
+          f"{report.solved} solved now in {report.seconds:.1f} s ({rate:.1f} deals/s)")
+    return EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from .analysis.batch import read_rows
+    found = groups(read_rows(Path(args.file)))
+    if args.plot:
+        if Path(args.plot).suffix.lower() not in (".png", ".svg"):
+            raise UsageError("--plot writes a .png or .svg file")
+        plot(found, Path(args.plot))
+    if args.json:
+        _print_json({"groups": [g.to_json() for g in found]})
+        return EXIT_OK
+    for g in found:
+        timed_out = g.deals - g.exact
+        print(f"{g.rules}, {g.players} players: {g.deals} deals"
+              + (f" ({timed_out} past the time limit, left out of the rates)" if timed_out
+                 else ""))
+        low, high = wilson(g.any_forced_win, g.exact)
+        print(f"  any seat has a forced win: {g.any_forced_win_rate:.3f} "
+              f"[{low:.3f}, {high:.3f}]")
+        print("  seat  forced-win rate [95% CI]   mean guaranteed [95% CI]")
+        for s in range(g.players):
+            lo, hi = wilson(g.forced_win[s], g.exact)
+            mean, mlo, mhi = g.guaranteed[s]
+            print(f"  {s + 1:>4}  {g.forced_win_rate[s]:.3f} [{lo:.3f}, {hi:.3f}]"
+                  f"      {mean:+.2f} [{mlo:+.2f}, {mhi:+.2f}]")
+        print(f"  solve time: mean {g.mean_seconds:.3f} s, worst {g.worst_seconds:.3f} s\n")
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- study
+
+STUDIES = ("hoyle-maxims", "seat-values")
+
+
+def cmd_study(args: argparse.Namespace) -> int:
+    from .analysis.batch import read_rows
+    from .analysis.maxims import study
+    from .analysis.reports import maxims_report, seat_values_report
+
+    if args.name == "hoyle-maxims":
+        rules = ["hoyle-modernized"]
+    else:
+        rules = [r.strip() for r in args.rules.split(",") if r.strip()]
+    for name in rules:
+        get_ruleset(name)
+    players = parse_players(args.players)
+    out = Path(args.out)
+    run_batch(out, rules, players, args.deals, args.seed, workers=args.workers,
+              cluster=args.cluster, time_limit=args.time_limit, progress=tty_progress())
+    command = (f"popejoan study {args.name} --rules {','.join(rules)} --players {args.players} "
+               f"--deals {args.deals} --seed {args.seed}"
+               + (f" --time-limit {args.time_limit:g}" if args.time_limit else ""))
+    rows = [r for r in read_rows(out) if r["rules"] in rules and r["players"] in players
+            and r["idx"] < args.deals]
+    if args.name == "seat-values":
+        found = groups(rows)
+        if args.report:
+            print(f"wrote {seat_values_report(found, command, Path(args.report))}")
+        _print_json({"groups": [g.to_json() for g in found]})
+        return EXIT_OK
+    results = study(rows)
+    if args.report:
+        print(f"wrote {maxims_report(results, command, Path(args.report))}")
+    for p in sorted(results):
+        for label, summary in results[p].items():
+            rate, lo, hi = summary.optimal_rate
+            cost, clo, chi = summary.mean_cost
+            print(f"{p} players  {label:<20} {summary.deals:>5} deals  optimal {rate:.3f} "
+                  f"[{lo:.3f}, {hi:.3f}]  mean cost {cost:.2f} [{clo:.2f}, {chi:.2f}]")
+    return EXIT_OK
+
+
 # ----------------------------------------------------------------------------- parser
 
 def _positive(text: str) -> int:
@@ -473,6 +564,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=_seconds, metavar="S")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_find)
+
+    p = sub.add_parser("batch", help="solve many seeded deals into an SQLite file (resumable)")
+    p.add_argument("--rules", default="hoyle-modernized", metavar="R[,R...]")
+    p.add_argument("--players", default="3-8", metavar="3-8")
+    p.add_argument("--deals", type=_positive, required=True, metavar="N",
+                   help="deals per ruleset and player count")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--workers", type=_positive, metavar="K", help="processes (default: all cores)")
+    p.add_argument("--cluster", metavar="ADDRESS", help="a Dask scheduler, tcp://HOST:PORT")
+    p.add_argument("--time-limit", type=_seconds, metavar="S",
+                   help="per deal; a deal past it is recorded with its bounds")
+    p.add_argument("--out", required=True, metavar="FILE")
+    p.set_defaults(func=cmd_batch)
+
+    p = sub.add_parser("stats", help="forced-win rates and seat values from a batch file")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--plot", metavar="PATH", help="draw the figures (.png or .svg)")
+    p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("study", help="a study over many deals: hoyle-maxims or seat-values")
+    p.add_argument("name", choices=STUDIES)
+    p.add_argument("--deals", type=_positive, required=True, metavar="N")
+    p.add_argument("--players", default="3-8", metavar="3-8")
+    p.add_argument("--rules", default=",".join(RULESETS), metavar="R[,R...]",
+                   help="seat-values only (hoyle-maxims is about hoyle-modernized)")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--workers", type=_positive, metavar="K")
+    p.add_argument("--cluster", metavar="ADDRESS")
+    p.add_argument("--time-limit", type=_seconds, metavar="S")
+    p.add_argument("--out", required=True, metavar="FILE", help="the batch file (resumable)")
+    p.add_argument("--report", metavar="DIR", help="write the markdown report and plot here")
+    p.set_defaults(func=cmd_study)
     return parser
 
 

@@ -1,0 +1,152 @@
+"""Hoyle's strategy advice against double-dummy play.
+
+``hoyle_advice`` turns the advice in ``hoyles-games-modernized.txt`` into a first lead for
+eldest, who knows only his hand and the turn-up, in Hoyle's order:
+
+1. "first, however, playing out any known stops", and "A sequence or alternate sequence
+   terminating with king forms a very strong lead": of the runs of his own consecutive cards
+   that end in a known stop (a King, the 7♦, the card below the turn-up) and his sequences with
+   gaps of at most one card that end in a King, the longest, led from its bottom;
+2. "to play it [Pope] at the first opportunity, first, however, playing out any known stops":
+   the 9♦;
+3. "the lower of two pretty close cards of the same suit (as three and six, three and seven, or
+   four and eight)": the lower card of the closest such pair (3 or 4 apart);
+4. "After these the lowest card of the longest suit, especially if an ace".
+
+Ties go to the first suit in clubs, diamonds, hearts, spades order. The study compares the
+advised lead with the optimal first leads (seat 1's ``guaranteed`` after each lead), beside a
+uniformly random legal lead, whose cost is computed exactly as the mean over the legal leads.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..model.cards import (
+    EIGHT_OF_DIAMONDS,
+    POPE,
+    Card,
+    card_suit,
+    iter_mask,
+    make_card,
+    parse_card,
+)
+from ..model.deal import Deal
+from ..model.notation import deal_from_json
+from .stats import mean_ci, wilson
+
+MAXIMS = ("known stop", "Pope", "sequence to a King", "close pair", "longest suit")
+"""The maxims by name; a sequence to a King ranks with the known stops."""
+
+
+def hoyle_advice(deal: Deal) -> tuple[Card, str]:
+    """Eldest's first lead by Hoyle's advice, and the maxim that chose it."""
+    rules = deal.rules
+    hand = deal.hands[0]
+    order = rules.suit_order
+
+    def known_stop(card: Card) -> bool:
+        above = rules.successor[card]
+        return above < 0 or above == EIGHT_OF_DIAMONDS or above == deal.turnup
+
+    def runs(max_gap: int) -> list[list[Card]]:
+        """Runs of own cards per suit, bottom first, with at most ``max_gap`` missing between."""
+        found = []
+        for suit in range(4):
+            cards = [make_card(suit, r) for r in order]
+            mine = [i for i, c in enumerate(cards) if hand >> c & 1]
+            current: list[int] = []
+            for i in mine:
+                if current and i - current[-1] - 1 > max_gap:
+                    found.append([cards[j] for j in current])
+                    current = []
+                current.append(i)
+            if current:
+                found.append([cards[j] for j in current])
+        return found
+
+    # Top tier: runs ending in a known stop, and sequences (gaps of one card allowed) ending
+    # in a King; the longest is led from its bottom, a plain stop run winning a tie.
+    top = [(len(run), 1, run[0], MAXIMS[0]) for run in runs(0) if known_stop(run[-1])]
+    top += [(len(run), 0, run[0], MAXIMS[2]) for run in runs(1)
+            if len(run) > 1 and run[-1] % 13 == 12 and rules.successor[run[-1]] < 0]
+    if top:
+        best = max(top, key=lambda t: (t[0], t[1], -t[2]))
+        return best[2], best[3]
+    if hand >> POPE & 1:
+        return POPE, MAXIMS[1]
+    key = rules.order_key
+    pairs = []
+    for suit in range(4):
+        mine = sorted((c for c in iter_mask(hand) if card_suit(c) == suit), key=key.__getitem__)
+        for low, high in itertools.pairwise(mine):
+            if 3 <= key[high] - key[low] <= 4:
+                pairs.append((key[high] - key[low], suit, low))
+    if pairs:
+        return min(pairs)[2], MAXIMS[3]
+    suits = [[c for c in iter_mask(hand) if card_suit(c) == s] for s in range(4)]
+    longest = max(range(4), key=lambda s: (len(suits[s]), -s))
+    return min(suits[longest], key=key.__getitem__), MAXIMS[4]
+
+
+@dataclass(frozen=True)
+class MaximSummary:
+    """How one way of choosing the first lead fares: how often optimal, and at what cost."""
+
+    label: str
+    hits: tuple[float, ...]
+    """Per deal: 1 if the lead was optimal, else 0 (for the random lead, the optimal share)."""
+    costs: tuple[float, ...]
+    """Per deal: the best lead's value minus this lead's (for the random lead, the mean)."""
+
+    @property
+    def deals(self) -> int:
+        return len(self.hits)
+
+    @property
+    def optimal_rate(self) -> tuple[float, float, float]:
+        """The rate with its 95% interval (Wilson for 0/1 hits, normal for shares)."""
+        if all(h in (0.0, 1.0) for h in self.hits):
+            wins = int(sum(self.hits))
+            low, high = wilson(wins, self.deals)
+            return (wins / self.deals if self.deals else 0.0, low, high)
+        return mean_ci(list(self.hits))
+
+    @property
+    def mean_cost(self) -> tuple[float, float, float]:
+        return mean_ci(list(self.costs))
+
+    def to_json(self) -> dict[str, Any]:
+        rate, low, high = self.optimal_rate
+        mean, mlo, mhi = self.mean_cost
+        return {"label": self.label, "deals": self.deals, "optimal_rate": rate,
+                "optimal_ci95": [low, high], "mean_cost": mean, "mean_cost_ci95": [mlo, mhi]}
+
+
+def study(rows: Iterable[dict[str, Any]],
+          rules: str = "hoyle-modernized") -> dict[int, dict[str, MaximSummary]]:
+    """Per player count: the advised lead by maxim, all advice, and the random baseline."""
+    hits: dict[tuple[int, str], list[float]] = defaultdict(list)
+    costs: dict[tuple[int, str], list[float]] = defaultdict(list)
+    for row in rows:
+        if not row["exact"] or row["rules"] != rules:
+            continue
+        deal = deal_from_json(row["deal"])
+        values = {parse_card(card): value for card, value in row["leads"].items()}
+        best = max(values.values())
+        card, maxim = hoyle_advice(deal)
+        p = row["players"]
+        for label in (maxim, "all advice"):
+            hits[p, label].append(float(values[card] == best))
+            costs[p, label].append(float(best - values[card]))
+        hits[p, "random lead"].append(sum(1 for v in values.values() if v == best)
+                                      / len(values))
+        costs[p, "random lead"].append(sum(best - v for v in values.values()) / len(values))
+    result: dict[int, dict[str, MaximSummary]] = defaultdict(dict)
+    for (p, label), cost in sorted(costs.items()):
+        result[p][label] = MaximSummary(label, tuple(hits[p, label]), tuple(cost))
+    return dict(result)

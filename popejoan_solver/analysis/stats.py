@@ -1,0 +1,118 @@
+"""Statistics over a batch file: forced-win rates and seat values per ruleset and player count,
+with 95% confidence intervals (Wilson for rates, normal for means)."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate.
+
+    >>> tuple(round(x, 3) for x in wilson(50, 100))
+    (0.404, 0.596)
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: list[float]) -> tuple[float, float, float]:
+    """Mean and its 95% normal-approximation interval."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, mean, mean)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return (mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True)
+class Group:
+    """One (ruleset, players) group of a batch file; rates and means over exact rows."""
+
+    rules: str
+    players: int
+    deals: int
+    exact: int
+    forced_win: tuple[int, ...]
+    any_forced_win: int
+    guaranteed: tuple[tuple[float, float, float], ...]
+    mean_seconds: float
+    worst_seconds: float
+
+    @property
+    def forced_win_rate(self) -> list[float]:
+        return [w / self.exact if self.exact else math.nan for w in self.forced_win]
+
+    @property
+    def any_forced_win_rate(self) -> float:
+        return self.any_forced_win / self.exact if self.exact else math.nan
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "players": self.players,
+            "deals": self.deals,
+            "forced_win_rate": [round(r, 6) for r in self.forced_win_rate],
+            "any_forced_win_rate": round(self.any_forced_win_rate, 6),
+            "mean_guaranteed": [round(g[0], 4) for g in self.guaranteed],
+            "exact_deals": self.exact,
+            "forced_win_ci95": [[round(x, 4) for x in wilson(w, self.exact)]
+                                for w in self.forced_win],
+            "mean_guaranteed_ci95": [[round(g[1], 4), round(g[2], 4)] for g in self.guaranteed],
+            "mean_seconds": round(self.mean_seconds, 4),
+            "worst_seconds": round(self.worst_seconds, 4),
+        }
+
+
+def groups(rows: Iterable[dict[str, Any]]) -> list[Group]:
+    by_key: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_key[row["rules"], row["players"]].append(row)
+    result = []
+    for (rules, players), members in sorted(by_key.items()):
+        exact = [r for r in members if r["exact"]]
+        wins = tuple(sum(1 for r in exact if r["forced_win"][s]) for s in range(players))
+        any_win = sum(1 for r in exact if any(r["forced_win"]))
+        values = tuple(mean_ci([float(r["guaranteed"][s]) for r in exact])
+                       for s in range(players))
+        seconds = [r["seconds"] for r in members]
+        result.append(Group(rules, players, len(members), len(exact), wins, any_win, values,
+                            sum(seconds) / len(seconds), max(seconds)))
+    return result
+
+
+def plot(groups_: list[Group], path: Path) -> None:
+    """Forced-win rate and mean guaranteed value per seat, one panel each (PNG or SVG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    for group in groups_:
+        seats = list(range(1, group.players + 1))
+        label = f"{group.rules} {group.players}p"
+        axes[0].plot(seats, group.forced_win_rate, marker="o", label=label)
+        axes[1].plot(seats, [g[0] for g in group.guaranteed], marker="o", label=label)
+    axes[0].set(title="forced-win rate by seat", xlabel="seat (1 = eldest)", ylabel="rate")
+    axes[1].set(title="mean guaranteed value by seat", xlabel="seat (1 = eldest)",
+                ylabel="counters")
+    axes[1].legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
