@@ -618,7 +618,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
+        print("error: interrupted (a batch keeps every row it stored: run it again to resume)",
+              file=sys.stderr)
         return 130
 
 

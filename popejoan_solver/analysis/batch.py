@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import sys
 import time
@@ -174,26 +175,36 @@ def run_local(tasks: Sequence[Task], workers: int, store: BatchStore,
             if progress:
                 progress(finished, len(tasks))
         return finished
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: set[Future[dict[str, Any]]] = set()
-        queue = iter(tasks)
-        try:
-            for task in _take(queue, 2 * workers):
-                pending.add(pool.submit(solve_task, task))
-            while pending:
-                complete, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in complete:
-                    store.add(future.result())
-                    finished += 1
-                    if progress:
-                        progress(finished, len(tasks))
-                    for task in _take(queue, 1):
-                        pending.add(pool.submit(solve_task, task))
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    pending: set[Future[dict[str, Any]]] = set()
+    queue = iter(tasks)
+    try:
+        for task in _take(queue, 2 * workers):
+            pending.add(pool.submit(solve_task, task))
+        while pending:
+            complete, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in complete:
+                store.add(future.result())
+                finished += 1
+                if progress:
+                    progress(finished, len(tasks))
+                for task in _take(queue, 1):
+                    pending.add(pool.submit(solve_task, task))
+    except BaseException:
+        # Ctrl-C or an error: every stored row stays; stop the workers now rather than
+        # letting them finish deals nobody will store.
+        processes = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        raise
+    pool.shutdown()
     return finished
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _take(iterator: Iterator[Task], count: int) -> list[Task]:

@@ -118,7 +118,9 @@ class MaximSummary:
 
     @property
     def mean_cost(self) -> tuple[float, float, float]:
-        return mean_ci(list(self.costs))
+        """Mean cost and its interval; a cost is never negative, so neither is the bound."""
+        mean, low, high = mean_ci(list(self.costs))
+        return (mean, max(0.0, low), high)
 
     def to_json(self) -> dict[str, Any]:
         rate, low, high = self.optimal_rate
