@@ -429,21 +429,29 @@ def cmd_study(args: argparse.Namespace) -> int:
     from .analysis.maxims import study
     from .analysis.reports import maxims_report, seat_values_report
 
-    if args.name == "hoyle-maxims":
-        rules = ["hoyle-modernized"]
-    else:
-        rules = [r.strip() for r in args.rules.split(",") if r.strip()]
-    for name in rules:
+    # A ruleset may carry its own deal count (``early-hoyle:120``) when it is slower to solve.
+    wanted: dict[str, int] = {}
+    for entry in (["hoyle-modernized"] if args.name == "hoyle-maxims" else args.rules.split(",")):
+        name, _, count = entry.strip().partition(":")
+        if not name:
+            continue
         get_ruleset(name)
+        if count and not count.isdigit():
+            raise UsageError(f"--rules entry {entry!r}: a deal count must be a whole number")
+        wanted[name] = int(count) if count else args.deals
+    rules = list(wanted)
     players = parse_players(args.players)
     out = Path(args.out)
-    run_batch(out, rules, players, args.deals, args.seed, workers=args.workers,
-              cluster=args.cluster, time_limit=args.time_limit, progress=tty_progress())
-    command = (f"popejoan study {args.name} --rules {','.join(rules)} --players {args.players} "
+    for count in sorted(set(wanted.values())):
+        run_batch(out, [r for r in rules if wanted[r] == count], players, count, args.seed,
+                  workers=args.workers, cluster=args.cluster, time_limit=args.time_limit,
+                  progress=tty_progress())
+    rules_text = ",".join(r if wanted[r] == args.deals else f"{r}:{wanted[r]}" for r in rules)
+    command = (f"popejoan study {args.name} --rules {rules_text} --players {args.players} "
                f"--deals {args.deals} --seed {args.seed}"
                + (f" --time-limit {args.time_limit:g}" if args.time_limit else ""))
-    rows = [r for r in read_rows(out) if r["rules"] in rules and r["players"] in players
-            and r["idx"] < args.deals]
+    rows = [r for r in read_rows(out) if r["rules"] in wanted and r["players"] in players
+            and r["idx"] < wanted[r["rules"]]]
     if args.name == "seat-values":
         found = groups(rows)
         if args.report:
@@ -588,8 +596,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", choices=STUDIES)
     p.add_argument("--deals", type=_positive, required=True, metavar="N")
     p.add_argument("--players", default="3-8", metavar="3-8")
-    p.add_argument("--rules", default=",".join(RULESETS), metavar="R[,R...]",
-                   help="seat-values only (hoyle-maxims is about hoyle-modernized)")
+    p.add_argument("--rules", default=",".join(RULESETS), metavar="R[:N][,R...]",
+                   help="seat-values only (hoyle-maxims is about hoyle-modernized); R:N gives "
+                   "that ruleset its own number of deals")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--workers", type=_positive, metavar="K")
     p.add_argument("--cluster", metavar="ADDRESS")

@@ -185,3 +185,21 @@ def test_maxims_study_compares_with_the_optimal_leads(tmp_path: Path) -> None:
     assert set(summary) - {"all advice", "random lead"} <= {
         "known stop", "Pope", "sequence to a King", "close pair", "longest suit"}
     assert groups(read_rows(out))[0].deals == 6
+
+
+def test_study_commands_write_their_reports(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.db"
+    reports = tmp_path / "studies"
+    assert main(["study", "seat-values", "--rules", "parlett,britannica:2", "--players", "7-8",
+                 "--deals", "3", "--seed", "1", "--out", str(db), "--report", str(reports)]) == 0
+    text = (reports / "seat-values.md").read_text()
+    assert "| parlett | 7 | 3 |" in text
+    assert "| britannica | 8 | 2 |" in text
+    assert (reports / "seat-values.png").read_bytes()[:4] == b"\x89PNG"
+    capsys.readouterr()
+    assert main(["study", "hoyle-maxims", "--players", "8", "--deals", "3", "--seed", "1",
+                 "--out", str(tmp_path / "m.db"), "--report", str(reports)]) == 0
+    assert "| 8 | **all advice** | 3 |" in (reports / "hoyle-maxims.md").read_text()
+    assert main(["study", "seat-values", "--rules", "parlett:x", "--deals", "1",
+                 "--out", str(db)]) == 2
