@@ -19,12 +19,14 @@ other keys override it. Kinds:
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..logic.prover import TheoremResult
 from ..logic.theorems import prove
 from ..model.board import Board, Compartment
 from ..model.cards import CardSet, card_name, parse_card
@@ -33,6 +35,7 @@ from ..model.errors import NotationError, PopeJoanError
 from ..model.examples import hoyle_dead_hand
 from ..model.notation import deal_from_json, deal_to_json
 from ..model.play import Position, Run
+from ..model.rules import Ruleset
 from ..model.settlement import compartments_taken, final_round, settle, turnup_award
 from ..model.stops import View, analyse_stops
 
@@ -139,6 +142,12 @@ def _canon(texts: list[str]) -> list[str]:
     return [card_name(parse_card(t)) for t in texts]
 
 
+@functools.lru_cache(maxsize=16)
+def _proved(rules: Ruleset, names: tuple[str, ...]) -> list[TheoremResult]:
+    """Theorem results, once per ruleset and list: several cases may check the same claim."""
+    return prove(rules, names)
+
+
 def check_case(case: Case) -> CaseResult:
     """Analyse one case and compare the model's answer with the expected result.
 
@@ -162,7 +171,7 @@ def _check(case: Case) -> CaseResult:
     proof = case.data.get("proof")
     if proof is not None:
         # A claim about every deal: the prover checks it, not only the example deal.
-        for theorem in prove(deal.rules, list(proof["theorems"])):
+        for theorem in _proved(deal.rules, tuple(proof["theorems"])):
             findings.append(f"theorem {theorem.name}: {theorem.status.value} ({theorem.method})")
             checks.append(Check(f"theorem {theorem.name}", proof["status"],
                                 theorem.status.value))

@@ -7,6 +7,7 @@ checks a published claim, and a check over a :class:`Workspace`. Names are a con
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -457,6 +458,12 @@ THEOREMS: Final[Mapping[str, Theorem]] = {
 }
 
 
+@functools.lru_cache(maxsize=4)
+def shared_workspace(semantics: PlaySemantics) -> Workspace:
+    """One workspace per semantics, so that theorems proved one call at a time share encodings."""
+    return Workspace(semantics)
+
+
 def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None,
           workspace: Workspace | None = None) -> list[TheoremResult]:
     """Prove or refute the named theorems (all by default) under a ruleset or a mutant."""
@@ -465,7 +472,7 @@ def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None
     for name in chosen:
         if name not in THEOREMS:
             raise RulesError(f"unknown theorem {name!r} (known: {', '.join(THEOREMS)})")
-    ws = workspace if workspace is not None else Workspace(sem)
+    ws = workspace if workspace is not None else shared_workspace(sem)
     results = []
     for name in chosen:
         theorem = THEOREMS[name]
