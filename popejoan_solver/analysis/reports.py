@@ -25,7 +25,7 @@ def seat_values_report(found: list[Group], command: str, directory: Path) -> Pat
         "win. Intervals are 95%: Wilson for rates, normal approximation for means. Deals that",
         "ran past the per-deal time limit are counted in *deals* but left out of the rates.",
         "",
-        f"Made with `{command}` then `popejoan stats`.",
+        f"Made with `{command}`; `popejoan stats` on the same file prints the same figures.",
         "",
         "![forced-win rate and mean guaranteed value by seat](seat-values.png)",
         "",

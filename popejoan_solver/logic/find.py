@@ -31,8 +31,18 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from ..model.board import Board
-from ..model.cards import POPE, Card, Mask, Rank, card_name, card_suit, iter_mask, make_card
+from ..model.cards import (
+    PACK,
+    POPE,
+    Card,
+    CardSet,
+    Mask,
+    Rank,
+    card_name,
+    card_suit,
+    iter_mask,
+    make_card,
+)
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal
 from ..model.errors import DealError
 from ..model.notation import deal_to_json
@@ -109,7 +119,7 @@ class DealEncoding:
         self.rules = rules
         self.players = players
         self.pool = IDPool()
-        self.cards = list(iter_mask(PACK_MASK))
+        self.cards = list(iter_mask(PACK))
         self.clauses: list[list[int]] = []
         n = rules.cards_per_player(players)
         for c in self.cards:
@@ -172,9 +182,6 @@ class DealEncoding:
             seat = deal.holder(c)
             lits.append(self.holds(moved(c), seat) if seat >= 0 else self.dead(moved(c)))
         return lits
-
-
-PACK_MASK = sum(1 << c for c in range(52)) & ~(1 << make_card(1, Rank.EIGHT))
 
 
 def _necessary(enc: DealEncoding, query: FindQuery) -> None:
@@ -356,7 +363,6 @@ def _symmetric_blocks(enc: DealEncoding, deal: Deal, query: FindQuery) -> list[l
 
 def parse_hold(text: str, players: int) -> tuple[int, Mask]:
     """``SEAT:CARDS`` (seat from 1) to a 0-based seat and a mask."""
-    from ..model.cards import CardSet
     seat_text, sep, cards = text.partition(":")
     if not sep or not seat_text.strip().isdigit():
         raise DealError(f"--hold wants SEAT:CARDS, like 1:QH,KH, not {text!r}")
@@ -366,5 +372,5 @@ def parse_hold(text: str, players: int) -> tuple[int, Mask]:
     return seat, CardSet.parse(cards.replace(",", " ")).mask
 
 
-__all__ = ["DESCRIPTIONS", "Board", "FindQuery", "FindResult", "FindStats", "Property",
+__all__ = ["DESCRIPTIONS", "FindQuery", "FindResult", "FindStats", "Property",
            "find_deals", "parse_hold"]

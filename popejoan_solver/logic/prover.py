@@ -179,9 +179,9 @@ class Workspace:
         hypothesis = ("every position satisfying the inductive invariant (Fact 1, re-proved by "
                       "two separate solver calls per player count)" if every
                       else "every position (the invariant failed, so none was assumed)")
-        return f"z3: one lead checked from {hypothesis}, {self._players_text()}"
+        return f"z3: one lead checked from {hypothesis}, {self.players_text()}"
 
-    def _players_text(self) -> str:
+    def players_text(self) -> str:
         return f"{self.players[0]}-{self.players[-1]} players"
 
     # Bounded search for lines from the outset.

@@ -22,7 +22,7 @@ from ..model.errors import RulesError
 from ..model.notation import deal_from_json, deal_to_line
 from ..model.play import Run
 from ..model.rules import EARLY, HOYLE, MODERN, PARLETT, Ruleset, Source
-from ..model.settlement import settle
+from ..model.settlement import DealSettlement, settle
 from .encoding import SymbolicDeal, SymbolicPosition, SymbolicStep, _and, _or
 from .prover import (
     Counterexample,
@@ -142,7 +142,7 @@ def check_played_on_top(ws: Workspace) -> Outcome:
     if all(ws.invariant_holds(p) for p in ws.players):
         return Outcome(Status.PROVED,
                        f"z3 induction: true at the outset and kept by every lead (two separate "
-                       f"solver calls per player count), {ws._players_text()}")
+                       f"solver calls per player count), {ws.players_text()}")
 
     def bad(_d: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
         after = step.after()
@@ -188,8 +188,8 @@ def check_terminates(ws: Workspace) -> Outcome:
             if ws.check_step(p, bad) != z3.unsat:
                 failures.append(f"{p} players: {name}")
     if failures:
-        return Outcome(Status.REFUTED if not ws.semantics.is_standard else Status.UNKNOWN,
-                       "z3: " + "; ".join(failures))
+        # A one-step failure is not a refutation until a line from the outset shows it.
+        return Outcome(Status.UNKNOWN, "z3: one-step check fails: " + "; ".join(failures))
     return Outcome(
         Status.PROVED,
         f"{ws.one_step_method()}: nobody is out at the outset; every position not over has a "
@@ -237,7 +237,7 @@ def check_counters_conserved(ws: Workspace) -> Outcome:
                    f"z3: the books balance part by part (dressing, turn-up award, card payments, "
                    f"each compartment; no compartment below zero) on the settlement of every "
                    f"finished play (any cards played, one player out, any number of cards left, "
-                   f"any carried-over board), {ws._players_text()}")
+                   f"any carried-over board), {ws.players_text()}")
 
 
 def _settlement_theorem(bad: Callable[[SymbolicDeal, SymbolicPosition, SymbolicSettlement],
@@ -250,7 +250,7 @@ def _settlement_theorem(bad: Callable[[SymbolicDeal, SymbolicPosition, SymbolicS
             return Outcome(Status.PROVED,
                            f"z3: checked on the settlement of every finished play (any cards "
                            f"played, one player out; any carried-over board{counts}), "
-                           f"{ws._players_text()}")
+                           f"{ws.players_text()}")
         found = ws.search_settled_line(bad)
         if found is None:
             return Outcome(Status.UNKNOWN, "z3: a finished play breaks it, but no line of at "
@@ -263,11 +263,16 @@ def _settlement_theorem(bad: Callable[[SymbolicDeal, SymbolicPosition, SymbolicS
     return check
 
 
-def _conserved_concrete(deal: Deal, runs: list[Run]) -> bool:
+def _settled(deal: Deal, runs: list[Run]) -> DealSettlement:
+    """The settlement of a deal played out along ``runs``."""
     played = 0
     for run in runs:
         played |= run.mask
-    result = settle(deal, played, runs[-1].winner)
+    return settle(deal, played, runs[-1].winner)
+
+
+def _conserved_concrete(deal: Deal, runs: list[Run]) -> bool:
+    result = _settled(deal, runs)
     total = sum(result.net(s, include_dressing=True) for s in range(deal.players))
     change = sum(result.board_after[c] - result.board_before[c] for c in Compartment)
     return total + change != 0
@@ -286,10 +291,7 @@ def _matrimony_bad(deal: SymbolicDeal, _f: SymbolicPosition,
 
 
 def _matrimony_concrete(deal: Deal, runs: list[Run]) -> bool:
-    played = 0
-    for run in runs:
-        played |= run.mask
-    result = settle(deal, played, runs[-1].winner)
+    result = _settled(deal, runs)
     king = deal.holder(make_card(deal.trumps, Rank.KING))
     queen = deal.holder(make_card(deal.trumps, Rank.QUEEN))
     paid = any(t.payer == Compartment.MATRIMONY for t in result.play)
@@ -336,10 +338,7 @@ def check_six_pools(ws: Workspace) -> Outcome:
 
 
 def _most_pools(deal: Deal, runs: list[Run]) -> int:
-    played = 0
-    for run in runs:
-        played |= run.mask
-    result = settle(deal, played, runs[-1].winner)
+    result = _settled(deal, runs)
     counts = [len({t.payer for t in result.play if isinstance(t.payer, Compartment)
                    and t.payee == s}) for s in range(deal.players)]
     return max(counts)
