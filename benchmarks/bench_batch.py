@@ -23,8 +23,14 @@ def _throughput(kind: str, rules: list[str], players: list[int], deals: int, see
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "bench.db"
         if kind == "dask-2":
+            import dask
             from distributed import LocalCluster
 
+            # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which fixes glibc's
+            # mmap threshold low, so every large table the solver allocates is fresh pages
+            # (measured: about 10% slower per deal). docs/performance.md recommends this setting.
+            dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_":
+                             1 << 30})
             with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                               dashboard_address=None, processes=True) as cluster:
                 started = time.perf_counter()

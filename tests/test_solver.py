@@ -168,3 +168,24 @@ def test_a_finished_position_is_scored_and_said_to_be_over() -> None:
     assert [s.guaranteed.lower for s in solution.seats] == [5, -1, -3]
     assert solution.leads == ()
     assert solution.line == ()
+
+
+def test_solves_in_threads_agree_with_solves_in_turn() -> None:
+    """The compiled core searches without the GIL and shares freed tables between searches:
+    concurrent solves must give exactly the values of solves one after another."""
+    import threading
+
+    from popejoan_solver.model.deal import deal_random
+
+    def values(index: int) -> list[int]:
+        solution = solve(deal_random(6, 1, index=index), with_line=False)
+        return [s.guaranteed.lower for s in solution.seats]
+
+    found: dict[int, list[int]] = {}
+    threads = [threading.Thread(target=lambda i=i: found.__setitem__(i, values(i)))
+               for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found == {i: values(i) for i in range(6)}

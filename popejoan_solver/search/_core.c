@@ -7,6 +7,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pythread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,48 @@ static int gen_leads(const Core *c, uint64_t played, int leader, int *moves) {
     return count;
 }
 
+/* Tables freed by finished searches, one kept per size: a batch solving deal after deal in one
+ * process reuses them (zeroed in place) instead of page-faulting fresh memory every time. */
+#define TT_CACHE_SIZES 40
+static Entry *tt_cache[TT_CACHE_SIZES];
+static PyThread_type_lock tt_cache_lock;  /* searches run without the GIL */
+
+static int tt_size_index(size_t entries) {
+    int i = 0;
+    while (i < TT_CACHE_SIZES - 1 && ((size_t)1 << i) < entries) i++;
+    return i;
+}
+
+static Entry *tt_alloc(size_t entries) {
+    int i = tt_size_index(entries);
+    Entry *reused = NULL;
+    if (((size_t)1 << i) == entries) {
+        PyThread_acquire_lock(tt_cache_lock, WAIT_LOCK);
+        reused = tt_cache[i];
+        tt_cache[i] = NULL;
+        PyThread_release_lock(tt_cache_lock);
+    }
+    if (reused) {
+        memset(reused, 0, entries * sizeof(Entry));
+        return reused;
+    }
+    return calloc(entries, sizeof(Entry));
+}
+
+static void tt_release(Entry *table, size_t entries) {
+    if (!table) return;
+    int i = tt_size_index(entries);
+    if (((size_t)1 << i) == entries) {
+        PyThread_acquire_lock(tt_cache_lock, WAIT_LOCK);
+        if (!tt_cache[i]) {
+            tt_cache[i] = table;
+            table = NULL;
+        }
+        PyThread_release_lock(tt_cache_lock);
+    }
+    free(table);
+}
+
 static inline uint64_t tt_key(const Core *c, uint64_t played, int leader) {
     return ((played << 8) | ((uint64_t)leader << 5) | (uint64_t)c->objective_id) + 1;
 }
@@ -142,7 +185,7 @@ static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint
 /* Double the table (up to its bound) and re-insert every entry. */
 static void tt_grow(Core *c) {
     size_t old_entries = ((size_t)1 << c->tt_log2) * WAYS;
-    Entry *fresh = calloc(old_entries * 2, sizeof(Entry));
+    Entry *fresh = tt_alloc(old_entries * 2);
     if (!fresh) { c->tt_max_log2 = c->tt_log2; return; }  /* keep the old size */
     Entry *old = c->tt;
     c->tt = fresh;
@@ -164,7 +207,7 @@ static void tt_grow(Core *c) {
                 if (bucket[w].key == old[i].key) bucket[w].played_count = old[i].played_count;
         }
     }
-    free(old);
+    tt_release(old, old_entries);
 }
 
 static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint64_t played) {
@@ -440,14 +483,14 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->tt_shift = 64 - c->tt_log2;
     c->tt_used = 0;
     free(c->tt);
-    c->tt = calloc(((size_t)1 << c->tt_log2) * WAYS, sizeof(Entry));
+    c->tt = tt_alloc(((size_t)1 << c->tt_log2) * WAYS);
     if (!c->tt) { PyErr_NoMemory(); return -1; }
     c->nodes = 0;
     return 0;
 }
 
 static void Core_dealloc(Core *c) {
-    free(c->tt);
+    tt_release(c->tt, ((size_t)1 << c->tt_log2) * WAYS);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
@@ -478,6 +521,7 @@ static struct PyModuleDef core_module = {
     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
+    if (!tt_cache_lock && !(tt_cache_lock = PyThread_allocate_lock())) return PyErr_NoMemory();
     if (PyType_Ready(&CoreType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
