@@ -26,9 +26,8 @@ def _throughput(kind: str, rules: list[str], players: list[int], deals: int, see
             import dask
             from distributed import LocalCluster
 
-            # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which fixes glibc's
-            # mmap threshold low, so every large table the solver allocates is fresh pages
-            # (measured: about 10% slower per deal). docs/performance.md recommends this setting.
+            # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536; the figures in
+            # docs/performance.md were taken with it raised, as here.
             dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_":
                              1 << 30})
             with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
