@@ -16,7 +16,7 @@ from typing import Final
 import z3
 
 from ..model.board import Board, Compartment
-from ..model.cards import POPE, Card, Rank, card_name, card_rank, make_card
+from ..model.cards import POPE, Card, Rank, card_name, card_rank, iter_mask, make_card
 from ..model.deal import Deal
 from ..model.errors import RulesError
 from ..model.notation import deal_from_json, deal_to_line
@@ -54,13 +54,13 @@ class Theorem:
 
 def _refute_by_line(ws: Workspace, bad: Callable[[SymbolicDeal, SymbolicPosition, SymbolicStep],
                                                    z3.BoolRef],
-                    concrete: Callable[[Deal, Run], bool], what: str) -> Outcome:
+                    concrete: Callable[[Deal, list[Run]], bool], what: str) -> Outcome:
     found = ws.search_line(bad)
     if found is None:
         return Outcome(Status.UNKNOWN,
                        f"{ws.one_step_method()}: the one-step check fails, but no line from the "
                        f"outset within {ws.max_depth} leads reaches such a position")
-    example = ws.replay(found, lambda deal, runs: concrete(deal, runs[-1]))
+    example = ws.replay(found, concrete)
     return Outcome(Status.REFUTED,
                    f"z3: bounded search from the outset found a line of {len(found.leads)} "
                    f"lead(s), {found.players} players, replayed through the rules model",
@@ -69,7 +69,7 @@ def _refute_by_line(ws: Workspace, bad: Callable[[SymbolicDeal, SymbolicPosition
 
 def _one_step(ws: Workspace, bad: Callable[[SymbolicDeal, SymbolicPosition, SymbolicStep],
                                             z3.BoolRef],
-              concrete: Callable[[Deal, Run], bool], what: str) -> Outcome:
+              concrete: Callable[[Deal, list[Run]], bool], what: str) -> Outcome:
     if all(ws.check_step(p, bad) == z3.unsat for p in ws.players):
         return Outcome(Status.PROVED, ws.one_step_method())
     return _refute_by_line(ws, bad, concrete, what)
@@ -81,8 +81,8 @@ def always_stops(cards: CardTest, concrete: ConcreteCardTest) -> Callable[[Works
         def bad(deal: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
             return _or([z3.And(cards(deal, c), step.goes_on[c]) for c in deal.cards])
 
-        def seen(deal: Deal, run: Run) -> bool:
-            return any(concrete(deal, c, deal.dead, deal.turnup) for c in run.cards[:-1])
+        def seen(deal: Deal, runs: list[Run]) -> bool:
+            return any(concrete(deal, c, deal.dead, deal.turnup) for c in runs[-1].cards[:-1])
         return _one_step(ws, bad, seen, "the run went on past such a card")
     return check
 
@@ -94,8 +94,8 @@ def never_led_to(cards: CardTest, concrete: ConcreteCardTest) -> Callable[[Works
             return _or([z3.And(cards(deal, c), step.run[c], z3.Not(step.lead[c]))
                         for c in deal.cards])
 
-        def seen(deal: Deal, run: Run) -> bool:
-            return any(concrete(deal, c, deal.dead, deal.turnup) for c in run.cards[1:])
+        def seen(deal: Deal, runs: list[Run]) -> bool:
+            return any(concrete(deal, c, deal.dead, deal.turnup) for c in runs[-1].cards[1:])
         return _one_step(ws, bad, seen, "such a card was led to")
     return check
 
@@ -148,8 +148,14 @@ def check_played_on_top(ws: Workspace) -> Outcome:
         after = step.after()
         return z3.And(z3.Not(after.over()), z3.Not(after.stretch_invariant()))
 
-    def seen(deal: Deal, run: Run) -> bool:
-        return True
+    def seen(deal: Deal, runs: list[Run]) -> bool:
+        played = 0
+        for run in runs:
+            played |= run.mask
+        successor = deal.rules.successor
+        return runs[-1].winner < 0 and any(
+            successor[c] >= 0 and deal.in_play >> successor[c] & 1
+            and not played >> successor[c] & 1 for c in iter_mask(played))
     return _refute_by_line(ws, bad, seen, "a played card lies below an unplayed one")
 
 
@@ -315,7 +321,18 @@ def check_six_pools(ws: Workspace) -> Outcome:
                            settlement.pools_collected(s) < 6) for s in range(deal.players)])
 
     def seen(deal: Deal, runs: list[Run]) -> bool:
-        return True
+        result = _settled(deal, runs)
+        trump_cards = [make_card(deal.trumps, r)
+                       for r in (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)]
+        seat = deal.holder(trump_cards[0])
+        played = 0
+        for run in runs:
+            played |= run.mask
+        if seat < 0 or any(deal.holder(c) != seat or not played >> c & 1 for c in trump_cards):
+            return False
+        pools = {t.payer for t in result.play if isinstance(t.payer, Compartment)
+                 and t.payee == seat}
+        return len(pools) < 6
     outcome = _settlement_theorem(bad, seen, "the player of J-Q-K-A collected fewer than six")(ws)
     if outcome.status is not Status.PROVED:
         return outcome
