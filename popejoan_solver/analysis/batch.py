@@ -54,6 +54,13 @@ class BatchFileError(PopeJoanError):
     """The output file is not a batch file of ours, or was made with other settings."""
 
 
+def _require_sqlite(path: Path) -> None:
+    """Refuse a file that is not SQLite before sqlite3 would try to open it as a database."""
+    with path.open("rb") as handle:
+        if handle.read(16) != b"SQLite format 3\x00":
+            raise BatchFileError(f"{path} is not a popejoan batch file (not SQLite)")
+
+
 @dataclass(frozen=True)
 class Task:
     """One deal to solve."""
@@ -111,9 +118,7 @@ class BatchStore:
             raise BatchFileError(f"{path} is a directory")
         fresh = not path.exists() or path.stat().st_size == 0
         if not fresh:
-            with path.open("rb") as handle:
-                if handle.read(16) != b"SQLite format 3\x00":
-                    raise BatchFileError(f"{path} is not a popejoan batch file (not SQLite)")
+            _require_sqlite(path)
         self.db = sqlite3.connect(path, timeout=30)
         try:
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -281,9 +286,7 @@ def read_rows(path: Path) -> Iterable[dict[str, Any]]:
     """Every row of a batch file, values decoded from JSON."""
     if not path.is_file():
         raise BatchFileError(f"no such batch file: {path}")
-    with path.open("rb") as handle:
-        if handle.read(16) != b"SQLite format 3\x00":
-            raise BatchFileError(f"{path} is not a popejoan batch file (not SQLite)")
+    _require_sqlite(path)
     db = sqlite3.connect(path)
     try:
         try:

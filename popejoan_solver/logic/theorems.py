@@ -16,7 +16,7 @@ from typing import Final
 import z3
 
 from ..model.board import Board, Compartment
-from ..model.cards import POPE, Card, Rank, card_name, card_rank, iter_mask, make_card
+from ..model.cards import POPE, Card, Mask, Rank, card_name, card_rank, iter_mask, make_card
 from ..model.deal import Deal
 from ..model.errors import RulesError
 from ..model.notation import deal_from_json, deal_to_line
@@ -149,9 +149,7 @@ def check_played_on_top(ws: Workspace) -> Outcome:
         return z3.And(z3.Not(after.over()), z3.Not(after.stretch_invariant()))
 
     def seen(deal: Deal, runs: list[Run]) -> bool:
-        played = 0
-        for run in runs:
-            played |= run.mask
+        played = _played(runs)
         successor = deal.rules.successor
         return runs[-1].winner < 0 and any(
             successor[c] >= 0 and deal.in_play >> successor[c] & 1
@@ -269,12 +267,23 @@ def _settlement_theorem(bad: Callable[[SymbolicDeal, SymbolicPosition, SymbolicS
     return check
 
 
-def _settled(deal: Deal, runs: list[Run]) -> DealSettlement:
-    """The settlement of a deal played out along ``runs``."""
+def _played(runs: list[Run]) -> Mask:
+    """Every card played along ``runs``."""
     played = 0
     for run in runs:
         played |= run.mask
-    return settle(deal, played, runs[-1].winner)
+    return played
+
+
+def _settled(deal: Deal, runs: list[Run]) -> DealSettlement:
+    """The settlement of a deal played out along ``runs``."""
+    return settle(deal, _played(runs), runs[-1].winner)
+
+
+def _pools_taken(result: DealSettlement, seat: int) -> int:
+    """How many compartments paid ``seat`` during play."""
+    return len({t.payer for t in result.play
+                if isinstance(t.payer, Compartment) and t.payee == seat})
 
 
 def _conserved_concrete(deal: Deal, runs: list[Run]) -> bool:
@@ -325,14 +334,10 @@ def check_six_pools(ws: Workspace) -> Outcome:
         trump_cards = [make_card(deal.trumps, r)
                        for r in (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)]
         seat = deal.holder(trump_cards[0])
-        played = 0
-        for run in runs:
-            played |= run.mask
+        played = _played(runs)
         if seat < 0 or any(deal.holder(c) != seat or not played >> c & 1 for c in trump_cards):
             return False
-        pools = {t.payer for t in result.play if isinstance(t.payer, Compartment)
-                 and t.payee == seat}
-        return len(pools) < 6
+        return _pools_taken(result, seat) < 6
     outcome = _settlement_theorem(bad, seen, "the player of J-Q-K-A collected fewer than six")(ws)
     if outcome.status is not Status.PROVED:
         return outcome
@@ -356,9 +361,7 @@ def check_six_pools(ws: Workspace) -> Outcome:
 
 def _most_pools(deal: Deal, runs: list[Run]) -> int:
     result = _settled(deal, runs)
-    counts = [len({t.payer for t in result.play if isinstance(t.payer, Compartment)
-                   and t.payee == s}) for s in range(deal.players)]
-    return max(counts)
+    return max(_pools_taken(result, s) for s in range(deal.players))
 
 
 def _example_text(found: Found, example: Counterexample) -> str:
