@@ -50,12 +50,15 @@ typedef struct {
     int tt_log2, tt_max_log2;
     uint64_t tt_used;      /* occupied entries; the table doubles past half full */
     long long nodes;
+    long long passes;      /* null-window searches run by MTD(f) */
     /* per-search state */
     int goal, target, objective_id;
     int is_max[MAX_SEATS];
     int prune_blocks;
     int all_mine;
     uint64_t theirs;
+    uint64_t in_play;
+    int history[MAX_SEATS][64];  /* move ordering: cut-offs per (leader, lead), weighted */
     double deadline;
     int timed_out;
 } Core;
@@ -292,18 +295,13 @@ static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
     const int window_low = alpha, window_high = beta;
     int moves[52];
     int n_moves = gen_leads(c, played, leader, moves);
-    if (best_move >= 0) {
-        for (int i = 0; i < n_moves; i++) {
-            if (moves[i] == best_move) {
-                moves[i] = moves[0];
-                moves[0] = best_move;
-                break;
-            }
-        }
-    }
     const int maximising = c->is_max[leader];
     const uint64_t own = c->dealt[leader];
     int best = maximising ? -INF : INF, chosen = -1;
+    /* First pass: leads that end the deal are scored at once (they cost no search and often
+     * cut the node off); the others are ordered for the second pass: the table's best move
+     * first, then by the history of leads that cut a node off before. */
+    int order[52], keys[52], n_order = 0;
     for (int i = 0; i < n_moves; i++) {
         const int lead = moves[i];
         const uint64_t run = c->up[lead] & ~played;
@@ -316,14 +314,17 @@ static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
                 if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
             }
         }
-        int score;
-        if (winner >= 0) {
-            uint64_t upto = last >= 64 ? ~0ULL : ((1ULL << last) - 1);
-            score = terminal(c, played | (run & upto), winner);
-        } else {
-            score = search(c, after, c->holder[top_index(run)], alpha, beta);
-            if (c->timed_out) return 0;
+        if (winner < 0) {
+            int key_value = lead == best_move ? INF : c->history[leader][lead];
+            int j = n_order++;
+            while (j > 0 && keys[j - 1] < key_value) {
+                order[j] = order[j - 1]; keys[j] = keys[j - 1]; j--;
+            }
+            order[j] = lead; keys[j] = key_value;
+            continue;
         }
+        uint64_t upto = last >= 64 ? ~0ULL : ((1ULL << last) - 1);
+        int score = terminal(c, played | (run & upto), winner);
         if (maximising) {
             if (score > best) {
                 best = score; chosen = lead;
@@ -333,6 +334,36 @@ static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
             best = score; chosen = lead;
             if (score < beta) { beta = score; if (alpha >= beta) break; }
         }
+    }
+    /* Enhanced transposition cutoff: a child whose stored bound already refutes the window. */
+    for (int i = 0; i < n_order && alpha < beta; i++) {
+        const uint64_t run = c->up[order[i]] & ~played;
+        const Entry *child = tt_probe(c, tt_key(c, played | run, c->holder[top_index(run)]));
+        if (!child) continue;
+        if (maximising ? child->lower >= beta : child->upper <= alpha) {
+            best = maximising ? child->lower : child->upper;
+            chosen = order[i];
+            alpha = beta;
+        }
+    }
+    for (int i = 0; i < n_order && alpha < beta; i++) {
+        const int lead = order[i];
+        const uint64_t run = c->up[lead] & ~played;
+        int score = search(c, played | run, c->holder[top_index(run)], alpha, beta);
+        if (c->timed_out) return 0;
+        if (maximising) {
+            if (score > best) {
+                best = score; chosen = lead;
+                if (score > alpha) { alpha = score; if (alpha >= beta) break; }
+            }
+        } else if (score < best) {
+            best = score; chosen = lead;
+            if (score < beta) { beta = score; if (alpha >= beta) break; }
+        }
+    }
+    if (chosen >= 0 && (maximising ? best >= window_high : best <= window_low)) {
+        const int left = popcount(~played & c->in_play);
+        c->history[leader][chosen] += left * left;
     }
     if (best <= window_low) { if (best < upper) upper = best; }
     else if (best >= window_high) { if (best > lower) lower = best; }
@@ -354,6 +385,8 @@ static void prepare(Core *c, int goal, int target) {
     uint64_t in_play = 0;
     for (int s = 0; s < c->n; s++) in_play |= c->dealt[s];
     c->theirs = in_play & ~c->dealt[target];
+    c->in_play = in_play;
+    memset(c->history, 0, sizeof c->history);
 }
 
 /* Core.value(goal, target, played, leader, low, high, guess, deadline)
@@ -378,6 +411,7 @@ static PyObject *Core_value(Core *c, PyObject *args) {
     while (low < high) {
         int beta = guess == low ? guess + 1 : guess;
         int score = search(c, played, leader, beta - 1, beta);
+        c->passes++;
         if (c->timed_out) break;
         if (score < beta) high = score; else low = score;
         guess = score;
@@ -486,6 +520,7 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->tt = tt_alloc(((size_t)1 << c->tt_log2) * WAYS);
     if (!c->tt) { PyErr_NoMemory(); return -1; }
     c->nodes = 0;
+    c->passes = 0;
     return 0;
 }
 
@@ -499,8 +534,14 @@ static PyMethodDef Core_methods[] = {
      "value(goal, target, played, leader, low, high, guess, deadline) -> (lower, upper, done)"},
     {NULL, NULL, 0, NULL}};
 
+static PyObject *Core_passes(Core *c, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(c->passes);
+}
+
 static PyGetSetDef Core_getset[] = {
     {"nodes", (getter)Core_nodes, NULL, "nodes searched so far", NULL},
+    {"passes", (getter)Core_passes, NULL, "null-window searches run so far", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject CoreType = {

@@ -19,7 +19,7 @@ from ..model.settlement import (
     turnup_award,
 )
 from .fast import DEFAULT_TT_ENTRIES, FastEngine
-from .objective import Goal, Objective, SearchTimeoutError
+from .objective import INF, Goal, Objective, SearchTimeoutError
 from .reference import ReferenceEngine
 from .result import LeadResult, LineStep, SeatResult, Solution, SolveStats, Value
 
@@ -34,7 +34,11 @@ class Engine(Protocol):
     @property
     def nodes(self) -> int: ...
 
-    def value(self, objective: Objective, played: Mask, leader: int) -> int: ...
+    def value(self, objective: Objective, played: Mask, leader: int,
+              known: tuple[int, int] | None = None) -> int: ...
+
+    def at_least(self, objective: Objective, played: Mask, leader: int,
+                 threshold: int) -> bool: ...
 
 
 def make_engine(name: str, game: Game, board: Board, deadline: float | None,
@@ -68,22 +72,71 @@ class _Driver:
         self.deadline = deadline
         self.exact = True
 
-    def value(self, objective: Objective, played: Mask, leader: int) -> Value:
+    def value(self, objective: Objective, played: Mask, leader: int,
+              known: Value | None = None) -> Value:
+        """The position's value, or bounds past the deadline; ``known`` bounds narrow it."""
         winner = self.game.winner(played)
         if winner >= 0:
             if objective.goal is Goal.FORCED_WIN:
                 return Value.exact(int(winner == objective.seat))
             return Value.exact(play_values(self.game, self.board, played, winner)[objective.seat])
         fallback = static_bounds(self.game, self.board, objective, played)
+        if known is not None:
+            fallback = Value(max(fallback.lower, known.lower), min(fallback.upper, known.upper))
         if self.deadline is not None and time.monotonic() > self.deadline:
             self.exact = False
             return fallback
         try:
-            return Value.exact(self.engine.value(objective, played, leader))
+            return Value.exact(self.engine.value(objective, played, leader,
+                                                 (fallback.lower, fallback.upper)))
         except SearchTimeoutError:
             self.exact = False
             proven = getattr(self.engine, "bounds", (fallback.lower, fallback.upper))
             return Value(max(proven[0], fallback.lower), min(proven[1], fallback.upper))
+
+    def at_least(self, objective: Objective, played: Mask, leader: int,
+                 threshold: int) -> bool | None:
+        """Whether the position's value is at least ``threshold``; None past the deadline."""
+        winner = self.game.winner(played)
+        if winner >= 0:
+            return self.value(objective, played, leader).lower >= threshold
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.exact = False
+            return None
+        try:
+            return self.engine.at_least(objective, played, leader, threshold)
+        except SearchTimeoutError:
+            self.exact = False
+            return None
+
+    def seat_values(self, seat: int, position: Position,
+                    leads: list[LeadResult] | None) -> SeatResult:
+        """One seat's three values (0-based ``seat``), each search narrowed by the ones before.
+
+        A forced win is worth at least the Game stake, and the best case is at least the
+        guaranteed value. The guaranteed value of the seat on lead is the best of its ``leads``
+        when they were computed.
+        """
+        played, leader = position.played, position.leader
+        win = self.value(Objective(Goal.FORCED_WIN, seat), played, leader)
+        if leads:
+            guaranteed = Value(max(lead.guaranteed.lower for lead in leads),
+                               max(lead.guaranteed.upper for lead in leads))
+        else:
+            floor = Value(self.board.game, INF) if win.lower == 1 else None
+            guaranteed = self.value(Objective(Goal.GUARANTEED, seat), played, leader, floor)
+        best = self.value(Objective(Goal.BEST_CASE, seat), played, leader,
+                          Value(guaranteed.lower, INF))
+        return SeatResult(seat + 1, guaranteed, win, best)
+
+    def lead_values(self, position: Position) -> list[LeadResult]:
+        """Each legal lead of the seat on lead with the guaranteed value it keeps after it."""
+        objective = Objective(Goal.GUARANTEED, position.leader)
+        leads = []
+        for lead in position.legal_leads():
+            _run, after = position.play(lead)
+            leads.append(LeadResult(lead, self.value(objective, after.played, after.leader)))
+        return leads
 
 
 def solve(
@@ -129,22 +182,19 @@ def solve(
                         award.transfers, paid_for_dressing, tuple(notes))
     searcher = make_engine(engine, game, board, deadline, tt_entries)
     driver = _Driver(searcher, game, board, deadline)
-    played = deal.played_mask
-
-    results = []
-    for seat in chosen:
-        values = [driver.value(Objective(goal, seat - 1), played, leader) for goal in Goal]
-        results.append(SeatResult(seat, *values))
-
-    position = Position(game, played, leader)
-    leads = []
-    for lead in position.legal_leads():
-        _run, after = position.play(lead)
-        leads.append(LeadResult(lead, driver.value(Objective(Goal.GUARANTEED, leader),
-                                                   after.played, after.leader)))
+    position = Position(game, deal.played_mask, leader)
+    leads = driver.lead_values(position)
+    results = [driver.seat_values(seat - 1, position, leads if seat - 1 == leader else None)
+               for seat in chosen]
     focus = line_seat if line_seat is not None else (chosen[0] if seats else leader + 1)
-    line = (_principal_line(driver, position, board, Objective(Goal.GUARANTEED, focus - 1))
-            if with_line else ())
+    line: tuple[LineStep, ...] = ()
+    if with_line:
+        known = [r.guaranteed for r in results if r.seat == focus]
+        value = known[0] if known else driver.value(Objective(Goal.GUARANTEED, focus - 1),
+                                                    position.played, position.leader)
+        if value.is_exact:
+            line = _principal_line(driver, position, board,
+                                   Objective(Goal.GUARANTEED, focus - 1), value.lower)
     stats = SolveStats(searcher.nodes, time.monotonic() - started, searcher.name, driver.exact,
                        str(getattr(searcher, "core", "")))
     return Solution(tuple(results), leader + 1, tuple(leads), focus, line, stats,
@@ -172,27 +222,31 @@ def forced_win(deal: Deal, seat: int, *, time_limit: float | None = None,
 
 
 def _principal_line(driver: _Driver, position: Position, board: Board,
-                    objective: Objective) -> tuple[LineStep, ...]:
-    """Follow, from ``position``, a lead that keeps the objective's value at every step.
+                    objective: Objective, value: int) -> tuple[LineStep, ...]:
+    """Follow, from ``position`` (whose exact value is ``value``), leads that keep that value.
 
-    The focus seat takes its best lead, the others the lead that holds it lowest; ties go to
-    the first legal lead (clubs first, lowest first). Past a time limit the line is cut short.
+    The focus seat takes its first lead whose value is at least ``value``, the others their
+    first lead whose value is at most ``value`` — in the order of the legal leads (clubs first,
+    lowest first), so ties go to the first; one null-window search per lead tried. Past a time
+    limit the line is cut short.
     """
     steps: list[LineStep] = []
     game = position.game
     while not position.is_over:
-        best: tuple[Value, Run, Position] | None = None
         maximising = objective.maximises(position.leader)
+        chosen: tuple[Run, Position] | None = None
         for lead in position.legal_leads():
             run, after = position.play(lead)
-            value = driver.value(objective, after.played, after.leader)
-            if not value.is_exact:
+            keeps = driver.at_least(objective, after.played, after.leader,
+                                    value if maximising else value + 1)
+            if keeps is None:
                 return tuple(steps)
-            if best is None or (value.lower > best[0].lower if maximising
-                                else value.lower < best[0].lower):
-                best = (value, run, after)
-        assert best is not None
-        _, run, after = best
+            if keeps == maximising:
+                chosen = (run, after)
+                break
+        if chosen is None:
+            raise AssertionError(f"no lead keeps the value {value} (solver inconsistency)")
+        run, after = chosen
         before = set(compartments_taken(game, board, position.played))
         paid = [t for t in compartments_taken(game, board, after.played) if t not in before]
         if run.winner >= 0:

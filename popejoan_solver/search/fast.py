@@ -182,38 +182,67 @@ class FastEngine:
         self.bounds: tuple[int, int] = (-INF, INF)
         """Root bounds proven so far by the latest :meth:`value` call (read after a timeout)."""
 
-    def value(self, objective: Objective, played: Mask, leader: int) -> int:
-        """The exact value of the position (card-space ``played``) for ``objective``."""
+    def value(self, objective: Objective, played: Mask, leader: int,
+              known: tuple[int, int] | None = None) -> int:
+        """The exact value of the position (card-space ``played``) for ``objective``.
+
+        ``known`` are bounds the caller has already proven (say, a seat's guaranteed value
+        below its best case); they only narrow the search.
+        """
         sg = self.slots
         played_slots = sg.to_slots(played)
         for seat in range(sg.players):
             if not sg.dealt[seat] & ~played_slots:
                 return self._terminal(objective, played_slots, seat)
         low, high = self._static_bounds(objective, played_slots)
+        if known is not None:
+            low, high = max(low, known[0]), min(high, known[1])
         guess = min(max(self._guess.get(objective, 0), low), high)
+        low, high = self._mtd(objective, played_slots, leader, low, high, guess)
+        self._guess[objective] = low
+        return low
+
+    def at_least(self, objective: Objective, played: Mask, leader: int, threshold: int) -> bool:
+        """Whether the position's value is at least ``threshold``: one null-window search."""
+        sg = self.slots
+        played_slots = sg.to_slots(played)
+        for seat in range(sg.players):
+            if not sg.dealt[seat] & ~played_slots:
+                return self._terminal(objective, played_slots, seat) >= threshold
+        low, high = self._static_bounds(objective, played_slots)
+        if threshold <= low or threshold > high:
+            return threshold <= low
+        low, high = self._mtd(objective, played_slots, leader, threshold - 1, threshold,
+                              threshold)
+        return low >= threshold
+
+    def _mtd(self, objective: Objective, played: Mask, leader: int, low: int, high: int,
+             guess: int) -> tuple[int, int]:
+        """MTD(f) from ``guess``: null-window searches close ``[low, high]`` in on the value.
+
+        Returns the final bounds (equal unless the search started inside a narrower window);
+        raises :class:`SearchTimeoutError` past the deadline, with :attr:`bounds` kept.
+        """
         self.bounds = (low, high)
         if self._core is not None:
             low, high, done = self._core.value(
-                _GOAL_IDS[objective.goal], objective.seat, played_slots, leader, low, high,
+                _GOAL_IDS[objective.goal], objective.seat, played, leader, low, high,
                 guess, self.deadline or 0.0)
             self.bounds = (low, high)
             if not done:
                 raise SearchTimeoutError
-            self._guess[objective] = low
-            return int(low)
+            return int(low), int(high)
         search = self._searcher(objective)
-        # MTD(f): null-window searches close in on the value from both sides.
         while low < high:
             beta = guess + 1 if guess == low else guess
-            score = search(played_slots, leader, beta - 1, beta)
+            score = search(played, leader, beta - 1, beta)
             if score < beta:
                 high = score
             else:
                 low = score
             self.bounds = (low, high)
             guess = score
-        self._guess[objective] = low
-        return low
+        return low, high
 
     @property
     def nodes(self) -> int:

@@ -34,13 +34,22 @@ class ReferenceEngine:
             return int(winner == objective.seat)
         return play_values(self.game, self.board, played, winner)[objective.seat]
 
-    def value(self, objective: Objective, played: Mask, leader: int) -> int:
-        """The exact value of the position for ``objective``."""
+    def value(self, objective: Objective, played: Mask, leader: int,
+              known: tuple[int, int] | None = None) -> int:
+        """The exact value of the position for ``objective`` (``known`` bounds are unused)."""
         winner = self.game.winner(played)
         if winner >= 0:
             return self.terminal(objective, played, winner)
         table = self._tables.setdefault(objective, {})
         return self._search(objective, table, played, leader, -INF, INF)
+
+    def at_least(self, objective: Objective, played: Mask, leader: int, threshold: int) -> bool:
+        """Whether the position's value is at least ``threshold`` (a null-window search)."""
+        winner = self.game.winner(played)
+        if winner >= 0:
+            return self.terminal(objective, played, winner) >= threshold
+        table = self._tables.setdefault(objective, {})
+        return self._search(objective, table, played, leader, threshold - 1, threshold) >= threshold
 
     def _search(self, objective: Objective, table: dict[tuple[Mask, int], tuple[int, int]],
                 played: Mask, leader: int, alpha: int, beta: int) -> int:
