@@ -271,7 +271,8 @@ def _print_solution(deal: Deal, solution: Solution) -> None:
                 print(f"        paid {_transfer_text(t)}")
     stats = solution.stats
     core = f" ({stats.core} core)" if stats.core else ""
-    print(f"\n{stats.nodes} nodes, {stats.seconds:.3f} s, {stats.engine} engine{core}")
+    threads = f", {stats.threads} threads" if stats.threads > 1 else ""
+    print(f"\n{stats.nodes} nodes, {stats.seconds:.3f} s, {stats.engine} engine{core}{threads}")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -280,7 +281,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise UsageError("--time-limit takes a number of seconds above 0")
     seats = [args.seat] if args.seat is not None else None
     solution = solve(deal, seats=seats, engine=args.engine, time_limit=args.time_limit,
-                     tt_entries=args.tt_entries)
+                     tt_entries=args.tt_entries, threads=args.threads)
     if args.json:
         data = solution.to_json()
         _print_json({k: data[k] for k in ("seats", "leads", "line", "stats")} |
@@ -545,8 +546,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop after S seconds, print proven bounds and exit with status 3")
     p.add_argument("--engine", choices=ENGINES, default="fast")
     p.add_argument("--tt-entries", type=_positive, default=DEFAULT_TT_ENTRIES, metavar="N",
-                   help="bound on transposition-table entries (16 bytes each; default "
-                   f"{DEFAULT_TT_ENTRIES})")
+                   help="bound on transposition-table entries per thread (16 bytes each; "
+                   f"default {DEFAULT_TT_ENTRIES})")
+    p.add_argument("--threads", type=_positive, metavar="K",
+                   help="search seats side by side on K threads (default: one per core)")
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("prove", help="prove or refute theorems about the rules for every deal")

@@ -62,6 +62,7 @@ def _drop_timing(out: str, is_json: bool) -> str:
         data = json.loads(out)
         data["stats"]["seconds"] = data["stats"]["nodes"] = 0
         data["stats"].pop("core", None)
+        data["stats"].pop("threads", None)
         return json.dumps(data, indent=2) + "\n"
     return "\n".join("<timing>" if " nodes, " in line else line
                      for line in out.splitlines()) + "\n"

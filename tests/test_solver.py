@@ -178,7 +178,7 @@ def test_solves_in_threads_agree_with_solves_in_turn() -> None:
     from popejoan_solver.model.deal import deal_random
 
     def values(index: int) -> list[int]:
-        solution = solve(deal_random(6, 1, index=index), with_line=False)
+        solution = solve(deal_random(6, 1, index=index), with_line=False, threads=1)
         return [s.guaranteed.lower for s in solution.seats]
 
     found: dict[int, list[int]] = {}
@@ -189,3 +189,28 @@ def test_solves_in_threads_agree_with_solves_in_turn() -> None:
     for thread in threads:
         thread.join()
     assert found == {i: values(i) for i in range(6)}
+
+
+@pytest.mark.parametrize(("players", "rules"), [(3, "britannica"), (4, "parlett"),
+                                                (5, "hoyle-modernized"), (7, "early-hoyle")])
+def test_seats_searched_side_by_side_give_the_sequential_solution(players: int,
+                                                                  rules: str) -> None:
+    """One engine per thread, seats and goals spread over them: the same values, leads and
+    line as one engine doing everything in turn."""
+    from popejoan_solver.model.deal import deal_random
+
+    for index in range(3):
+        deal = deal_random(players, 11, get_ruleset(rules), index)
+        one = solve(deal, threads=1)
+        many = solve(deal, threads=3)
+        assert (many.stats.threads, one.stats.threads) == (3, 1)
+        assert (many.seats, many.leads, many.line) == (one.seats, one.leads, one.line)
+        assert solve(deal, seats=[2], threads=2).seats == (one.seat(2),)
+
+
+def test_threads_must_be_positive() -> None:
+    from popejoan_solver.model.deal import deal_random
+    from popejoan_solver.model.errors import PopeJoanError
+
+    with pytest.raises(PopeJoanError, match="threads"):
+        solve(deal_random(3, 1), threads=0)

@@ -92,7 +92,7 @@ def solve_task(task: Task) -> dict[str, Any]:
     rules = get_ruleset(task.rules)
     deal = deal_random(task.players, task.seed, rules, task.index)
     started = time.perf_counter()
-    solution = solve(deal, time_limit=task.time_limit, with_line=False)
+    solution = solve(deal, time_limit=task.time_limit, with_line=False, threads=1)
     return {
         "rules": task.rules,
         "players": task.players,

@@ -61,6 +61,7 @@ typedef struct {
     int history[MAX_SEATS][64];  /* move ordering: cut-offs per (leader, lead), weighted */
     double deadline;
     int timed_out;
+    int busy;              /* a search is running (set and read under the GIL) */
 } Core;
 
 static double now_seconds(void) {
@@ -402,6 +403,11 @@ static PyObject *Core_value(Core *c, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "bad goal, seat or leader");
         return NULL;
     }
+    if (c->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Core is already searching in another thread");
+        return NULL;
+    }
+    c->busy = 1;
     prepare(c, goal, target);
     c->deadline = deadline;
     c->timed_out = 0;
@@ -417,6 +423,7 @@ static PyObject *Core_value(Core *c, PyObject *args) {
         guess = score;
     }
     Py_END_ALLOW_THREADS
+    c->busy = 0;
     return Py_BuildValue("iiO", low, high, c->timed_out ? Py_False : Py_True);
 }
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import queue
 import time
-from typing import Protocol
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Protocol, TypeVar
 
 from ..model.board import Board
 from ..model.cards import Mask
@@ -18,12 +22,14 @@ from ..model.settlement import (
     play_values,
     turnup_award,
 )
-from .fast import DEFAULT_TT_ENTRIES, FastEngine
+from .fast import COMPILED, DEFAULT_TT_ENTRIES, FastEngine
 from .objective import INF, Goal, Objective, SearchTimeoutError
 from .reference import ReferenceEngine
 from .result import LeadResult, LineStep, SeatResult, Solution, SolveStats, Value
 
 ENGINES = ("fast", "reference")
+
+_T = TypeVar("_T")
 
 
 class Engine(Protocol):
@@ -109,25 +115,26 @@ class _Driver:
             self.exact = False
             return None
 
-    def seat_values(self, seat: int, position: Position,
-                    leads: list[LeadResult] | None) -> SeatResult:
-        """One seat's three values (0-based ``seat``), each search narrowed by the ones before.
+    def paranoid_values(self, seat: int, position: Position,
+                        leads: list[LeadResult] | None) -> tuple[Value, Value]:
+        """A seat's (0-based) guaranteed value and forced win, against all the others.
 
-        A forced win is worth at least the Game stake, and the best case is at least the
-        guaranteed value. The guaranteed value of the seat on lead is the best of its ``leads``
-        when they were computed.
+        A forced win is worth at least the Game stake. The guaranteed value of the seat on lead
+        is the best of its ``leads`` when they were computed.
         """
         played, leader = position.played, position.leader
         win = self.value(Objective(Goal.FORCED_WIN, seat), played, leader)
         if leads:
-            guaranteed = Value(max(lead.guaranteed.lower for lead in leads),
-                               max(lead.guaranteed.upper for lead in leads))
-        else:
-            floor = Value(self.board.game, INF) if win.lower == 1 else None
-            guaranteed = self.value(Objective(Goal.GUARANTEED, seat), played, leader, floor)
-        best = self.value(Objective(Goal.BEST_CASE, seat), played, leader,
-                          Value(guaranteed.lower, INF))
-        return SeatResult(seat + 1, guaranteed, win, best)
+            return Value(max(lead.guaranteed.lower for lead in leads),
+                         max(lead.guaranteed.upper for lead in leads)), win
+        floor = Value(self.board.game, INF) if win.lower == 1 else None
+        return self.value(Objective(Goal.GUARANTEED, seat), played, leader, floor), win
+
+    def best_case(self, seat: int, position: Position, floor: Value | None) -> Value:
+        """A seat's best case; ``floor`` (its guaranteed value, if known) is a lower bound."""
+        known = Value(floor.lower, INF) if floor is not None else None
+        return self.value(Objective(Goal.BEST_CASE, seat), position.played, position.leader,
+                          known)
 
     def lead_values(self, position: Position) -> list[LeadResult]:
         """Each legal lead of the seat on lead with the guaranteed value it keeps after it."""
@@ -148,6 +155,7 @@ def solve(
     tt_entries: int = DEFAULT_TT_ENTRIES,
     line_seat: int | None = None,
     with_line: bool = True,
+    threads: int | None = None,
 ) -> Solution:
     """Solve ``deal`` (a fresh deal or a position) with every hand known.
 
@@ -155,6 +163,8 @@ def solve(
     guaranteed value (default: the first of ``seats`` if one is named, else the seat on lead).
     With ``time_limit`` (seconds) unfinished values come back as bounds and
     ``solution.exact`` is false. ``with_line=False`` skips the optimal line (batch studies).
+    ``threads`` searches the seats side by side (default: one per core for the compiled fast
+    engine, else one); each thread has its own transposition table of ``tt_entries``.
     """
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
@@ -180,12 +190,56 @@ def solve(
         return Solution(unplayed, leader + 1, (), leader + 1, (),
                         SolveStats(0, time.monotonic() - started, engine, True),
                         award.transfers, paid_for_dressing, tuple(notes))
-    searcher = make_engine(engine, game, board, deadline, tt_entries)
-    driver = _Driver(searcher, game, board, deadline)
     position = Position(game, deal.played_mask, leader)
-    leads = driver.lead_values(position)
-    results = [driver.seat_values(seat - 1, position, leads if seat - 1 == leader else None)
-               for seat in chosen]
+    workers = _worker_count(threads, engine, len(chosen))
+    drivers = [_Driver(make_engine(engine, game, board, deadline, tt_entries), game, board,
+                       deadline) for _ in range(workers)]
+    idle: queue.SimpleQueue[_Driver] = queue.SimpleQueue()
+    for driver in drivers:
+        idle.put(driver)
+
+    def on_a_driver(job: Callable[[_Driver], _T]) -> _T:
+        driver = idle.get()
+        try:
+            return job(driver)
+        finally:
+            idle.put(driver)
+
+    def lead_job(driver: _Driver) -> list[LeadResult]:
+        return driver.lead_values(position)
+
+    def paranoid_job(seat: int, leads: list[LeadResult] | None = None,
+                     ) -> Callable[[_Driver], tuple[Value, Value]]:
+        return lambda driver: driver.paranoid_values(seat - 1, position, leads)
+
+    def best_job(seat: int, floor: Value | None) -> Callable[[_Driver], Value]:
+        return lambda driver: driver.best_case(seat - 1, position, floor)
+
+    values: dict[int, SeatResult] = {}
+    if workers == 1:
+        leads = lead_job(drivers[0])
+        for seat in chosen:
+            guaranteed, win = paranoid_job(seat, leads if seat == leader + 1 else None)(
+                drivers[0])
+            best = best_job(seat, guaranteed)(drivers[0])
+            values[seat] = SeatResult(seat, guaranteed, win, best)
+    else:
+        # The searches of different seats and goals are independent: the compiled core runs
+        # them without the GIL, each on an engine (and transposition table) of its own thread.
+        with ThreadPoolExecutor(workers) as pool:
+            paranoid = {seat: pool.submit(on_a_driver, paranoid_job(seat))
+                        for seat in chosen if seat != leader + 1}
+            lead_future = pool.submit(on_a_driver, lead_job)
+            best_cases = {seat: pool.submit(on_a_driver, best_job(seat, None))
+                          for seat in chosen}
+            leads = lead_future.result()
+            if leader + 1 in chosen:
+                paranoid[leader + 1] = pool.submit(on_a_driver, paranoid_job(leader + 1, leads))
+            for seat in chosen:
+                guaranteed, win = paranoid[seat].result()
+                values[seat] = SeatResult(seat, guaranteed, win, best_cases[seat].result())
+    results = [values[seat] for seat in chosen]
+    driver = drivers[0]
     focus = line_seat if line_seat is not None else (chosen[0] if seats else leader + 1)
     line: tuple[LineStep, ...] = ()
     if with_line:
@@ -195,10 +249,27 @@ def solve(
         if value.is_exact:
             line = _principal_line(driver, position, board,
                                    Objective(Goal.GUARANTEED, focus - 1), value.lower)
-    stats = SolveStats(searcher.nodes, time.monotonic() - started, searcher.name, driver.exact,
-                       str(getattr(searcher, "core", "")))
+    engines = [d.engine for d in drivers]
+    stats = SolveStats(sum(e.nodes for e in engines), time.monotonic() - started,
+                       engines[0].name, all(d.exact for d in drivers),
+                       str(getattr(engines[0], "core", "")), workers)
     return Solution(tuple(results), leader + 1, tuple(leads), focus, line, stats,
                     award.transfers if award else (), paid_for_dressing, tuple(notes))
+
+
+def _worker_count(threads: int | None, engine: str, seats: int) -> int:
+    """Threads for a solve: only the compiled core searches without holding the GIL."""
+    if threads is not None:
+        if threads < 1:
+            raise PopeJoanError(f"threads must be at least 1, not {threads}")
+        return min(threads, seats + 1)
+    if engine != "fast" or not COMPILED:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, seats + 1))
 
 
 def forced_win(deal: Deal, seat: int, *, time_limit: float | None = None,

@@ -82,12 +82,15 @@ class SolveStats:
     exact: bool
     core: str = ""
     """For the fast engine, ``"c"`` (compiled core) or ``"python"``."""
+    threads: int = 1
+    """Seats searched side by side, one engine each (``nodes`` sums them)."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"nodes": self.nodes, "seconds": round(self.seconds, 4),
                                 "engine": self.engine, "exact": self.exact}
         if self.core:
             data["core"] = self.core
+        data["threads"] = self.threads
         return data
 
 
