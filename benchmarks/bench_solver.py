@@ -44,11 +44,13 @@ def timed_solve(deal: Deal, **options: Any) -> tuple[Solution, float]:
     return solution, time.perf_counter() - started
 
 
-def run_set(rules_name: str, players: int, deals: int, seed: int) -> dict[str, Any]:
+def run_set(rules_name: str, players: int, deals: int, seed: int,
+            threads: int | None) -> dict[str, Any]:
     rules = get_ruleset(rules_name)
     seconds, nodes, exact = [], [], True
     for index in range(deals):
-        solution, elapsed = timed_solve(deal_random(players, seed, rules, index))
+        solution, elapsed = timed_solve(deal_random(players, seed, rules, index),
+                                        threads=threads)
         seconds.append(elapsed)
         nodes.append(solution.stats.nodes)
         exact = exact and solution.exact
@@ -59,13 +61,14 @@ def run_set(rules_name: str, players: int, deals: int, seed: int) -> dict[str, A
 
 
 def run_reference(rules_name: str, players: int, deals: int, seed: int,
-                  limit: float) -> dict[str, Any]:
+                  limit: float, threads: int | None) -> dict[str, Any]:
     rules = get_ruleset(rules_name)
     ratios, reference_seconds, complete = [], [], True
     for index in range(deals):
         deal = deal_random(players, seed, rules, index)
-        fast, fast_seconds = timed_solve(deal)
-        slow, slow_seconds = timed_solve(deal, engine="reference", time_limit=limit)
+        fast, fast_seconds = timed_solve(deal, threads=threads)
+        slow, slow_seconds = timed_solve(deal, engine="reference", time_limit=limit,
+                                         threads=1)
         if slow.exact:
             assert slow.seats == fast.seats, (rules_name, players, index)
         complete = complete and slow.exact
@@ -84,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference-sets", default="hoyle-modernized:3,hoyle-modernized:4")
     parser.add_argument("--reference-deals", type=int, default=3)
     parser.add_argument("--reference-limit", type=float, default=300.0)
+    parser.add_argument("--threads", type=int,
+                        help="threads of the fast engine (default: one per core)")
     parser.add_argument("--json", help="write every figure to this file")
     args = parser.parse_args(argv)
     sets = DEFAULT_SETS
@@ -92,16 +97,18 @@ def main(argv: list[str] | None = None) -> int:
     reference_sets = {(s.split(":")[0], int(s.split(":")[1]))
                       for s in args.reference_sets.split(",") if s}
     rows = []
-    print(f"compiled core: {COMPILED}; {platform.processor() or platform.machine()}; "
-          f"Python {platform.python_version()}", flush=True)
+    threads = args.threads or "one per core"
+    print(f"compiled core: {COMPILED}; threads: {threads}; "
+          f"{platform.processor() or platform.machine()}; Python {platform.python_version()}",
+          flush=True)
     print("| ruleset | players | deals | median s | p95 s | worst s | median nodes | "
           "reference median s | ratio (median, min) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for rules_name, players in sets:
-        row = run_set(rules_name, players, args.deals, args.seed)
+        row = run_set(rules_name, players, args.deals, args.seed, args.threads)
         if (rules_name, players) in reference_sets and args.reference_deals:
             row |= run_reference(rules_name, players, args.reference_deals, args.seed,
-                                 args.reference_limit)
+                                 args.reference_limit, args.threads)
         rows.append(row)
         ref = ""
         if "reference_median" in row:
@@ -118,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump({"compiled": COMPILED, "seed": args.seed, "peak_mb": peak_mb,
+                       "threads": args.threads,
                        "python": platform.python_version(), "rows": rows}, out, indent=1)
     return 0
 

@@ -236,6 +236,37 @@ static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint
         tt_grow(c);
 }
 
+/* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position. */
+static int target_bound(const Core *c, uint64_t played) {
+    const int t = c->target;
+    const uint64_t held = c->dealt[t] & ~played;
+    const uint64_t open_cards = c->theirs & ~played;
+    int forced_total = 0, saving_max = 0;
+    uint64_t rest = held;
+    while (rest) {
+        uint64_t span = c->up[bit_index(rest)];
+        uint64_t group = held & span;
+        rest &= ~span;
+        int whole = popcount(span & open_cards);
+        int cheapest = whole;
+        forced_total += whole;
+        uint64_t cards = group;
+        while (cards) {
+            int k = bit_index(cards);
+            cards &= cards - 1;
+            uint64_t below = span ^ c->up[k] ^ (1ULL << k);
+            int cost = popcount(below & open_cards);
+            if (cards) cost += popcount(c->up[bit_index(cards)] & open_cards);
+            if (cost < cheapest) cheapest = cost;
+        }
+        if (whole - cheapest > saving_max) saving_max = whole - cheapest;
+    }
+    int bound = c->all_mine - forced_total + saving_max;
+    for (int o = 0; o < c->n; o++)
+        if (o != t) bound += popcount(c->dealt[o] & ~played);
+    return bound;
+}
+
 static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
     c->nodes++;
     if (c->deadline > 0 && (c->nodes & 4095) == 0 && now_seconds() > c->deadline) {
@@ -257,31 +288,8 @@ static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
     if (c->goal != GOAL_FORCED_WIN) {
         /* Fact 3 (docs/solver.md): bounds on the target's counters. */
         const int t = c->target;
-        uint64_t held = c->dealt[t] & ~played;
-        const uint64_t open_cards = c->theirs & ~played;
-        int forced_total = 0, saving_max = 0;
-        uint64_t rest = held;
-        while (rest) {
-            uint64_t span = c->up[bit_index(rest)];
-            uint64_t group = held & span;
-            rest &= ~span;
-            int whole = popcount(span & open_cards);
-            int cheapest = whole;
-            forced_total += whole;
-            uint64_t cards = group;
-            while (cards) {
-                int k = bit_index(cards);
-                cards &= cards - 1;
-                uint64_t below = span ^ c->up[k] ^ (1ULL << k);
-                int cost = popcount(below & open_cards);
-                if (cards) cost += popcount(c->up[bit_index(cards)] & open_cards);
-                if (cost < cheapest) cheapest = cost;
-            }
-            if (whole - cheapest > saving_max) saving_max = whole - cheapest;
-        }
-        int bound = c->all_mine - forced_total + saving_max;
-        for (int o = 0; o < c->n; o++)
-            if (o != t) bound += popcount(c->dealt[o] & ~played);
+        const uint64_t held = c->dealt[t] & ~played;
+        const int bound = target_bound(c, played);
         if (bound <= alpha) return bound;
         int floor = -popcount(held);
         for (int a = 0; a < c->n_awards; a++) {
