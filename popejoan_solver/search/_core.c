@@ -237,14 +237,15 @@ static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint
 }
 
 /* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position. */
-static int target_bound(const Core *c, uint64_t played) {
+static int target_bound(const Core *c, uint64_t played, int leader) {
     const int t = c->target;
     const uint64_t held = c->dealt[t] & ~played;
     const uint64_t open_cards = c->theirs & ~played;
     int forced_total = 0, saving_max = 0;
-    uint64_t rest = held;
+    uint64_t rest = held, cover = 0;
     while (rest) {
         uint64_t span = c->up[bit_index(rest)];
+        cover |= span;
         uint64_t group = held & span;
         rest &= ~span;
         int whole = popcount(span & open_cards);
@@ -264,6 +265,9 @@ static int target_bound(const Core *c, uint64_t played) {
     int bound = c->all_mine - forced_total + saving_max;
     for (int o = 0; o < c->n; o++)
         if (o != t) bound += popcount(c->dealt[o] & ~played);
+    /* Fact 3b (docs/solver.md): another seat on lead plays a card of its own now; if none
+     * of its cards lies in the spans counted above, that is one more card not paid for. */
+    if (leader != t && !(c->dealt[leader] & ~played & cover)) bound -= 1;
     return bound;
 }
 
@@ -289,7 +293,7 @@ static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
         /* Fact 3 (docs/solver.md): bounds on the target's counters. */
         const int t = c->target;
         const uint64_t held = c->dealt[t] & ~played;
-        const int bound = target_bound(c, played);
+        const int bound = target_bound(c, played, leader);
         if (bound <= alpha) return bound;
         int floor = -popcount(held);
         for (int a = 0; a < c->n_awards; a++) {

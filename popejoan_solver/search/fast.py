@@ -322,11 +322,12 @@ class FastEngine:
                 # a card k: there its cards from the lowest up to k, and all from its next card
                 # above k to the top. The others are not paid for cards that must be played.
                 held = my_cards & ~played
-                forced_total = saving_max = 0
+                forced_total = saving_max = cover = 0
                 rest = held
                 while rest:
                     lowest = (rest & -rest).bit_length() - 1
                     span = up[lowest]
+                    cover |= span
                     group = held & span
                     rest &= ~span
                     open_cards = theirs & ~played
@@ -348,6 +349,8 @@ class FastEngine:
                 bound = all_mine - forced_total + saving_max
                 for other in others:
                     bound += (dealt[other] & ~played).bit_count()
+                if leader != target and not dealt[leader] & ~played & cover:
+                    bound -= 1  # Fact 3b: the seat on lead plays one more unpaid card
                 if bound <= alpha:
                     return bound
                 floor = -held.bit_count()
