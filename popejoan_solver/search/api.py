@@ -226,7 +226,8 @@ def solve(
     else:
         # The searches of different seats and goals are independent: the compiled core runs
         # them without the GIL, each on an engine (and transposition table) of its own thread.
-        with ThreadPoolExecutor(workers) as pool:
+        pool = ThreadPoolExecutor(workers)
+        try:
             paranoid = {seat: pool.submit(on_a_driver, paranoid_job(seat))
                         for seat in chosen if seat != leader + 1}
             lead_future = pool.submit(on_a_driver, lead_job)
@@ -238,6 +239,9 @@ def solve(
             for seat in chosen:
                 guaranteed, win = paranoid[seat].result()
                 values[seat] = SeatResult(seat, guaranteed, win, best_cases[seat].result())
+        finally:
+            # On an error or Ctrl-C, searches not yet started are dropped, not waited for.
+            pool.shutdown(wait=True, cancel_futures=True)
     results = [values[seat] for seat in chosen]
     driver = drivers[0]
     focus = line_seat if line_seat is not None else (chosen[0] if seats else leader + 1)
@@ -258,18 +262,19 @@ def solve(
 
 
 def _worker_count(threads: int | None, engine: str, seats: int) -> int:
-    """Threads for a solve: only the compiled core searches without holding the GIL."""
+    """Threads for a solve (a seat's paranoid and best-case searches and the leads are jobs of
+    their own); by default one per core, but only the compiled core runs without the GIL."""
     if threads is not None:
         if threads < 1:
             raise PopeJoanError(f"threads must be at least 1, not {threads}")
-        return min(threads, seats + 1)
+        return min(threads, 2 * seats + 1)
     if engine != "fast" or not COMPILED:
         return 1
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         cores = os.cpu_count() or 1
-    return max(1, min(cores, seats + 1))
+    return max(1, min(cores, 2 * seats + 1))
 
 
 def forced_win(deal: Deal, seat: int, *, time_limit: float | None = None,
