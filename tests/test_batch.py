@@ -54,22 +54,26 @@ def test_resume_solves_only_what_is_missing(tmp_path: Path) -> None:
     assert sorted(keys) == [(p, i) for p in (6, 7) for i in range(4)]
 
 
+def _wait_for_rows(out: Path, count: int, limit: float = 120) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if out.exists():
+            try:
+                with sqlite3.connect(out) as db:
+                    if db.execute("SELECT count(*) FROM deals").fetchone()[0] >= count:
+                        return
+            except sqlite3.OperationalError:
+                pass
+
+
 def test_kill_9_loses_nothing_and_duplicates_nothing(tmp_path: Path) -> None:
     out = tmp_path / "killed.db"
     argv = [sys.executable, "-m", "popejoan_solver", "batch", "--rules", "hoyle-modernized",
             "--players", "6", "--deals", "40", "--seed", "3", "--workers", "2", "--out", str(out)]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        time.sleep(0.2)
-        if out.exists():
-            try:
-                with sqlite3.connect(out) as db:
-                    if db.execute("SELECT count(*) FROM deals").fetchone()[0] >= 3:
-                        break
-            except sqlite3.OperationalError:
-                pass
+    _wait_for_rows(out, 3)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     partial = len(list(read_rows(out)))
@@ -80,6 +84,32 @@ def test_kill_9_loses_nothing_and_duplicates_nothing(tmp_path: Path) -> None:
     clean = tmp_path / "clean.db"
     run_batch(clean, ["hoyle-modernized"], [6], 40, seed=3, workers=2)
     assert _content(out) == _content(clean)
+
+
+def test_ctrl_c_stops_the_workers_keeps_the_rows_and_resumes(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole foreground process group: the workers ignore it, the parent
+    stops them, says so in one line and exits 130; rerunning finishes the study."""
+    out = tmp_path / "interrupted.db"
+    argv = [sys.executable, "-m", "popejoan_solver", "batch", "--rules", "hoyle-modernized",
+            "--players", "5", "--deals", "60", "--seed", "4", "--workers", "2", "--out",
+            str(out)]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    _wait_for_rows(out, 3)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.startswith("error: interrupted"), err
+    assert err.count("\n") == 1, err
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):  # no worker is left running
+        os.killpg(proc.pid, 0)
+    kept = len(list(read_rows(out)))
+    assert 3 <= kept < 60
+    assert subprocess.run(argv, capture_output=True, check=False).returncode == 0
+    with sqlite3.connect(out) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert sorted(r["idx"] for r in read_rows(out)) == list(range(60))
 
 
 def test_foreign_or_mismatched_files_are_refused(tmp_path: Path,
