@@ -45,6 +45,7 @@ typedef struct {
     int award_amount[MAX_AWARDS][2];
     int game_stake;
     uint64_t pope_bit;
+    int pope_slot;
     Entry *tt;
     int tt_shift;          /* 64 - log2(number of buckets) */
     int tt_log2, tt_max_log2;
@@ -56,6 +57,7 @@ typedef struct {
     int is_max[MAX_SEATS];
     int prune_blocks;
     int all_mine;
+    int pope_mine;         /* the Pope's stake if the target holds the Pope */
     uint64_t theirs;
     uint64_t in_play;
     int history[MAX_SEATS][64];  /* move ordering: cut-offs per (leader, lead), weighted */
@@ -267,7 +269,14 @@ static int target_bound(const Core *c, uint64_t played, int leader) {
         if (o != t) bound += popcount(c->dealt[o] & ~played);
     /* Fact 3b (docs/solver.md): another seat on lead plays a card of its own now; if none
      * of its cards lies in the spans counted above, that is one more card not paid for. */
-    if (leader != t && !(c->dealt[leader] & ~played & cover)) bound -= 1;
+    int led_outside = leader != t && !(c->dealt[leader] & ~played & cover);
+    bound -= led_outside;
+    /* Fact 3c: another seat's unplayed Pope outside those spans is either kept (its holder
+     * then pays nothing, the Pope included) or played: one more card either way, unless it is
+     * the card just charged for the seat on lead. */
+    const uint64_t pope = c->pope_bit & ~played & ~cover;
+    if (pope && c->holder[c->pope_slot] != t && !(led_outside && c->holder[c->pope_slot] == leader))
+        bound -= 1;
     return bound;
 }
 
@@ -295,7 +304,14 @@ static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
         const uint64_t held = c->dealt[t] & ~played;
         const int bound = target_bound(c, played, leader);
         if (bound <= alpha) return bound;
+        /* The least the target can end with: it pays its cards when another seat goes out;
+         * holding the Pope (exempt) it pays nothing, or once the Pope is played it takes the
+         * Pope's stake and pays the rest (docs/solver.md, fact 3c). */
         int floor = -popcount(held);
+        if (held & c->pope_bit) {
+            int after_pope = c->pope_mine - (popcount(held) - 1);
+            floor = after_pope < 0 ? after_pope : 0;
+        }
         for (int a = 0; a < c->n_awards; a++) {
             if ((played & c->award_mask[a]) == c->award_mask[a])
                 for (int k = 0; k < c->award_takers[a]; k++)
@@ -395,6 +411,10 @@ static void prepare(Core *c, int goal, int target) {
         for (int k = 0; k < c->award_takers[a]; k++)
             if (c->award_seat[a][k] == target) mine += c->award_amount[a][k];
     c->all_mine = mine;
+    c->pope_mine = 0;
+    for (int a = 0; a < c->n_awards; a++)
+        if (c->pope_bit && c->award_mask[a] == c->pope_bit && c->award_seat[a][0] == target)
+            c->pope_mine = c->award_amount[a][0];
     uint64_t in_play = 0;
     for (int s = 0; s < c->n; s++) in_play |= c->dealt[s];
     c->theirs = in_play & ~c->dealt[target];
@@ -493,6 +513,8 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->prune_blocks = lead_rule == LEAD_ANY;
     c->game_stake = game_stake;
     c->pope_bit = pope_bit;
+    c->pope_slot = pope_bit ? bit_index(pope_bit) : 0;
+    if (pope_bit && c->holder[c->pope_slot] < 0) c->pope_bit = 0;  /* a dead Pope pays no one */
     PyObject *fast = PySequence_Fast(awards, "awards");
     if (!fast) return -1;
     Py_ssize_t na = PySequence_Fast_GET_SIZE(fast);

@@ -291,6 +291,9 @@ class FastEngine:
         all_mine = sum(amount for _, amount in mine) + sg.game_stake
         others = tuple(o for o in seats if o != target)
         my_cards = dealt[target]
+        pope_bit = sg.pope_bit if sg.pope_holder >= 0 else 0
+        pope_holder = sg.pope_holder
+        pope_mine = sum(amount for cards, amount in mine if pope_bit and cards == pope_bit)
         theirs = sg.in_play & ~my_cards
 
         def terminal(final: Mask, winner: int) -> int:
@@ -349,11 +352,17 @@ class FastEngine:
                 bound = all_mine - forced_total + saving_max
                 for other in others:
                     bound += (dealt[other] & ~played).bit_count()
-                if leader != target and not dealt[leader] & ~played & cover:
+                led_outside = leader != target and not dealt[leader] & ~played & cover
+                if led_outside:
                     bound -= 1  # Fact 3b: the seat on lead plays one more unpaid card
+                if (pope_bit & ~played & ~cover and pope_holder != target
+                        and not (led_outside and pope_holder == leader)):
+                    bound -= 1  # Fact 3c: another's Pope is kept (and exempts) or played
                 if bound <= alpha:
                     return bound
                 floor = -held.bit_count()
+                if held & pope_bit:  # Fact 3c: the Pope's holder pays nothing, or its rest
+                    floor = min(0, pope_mine - (held.bit_count() - 1))
                 for cards, amount in mine:
                     if played & cards == cards:
                         floor += amount
