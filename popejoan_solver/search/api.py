@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, TypeVar
 
 from ..model.board import Board
-from ..model.cards import Mask
+from ..model.cards import Card, Mask
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
 from ..model.play import Game, Position, Run
@@ -136,14 +136,11 @@ class _Driver:
         return self.value(Objective(Goal.BEST_CASE, seat), position.played, position.leader,
                           known)
 
-    def lead_values(self, position: Position) -> list[LeadResult]:
-        """Each legal lead of the seat on lead with the guaranteed value it keeps after it."""
-        objective = Objective(Goal.GUARANTEED, position.leader)
-        leads = []
-        for lead in position.legal_leads():
-            _run, after = position.play(lead)
-            leads.append(LeadResult(lead, self.value(objective, after.played, after.leader)))
-        return leads
+    def lead_value(self, position: Position, lead: Card) -> LeadResult:
+        """A legal lead of the seat on lead with the guaranteed value it keeps after it."""
+        _run, after = position.play(lead)
+        return LeadResult(lead, self.value(Objective(Goal.GUARANTEED, position.leader),
+                                           after.played, after.leader))
 
 
 def solve(
@@ -205,8 +202,8 @@ def solve(
         finally:
             idle.put(driver)
 
-    def lead_job(driver: _Driver) -> list[LeadResult]:
-        return driver.lead_values(position)
+    def lead_job(lead: Card) -> Callable[[_Driver], LeadResult]:
+        return lambda driver: driver.lead_value(position, lead)
 
     def paranoid_job(seat: int, leads: list[LeadResult] | None = None,
                      ) -> Callable[[_Driver], tuple[Value, Value]]:
@@ -217,7 +214,7 @@ def solve(
 
     values: dict[int, SeatResult] = {}
     if workers == 1:
-        leads = lead_job(drivers[0])
+        leads = [lead_job(lead)(drivers[0]) for lead in position.legal_leads()]
         for seat in chosen:
             guaranteed, win = paranoid_job(seat, leads if seat == leader + 1 else None)(
                 drivers[0])
@@ -228,12 +225,13 @@ def solve(
         # them without the GIL, each on an engine (and transposition table) of its own thread.
         pool = ThreadPoolExecutor(workers)
         try:
+            lead_futures = [pool.submit(on_a_driver, lead_job(lead))
+                            for lead in position.legal_leads()]
             paranoid = {seat: pool.submit(on_a_driver, paranoid_job(seat))
                         for seat in chosen if seat != leader + 1}
-            lead_future = pool.submit(on_a_driver, lead_job)
             best_cases = {seat: pool.submit(on_a_driver, best_job(seat, None))
                           for seat in chosen}
-            leads = lead_future.result()
+            leads = [future.result() for future in lead_futures]
             if leader + 1 in chosen:
                 paranoid[leader + 1] = pool.submit(on_a_driver, paranoid_job(leader + 1, leads))
             for seat in chosen:
