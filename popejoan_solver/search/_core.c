@@ -238,6 +238,18 @@ static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint
         tt_grow(c);
 }
 
+/* The longest block of consecutive cards of one suit in `held`: on lead, its holder can play
+ * them all before anyone else can go out (the run climbs through them first). */
+static inline int own_block(uint64_t held) {
+    const uint64_t same_suit = ~((1ULL << 12) | (1ULL << 25) | (1ULL << 38) | (1ULL << 51));
+    int length = 0;
+    while (held) {
+        length++;
+        held &= (held >> 1) & same_suit;
+    }
+    return length;
+}
+
 /* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position. */
 static int target_bound(const Core *c, uint64_t played, int leader) {
     const int t = c->target;
@@ -307,9 +319,12 @@ static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
         /* The least the target can end with: it pays its cards when another seat goes out;
          * holding the Pope (exempt) it pays nothing, or once the Pope is played it takes the
          * Pope's stake and pays the rest (docs/solver.md, fact 3c). */
-        int floor = -popcount(held);
+        /* Fact 3d: on lead, the target plays at least the card it leads; when any card may
+         * be led, a whole block of its consecutive cards. */
+        const int sure = leader != t ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
+        int floor = sure - popcount(held);
         if (held & c->pope_bit) {
-            int after_pope = c->pope_mine - (popcount(held) - 1);
+            int after_pope = c->pope_mine - popcount(held) + (sure > 1 ? sure : 1);
             floor = after_pope < 0 ? after_pope : 0;
         }
         for (int a = 0; a < c->n_awards; a++) {

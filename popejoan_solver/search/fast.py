@@ -39,6 +39,18 @@ _LEAD_IDS = {LeadRule.ANY: 0, LeadRule.LOWEST_OF_SUIT: 1, LeadRule.LOWEST_IN_HAN
 _SUIT_BITS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 
 
+_SAME_SUIT = ~((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
+
+
+def _longest_block(held: Mask) -> int:
+    """The longest block of consecutive slots of one suit in ``held``."""
+    length = 0
+    while held:
+        length += 1
+        held &= (held >> 1) & _SAME_SUIT
+    return length
+
+
 class SlotGame:
     """The deal's tables in slot space, shared by every search on it."""
 
@@ -360,9 +372,12 @@ class FastEngine:
                     bound -= 1  # Fact 3c: another's Pope is kept (and exempts) or played
                 if bound <= alpha:
                     return bound
-                floor = -held.bit_count()
+                # Fact 3d: on lead, the target plays the card it leads, or under lead=any
+                # its longest block of consecutive cards.
+                sure = 0 if leader != target else _longest_block(held) if prune_blocks else 1
+                floor = sure - held.bit_count()
                 if held & pope_bit:  # Fact 3c: the Pope's holder pays nothing, or its rest
-                    floor = min(0, pope_mine - (held.bit_count() - 1))
+                    floor = min(0, pope_mine - held.bit_count() + max(sure, 1))
                 for cards, amount in mine:
                     if played & cards == cards:
                         floor += amount
