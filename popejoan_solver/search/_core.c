@@ -461,13 +461,21 @@ static PyObject *Core_value(Core *c, PyObject *args) {
     if (guess < low) guess = low;
     if (guess > high) guess = high;
     Py_BEGIN_ALLOW_THREADS
+    int step = 1, last_direction = 0;
     while (low < high) {
         int beta = guess == low ? guess + 1 : guess;
         int score = search(c, played, leader, beta - 1, beta);
         c->passes++;
         if (c->timed_out) break;
+        int direction = score < beta ? -1 : 1;
         if (score < beta) high = score; else low = score;
-        guess = score;
+        /* Passes that keep moving the same way take steps of 1, 3, 9, ... (MTD(f) would crawl
+         * one counter at a time towards a value far from the first guess). */
+        step = direction == last_direction ? step * 3 : 1;
+        last_direction = direction;
+        guess = score + direction * (step - 1);
+        if (guess < low) guess = low;
+        if (guess > high) guess = high;
     }
     Py_END_ALLOW_THREADS
     c->busy = 0;

@@ -245,15 +245,20 @@ class FastEngine:
                 raise SearchTimeoutError
             return int(low), int(high)
         search = self._searcher(objective)
+        step, last_direction = 1, 0
         while low < high:
             beta = guess + 1 if guess == low else guess
             score = search(played, leader, beta - 1, beta)
+            direction = -1 if score < beta else 1
             if score < beta:
                 high = score
             else:
                 low = score
             self.bounds = (low, high)
-            guess = score
+            # Passes that keep moving the same way take growing steps.
+            step = step * 3 if direction == last_direction else 1
+            last_direction = direction
+            guess = min(max(score + direction * (step - 1), low), high)
         return low, high
 
     @property
