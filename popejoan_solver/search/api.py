@@ -225,10 +225,13 @@ def solve(
         # them without the GIL, each on an engine (and transposition table) of its own thread.
         pool = ThreadPoolExecutor(workers)
         try:
+            # The longest jobs first: the paranoid searches of the seats furthest from the
+            # lead are the hardest on average (docs/performance.md).
+            paranoid = {seat: pool.submit(on_a_driver, paranoid_job(seat))
+                        for seat in sorted(chosen, key=lambda s: -((s - 1 - leader) % n))
+                        if seat != leader + 1}
             lead_futures = [pool.submit(on_a_driver, lead_job(lead))
                             for lead in position.legal_leads()]
-            paranoid = {seat: pool.submit(on_a_driver, paranoid_job(seat))
-                        for seat in chosen if seat != leader + 1}
             best_cases = {seat: pool.submit(on_a_driver, best_job(seat, None))
                           for seat in chosen}
             leads = [future.result() for future in lead_futures]
