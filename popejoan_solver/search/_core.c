@@ -359,6 +359,9 @@ static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
             }
         }
         if (winner < 0) {
+            /* the child's bucket, wanted by the transposition cutoff below */
+            __builtin_prefetch(c->tt + (size_t)((tt_key(c, after, c->holder[top_index(run)]) *
+                                                 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * WAYS);
             int key_value = lead == best_move ? INF : c->history[leader][lead];
             int j = n_order++;
             while (j > 0 && keys[j - 1] < key_value) {
