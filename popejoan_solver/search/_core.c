@@ -296,6 +296,19 @@ static int target_bound(const Core *c, uint64_t played, int leader) {
     return bound;
 }
 
+/* Fold one lead's score into a node's best lead and window; true for a cut-off (the score
+ * moved the window and closed it; a node entered with a closed window still tries every lead
+ * until one scores past it, so that what it stores stays a true bound). */
+static inline int take_score(int maximising, int score, int lead, int *best, int *chosen,
+                             int *alpha, int *beta) {
+    if (maximising ? score <= *best : score >= *best) return 0;
+    *best = score;
+    *chosen = lead;
+    if (maximising ? score <= *alpha : score >= *beta) return 0;
+    if (maximising) *alpha = score; else *beta = score;
+    return *alpha >= *beta;
+}
+
 static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
     c->nodes++;
     if (c->deadline > 0 && (c->nodes & 4095) == 0 && now_seconds() > c->deadline) {
@@ -376,15 +389,7 @@ static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
         }
         uint64_t upto = last >= 64 ? ~0ULL : ((1ULL << last) - 1);
         int score = terminal(c, played | (run & upto), winner);
-        if (maximising) {
-            if (score > best) {
-                best = score; chosen = lead;
-                if (score > alpha) { alpha = score; if (alpha >= beta) break; }
-            }
-        } else if (score < best) {
-            best = score; chosen = lead;
-            if (score < beta) { beta = score; if (alpha >= beta) break; }
-        }
+        if (take_score(maximising, score, lead, &best, &chosen, &alpha, &beta)) break;
     }
     /* Enhanced transposition cutoff: a child whose stored bound already refutes the window. */
     for (int i = 0; i < n_order && alpha < beta; i++) {
@@ -402,15 +407,7 @@ static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
         const uint64_t run = c->up[lead] & ~played;
         int score = search(c, played | run, c->holder[top_index(run)], alpha, beta);
         if (c->timed_out) return 0;
-        if (maximising) {
-            if (score > best) {
-                best = score; chosen = lead;
-                if (score > alpha) { alpha = score; if (alpha >= beta) break; }
-            }
-        } else if (score < best) {
-            best = score; chosen = lead;
-            if (score < beta) { beta = score; if (alpha >= beta) break; }
-        }
+        if (take_score(maximising, score, lead, &best, &chosen, &alpha, &beta)) break;
     }
     if (chosen >= 0 && (maximising ? best >= window_high : best <= window_low)) {
         const int left = popcount(~played & c->in_play);
