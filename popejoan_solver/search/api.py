@@ -6,7 +6,7 @@ import os
 import queue
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Protocol, TypeVar
 
 from ..model.board import Board
@@ -225,15 +225,16 @@ def solve(
         # them without the GIL, each on an engine (and transposition table) of its own thread.
         pool = ThreadPoolExecutor(workers)
         try:
-            # The longest jobs first: the paranoid searches of the seats furthest from the
-            # lead are the hardest on average (docs/performance.md).
-            paranoid = {seat: pool.submit(on_a_driver, paranoid_job(seat))
-                        for seat in sorted(chosen, key=lambda s: -((s - 1 - leader) % n))
-                        if seat != leader + 1}
+            # The longest jobs first: the searches for the seats furthest from the lead are
+            # the hardest on average (docs/performance.md).
+            paranoid: dict[int, Future[tuple[Value, Value]]] = {}
+            best_cases: dict[int, Future[Value]] = {}
+            for seat in sorted(chosen, key=lambda s: -((s - 1 - leader) % n)):
+                if seat != leader + 1:
+                    paranoid[seat] = pool.submit(on_a_driver, paranoid_job(seat))
+                best_cases[seat] = pool.submit(on_a_driver, best_job(seat, None))
             lead_futures = [pool.submit(on_a_driver, lead_job(lead))
                             for lead in position.legal_leads()]
-            best_cases = {seat: pool.submit(on_a_driver, best_job(seat, None))
-                          for seat in chosen}
             leads = [future.result() for future in lead_futures]
             if leader + 1 in chosen:
                 paranoid[leader + 1] = pool.submit(on_a_driver, paranoid_job(leader + 1, leads))
