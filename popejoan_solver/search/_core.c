@@ -13,6 +13,17 @@
 #include <string.h>
 #include <time.h>
 
+/* The search counts bits at every node: on x86-64 it is compiled twice, with the POPCNT
+ * instruction and without, and the loader picks the one the processor runs (GCC/Clang
+ * function multi-versioning, which needs glibc's ifunc), so one build stays portable. */
+#if defined(__x86_64__) && defined(__GLIBC__) && \
+    ((defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6) || \
+     (defined(__clang__) && __clang_major__ >= 14))
+#define HOT __attribute__((target_clones("popcnt", "default")))
+#else
+#define HOT
+#endif
+
 #define INF 1000000
 #define MAX_SEATS 8
 #define MAX_AWARDS 8
@@ -76,7 +87,7 @@ static inline int bit_index(uint64_t x) { return __builtin_ctzll(x); }
 static inline int top_index(uint64_t x) { return 63 - __builtin_clzll(x); }
 static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
 
-static int payoff(const Core *c, uint64_t played, int winner, int seat) {
+HOT static int payoff(const Core *c, uint64_t played, int winner, int seat) {
     int value = 0;
     for (int a = 0; a < c->n_awards; a++) {
         if ((played & c->award_mask[a]) == c->award_mask[a]) {
@@ -255,7 +266,7 @@ static inline int own_block(uint64_t held) {
 }
 
 /* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position. */
-static int target_bound(const Core *c, uint64_t played, int leader) {
+HOT static int target_bound(const Core *c, uint64_t played, int leader) {
     const int t = c->target;
     const uint64_t held = c->dealt[t] & ~played;
     const uint64_t open_cards = c->theirs & ~played;
@@ -309,7 +320,7 @@ static inline int take_score(int maximising, int score, int lead, int *best, int
     return *alpha >= *beta;
 }
 
-static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
+HOT static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
     c->nodes++;
     if (c->deadline > 0 && (c->nodes & 4095) == 0 && now_seconds() > c->deadline) {
         c->timed_out = 1;
