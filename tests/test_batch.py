@@ -112,6 +112,38 @@ def test_ctrl_c_stops_the_workers_keeps_the_rows_and_resumes(tmp_path: Path) -> 
     assert sorted(r["idx"] for r in read_rows(out)) == list(range(60))
 
 
+def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
+    """On a terminal, stderr shows a bar with the count, the rate and the time left; piped, the
+    same run prints no bar."""
+    import pty
+
+    argv = [sys.executable, "-m", "popejoan_solver", "batch", "--rules", "parlett", "--players",
+            "5", "--deals", "6", "--seed", "2", "--workers", "1"]
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([*argv, "--out", str(tmp_path / "tty.db")],
+                            stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the terminal closes when the process ends
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    assert proc.wait(timeout=120) == 0
+    text = shown.decode(errors="replace")
+    assert "6/6" in text, text
+    assert "deal/s" in text, text
+    assert "<" in text, text  # elapsed<remaining
+    piped = subprocess.run([*argv, "--out", str(tmp_path / "pipe.db")], capture_output=True,
+                           text=True, check=False)
+    assert piped.returncode == 0
+    assert "deal/s" not in piped.stderr
+
+
 def test_foreign_or_mismatched_files_are_refused(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "b.db"

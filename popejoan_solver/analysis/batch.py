@@ -313,9 +313,18 @@ def tty_progress() -> Progress | None:
     from tqdm import tqdm
     bar: list[Any] = []
 
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except OSError:
+        size = os.terminal_size((0, 0))
+    # A terminal that reports no size (a bare pseudo-terminal) would get no bar at all.
+    columns = size.columns or 80
+    rows = size.lines or 24
+
     def update(done: int, total: int) -> None:
         if not bar:
-            bar.append(tqdm(total=total, unit="deal", file=sys.stderr, smoothing=0.1))
+            bar.append(tqdm(total=total, unit="deal", file=sys.stderr, smoothing=0.1,
+                            ncols=columns, nrows=rows))
         bar[0].n = done
         bar[0].refresh()
         if done == total:
