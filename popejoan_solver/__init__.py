@@ -5,9 +5,9 @@
 'QC 7D TD'
 """
 
-from .logic.find import FindQuery, FindResult, Property, find_deals
-from .logic.prover import TheoremResult
-from .logic.theorems import THEOREMS, prove
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .model.board import Board, Compartment
 from .model.cards import CardSet, card_name, parse_card
 from .model.deal import Deal, deal_random, deal_warnings
@@ -33,7 +33,26 @@ from .model.settlement import Transfer, settle
 from .model.stops import StopsReport, View, analyse_stops
 from .search import Solution, Value, solve
 
+if TYPE_CHECKING:
+    from .logic.find import FindQuery, FindResult, Property, find_deals
+    from .logic.prover import TheoremResult
+    from .logic.theorems import THEOREMS, prove
+
 __version__ = "0.1.0"
+
+_LAZY = {"FindQuery": "find", "FindResult": "find", "Property": "find", "find_deals": "find",
+         "TheoremResult": "prover", "THEOREMS": "theorems", "prove": "theorems"}
+
+
+def __getattr__(name: str) -> Any:
+    """The proof and deal-search API, imported on first use (z3 and python-sat are slow to
+    load, and most uses of the package never need them)."""
+    if name in _LAZY:
+        module = importlib.import_module(f".logic.{_LAZY[name]}", __name__)
+        value = getattr(module, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "RULESETS",

@@ -214,3 +214,22 @@ def test_a_closed_pipe_is_not_an_error() -> None:
     proc.wait(timeout=60)
     assert "error" not in err
     assert "Traceback" not in err
+
+
+def test_start_up_does_not_load_the_solvers_of_proofs_and_graphs() -> None:
+    """`popejoan solve` should not pay for z3, python-sat and networkx; the package still
+    offers the proof API, loaded on first use."""
+    import subprocess
+    import sys
+
+    code = ("import sys, popejoan_solver.cli; "
+            "print(sorted(m for m in ('z3', 'pysat', 'networkx') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+    import popejoan_solver
+
+    assert callable(popejoan_solver.prove)
+    assert "pope-only-led" in popejoan_solver.THEOREMS
+    with pytest.raises(AttributeError):
+        _ = popejoan_solver.no_such_name  # type: ignore[attr-defined]

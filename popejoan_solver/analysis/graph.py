@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from ..model.cards import Mask, card_name, format_cards
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
 from ..model.play import Position
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 DEFAULT_MAX_STATES = 200_000
 
@@ -43,6 +44,7 @@ def node_id(played: Mask, leader: int) -> str:
 
 def build_graph(deal: Deal, max_states: int = DEFAULT_MAX_STATES) -> tuple[nx.DiGraph, str]:
     """Every position reachable from the deal's, breadth first; returns the graph and root."""
+    import networkx as nx  # loaded on first use: importing it takes about 0.1 s
     start = Position.from_deal(deal)
     graph = nx.DiGraph()
     root = node_id(start.played, start.leader)
@@ -77,6 +79,7 @@ def _node_attrs(position: Position) -> dict[str, Any]:
 
 
 def summarise(graph: nx.DiGraph, root: str) -> GraphSummary:
+    import networkx as nx
     terminals = [n for n, done in graph.nodes(data="terminal") if done]
     depth = nx.single_source_shortest_path_length(graph, root)
     acyclic = nx.is_directed_acyclic_graph(graph)
@@ -86,6 +89,7 @@ def summarise(graph: nx.DiGraph, root: str) -> GraphSummary:
 
 
 def _longest_from(graph: nx.DiGraph, root: str) -> int:
+    import networkx as nx
     longest: dict[str, int] = {}
     for node in reversed(list(nx.topological_sort(graph))):
         longest[node] = max((1 + longest[s] for s in graph.successors(node)), default=0)
@@ -94,6 +98,7 @@ def _longest_from(graph: nx.DiGraph, root: str) -> int:
 
 def export(graph: nx.DiGraph, fmt: str) -> str:
     """The graph as GraphML, Graphviz DOT or node-link JSON."""
+    import networkx as nx
     if fmt == "graphml":
         return "\n".join(nx.generate_graphml(graph)) + "\n"
     if fmt == "json":

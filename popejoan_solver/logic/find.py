@@ -27,10 +27,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from pysat.card import CardEnc, EncType
-from pysat.formula import IDPool
-from pysat.solvers import Solver
-
 from ..model.cards import (
     PACK,
     POPE,
@@ -116,6 +112,10 @@ class DealEncoding:
     """The deal as SAT variables named through an :class:`IDPool`."""
 
     def __init__(self, rules: Ruleset, players: int) -> None:
+        # python-sat is loaded on first use, so that importing the package stays quick
+        from pysat.card import CardEnc, EncType
+        from pysat.formula import IDPool
+
         self.rules = rules
         self.players = players
         self.pool = IDPool()
@@ -292,6 +292,8 @@ def find_deals(query: FindQuery) -> FindResult:
     found: list[Deal] = []
     candidates = learned = undecided = 0
     exhausted = timed_out = False
+    from pysat.solvers import Solver
+
     with Solver(name="glucose4", bootstrap_with=enc.clauses) as sat:
         top = enc.pool.top
         sat.set_phases([v if rng.random() < 0.5 else -v for v in range(1, top + 1)])
