@@ -62,7 +62,6 @@ typedef struct {
     int tt_log2, tt_max_log2;
     uint64_t tt_used;      /* occupied entries; the table doubles past half full */
     long long nodes;
-    long long passes;      /* null-window searches run by MTD(f) */
     /* per-search state */
     int goal, target, objective_id;
     int is_max[MAX_SEATS];
@@ -194,8 +193,13 @@ static inline uint64_t tt_key(const Core *c, uint64_t played, int leader) {
     return ((played << 8) | ((uint64_t)leader << 5) | (uint64_t)c->objective_id) + 1;
 }
 
+/* The bucket of `key`: Fibonacci hashing on the top bits. */
+static inline Entry *tt_bucket(const Core *c, uint64_t key) {
+    return c->tt + (size_t)((key * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * WAYS;
+}
+
 static Entry *tt_probe(Core *c, uint64_t key) {
-    Entry *bucket = c->tt + (size_t)((key * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * WAYS;
+    Entry *bucket = tt_bucket(c, key);
     for (int i = 0; i < WAYS; i++)
         if (bucket[i].key == key) return &bucket[i];
     return NULL;
@@ -223,7 +227,7 @@ static void tt_grow(Core *c) {
     /* restore replacement priorities */
     for (size_t i = 0; i < old_entries; i++) {
         if (old[i].key) {
-            Entry *bucket = c->tt + (size_t)((old[i].key * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * WAYS;
+            Entry *bucket = tt_bucket(c, old[i].key);
             for (int w = 0; w < WAYS; w++)
                 if (bucket[w].key == old[i].key) bucket[w].played_count = old[i].played_count;
         }
@@ -232,7 +236,7 @@ static void tt_grow(Core *c) {
 }
 
 static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint64_t played) {
-    Entry *bucket = c->tt + (size_t)((key * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * WAYS;
+    Entry *bucket = tt_bucket(c, key);
     Entry *slot = NULL;
     for (int i = 0; i < WAYS; i++) {
         if (bucket[i].key == key || bucket[i].key == 0) { slot = &bucket[i]; break; }
@@ -344,11 +348,10 @@ HOT static int search(Core *c, uint64_t played, int leader, int alpha, int beta)
         const uint64_t held = c->dealt[t] & ~played;
         const int bound = target_bound(c, played, leader);
         if (bound <= alpha) return bound;
-        /* The least the target can end with: it pays its cards when another seat goes out;
-         * holding the Pope (exempt) it pays nothing, or once the Pope is played it takes the
-         * Pope's stake and pays the rest (docs/solver.md, fact 3c). */
-        /* Fact 3d: on lead, the target plays at least the card it leads; when any card may
-         * be led, a whole block of its consecutive cards. */
+        /* The least the target can end with: it pays its cards when another seat goes out,
+         * but on lead it first plays the card it leads, or under lead=any a whole block of its
+         * consecutive cards (fact 3d); holding the Pope (exempt) it pays nothing, or once the
+         * Pope is played it takes the Pope's stake and pays the rest (fact 3c). */
         const int sure = leader != t ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
         int floor = sure - popcount(held);
         if (held & c->pope_bit) {
@@ -388,8 +391,7 @@ HOT static int search(Core *c, uint64_t played, int leader, int alpha, int beta)
         }
         if (winner < 0) {
             /* the child's bucket, wanted by the transposition cutoff below */
-            __builtin_prefetch(c->tt + (size_t)((tt_key(c, after, c->holder[top_index(run)]) *
-                                                 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * WAYS);
+            __builtin_prefetch(tt_bucket(c, tt_key(c, after, c->holder[top_index(run)])));
             int key_value = lead == best_move ? INF : c->history[leader][lead];
             int j = n_order++;
             while (j > 0 && keys[j - 1] < key_value) {
@@ -480,7 +482,6 @@ static PyObject *Core_value(Core *c, PyObject *args) {
     while (low < high) {
         int beta = guess == low ? guess + 1 : guess;
         int score = search(c, played, leader, beta - 1, beta);
-        c->passes++;
         if (c->timed_out) break;
         int direction = score < beta ? -1 : 1;
         if (score < beta) high = score; else low = score;
@@ -599,7 +600,6 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->tt = tt_alloc(((size_t)1 << c->tt_log2) * WAYS);
     if (!c->tt) { PyErr_NoMemory(); return -1; }
     c->nodes = 0;
-    c->passes = 0;
     return 0;
 }
 
@@ -613,14 +613,8 @@ static PyMethodDef Core_methods[] = {
      "value(goal, target, played, leader, low, high, guess, deadline) -> (lower, upper, done)"},
     {NULL, NULL, 0, NULL}};
 
-static PyObject *Core_passes(Core *c, void *closure) {
-    (void)closure;
-    return PyLong_FromLongLong(c->passes);
-}
-
 static PyGetSetDef Core_getset[] = {
     {"nodes", (getter)Core_nodes, NULL, "nodes searched so far", NULL},
-    {"passes", (getter)Core_passes, NULL, "null-window searches run so far", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject CoreType = {
