@@ -201,11 +201,10 @@ class FastEngine:
         ``known`` are bounds the caller has already proven (say, a seat's guaranteed value
         below its best case); they only narrow the search.
         """
-        sg = self.slots
-        played_slots = sg.to_slots(played)
-        for seat in range(sg.players):
-            if not sg.dealt[seat] & ~played_slots:
-                return self._terminal(objective, played_slots, seat)
+        played_slots = self.slots.to_slots(played)
+        ended = self._ended(objective, played_slots)
+        if ended is not None:
+            return ended
         low, high = self._static_bounds(objective, played_slots)
         if known is not None:
             low, high = max(low, known[0]), min(high, known[1])
@@ -216,11 +215,10 @@ class FastEngine:
 
     def at_least(self, objective: Objective, played: Mask, leader: int, threshold: int) -> bool:
         """Whether the position's value is at least ``threshold``: one null-window search."""
-        sg = self.slots
-        played_slots = sg.to_slots(played)
-        for seat in range(sg.players):
-            if not sg.dealt[seat] & ~played_slots:
-                return self._terminal(objective, played_slots, seat) >= threshold
+        played_slots = self.slots.to_slots(played)
+        ended = self._ended(objective, played_slots)
+        if ended is not None:
+            return ended >= threshold
         low, high = self._static_bounds(objective, played_slots)
         if threshold <= low or threshold > high:
             return threshold <= low
@@ -265,6 +263,13 @@ class FastEngine:
     def nodes(self) -> int:
         """Positions searched so far by this engine."""
         return int(self._core.nodes) if self._core is not None else self._nodes
+
+    def _ended(self, objective: Objective, played: Mask) -> int | None:
+        """The objective's payoff if a seat is out in slot-space ``played``, else None."""
+        for seat in range(self.slots.players):
+            if not self.slots.dealt[seat] & ~played:
+                return self._terminal(objective, played, seat)
+        return None
 
     def _terminal(self, objective: Objective, played: Mask, winner: int) -> int:
         if objective.goal is Goal.FORCED_WIN:
