@@ -19,7 +19,8 @@ class Goal(StrEnum):
 
 @dataclass(frozen=True)
 class Objective:
-    """A goal for one 0-based seat. Seats in ``maximisers`` choose the lead that raises it."""
+    """A goal for one 0-based seat: that seat raises it, the others lower it (in the best
+    case every seat raises it; see :meth:`maximises`)."""
 
     goal: Goal
     seat: int
