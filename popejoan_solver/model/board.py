@@ -8,6 +8,9 @@ from enum import StrEnum
 
 from .errors import NotationError
 
+MAX_COUNT = 1 << 31
+"""The most counters one compartment may hold (2**31): every engine is exact up to it."""
+
 
 class Compartment(StrEnum):
     """A compartment of the board; the value is its key in the JSON deal."""
@@ -43,7 +46,11 @@ class Board:
         for f in fields(self):
             value = getattr(self, f.name)
             if type(value) is not int or value < 0:
-                raise NotationError(f"board: {f.name} must be a whole number >= 0, not {value!r}")
+                raise NotationError(f"board: {f.name} must be a whole number >= 0, "
+                                    f"not {_short(value)}")
+            if value > MAX_COUNT:
+                raise NotationError(f"board: {f.name} holds more than the limit of 2**31 = "
+                                    f"{MAX_COUNT} counters a compartment: {_short(value)}")
 
     def __getitem__(self, compartment: Compartment) -> int:
         value: int = getattr(self, compartment.value)
@@ -71,3 +78,11 @@ class Board:
             )
         return cls(**{str(k): v for k, v in data.items()})
 
+
+
+def _short(value: object) -> str:
+    """A value for an error message, cut short: a user's number may have a million digits."""
+    if isinstance(value, int) and value.bit_length() >= 200:
+        return "a huge number"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -24,7 +24,9 @@
 #define HOT
 #endif
 
-#define INF 1000000
+/* Values are counters: 64-bit, since a board may hold up to 2^31 in each compartment. */
+typedef long long val_t;
+#define INF (1LL << 62)
 #define MAX_SEATS 8
 #define MAX_AWARDS 8
 #define GOAL_GUARANTEED 0
@@ -33,14 +35,27 @@
 #define LEAD_ANY 0
 #define LEAD_LOWEST_OF_SUIT 1
 #define LEAD_LOWEST_IN_HAND 2
-#define WAYS 4
+/* A transposition-table bucket is one 64-byte cache line: four narrow entries (16 bytes, bounds
+ * as int16) when every value of the deal fits in +-NARROW_LIMIT, else two wide ones (32 bytes,
+ * int64 bounds). The layout is chosen once per Core, so no bound is ever clipped. Both start
+ * with the key (0: empty). */
+#define BUCKET_BYTES 64
+#define MAX_AMOUNT (1LL << 40)
+#define NARROW_LIMIT 30000
 
 typedef struct {
-    uint64_t key;          /* 0: empty */
-    int16_t lower, upper;
+    uint64_t key;
+    int16_t lower, upper;  /* -NARROW_LIMIT: -INF; NARROW_LIMIT: INF */
     int8_t move;
     uint8_t played_count;  /* replacement: the entry nearest the root is kept */
 } Entry;
+
+typedef struct {
+    uint64_t key;
+    int64_t lower, upper;
+    int8_t move;
+    uint8_t played_count;
+} WideEntry;
 
 typedef struct {
     PyObject_HEAD
@@ -53,11 +68,14 @@ typedef struct {
     uint64_t award_mask[MAX_AWARDS];
     int award_takers[MAX_AWARDS];
     int award_seat[MAX_AWARDS][2];
-    int award_amount[MAX_AWARDS][2];
-    int game_stake;
+    val_t award_amount[MAX_AWARDS][2];
+    val_t game_stake;
     uint64_t pope_bit;
     int pope_slot;
-    Entry *tt;
+    unsigned char *tt;     /* buckets of BUCKET_BYTES */
+    int wide;              /* entries are WideEntry (values beyond the int16 range) */
+    int ways;              /* entries per bucket */
+    size_t entry_size;
     int tt_shift;          /* 64 - log2(number of buckets) */
     int tt_log2, tt_max_log2;
     uint64_t tt_used;      /* occupied entries; the table doubles past half full */
@@ -66,14 +84,15 @@ typedef struct {
     int goal, target, objective_id;
     int is_max[MAX_SEATS];
     int prune_blocks;
-    int all_mine;
-    int pope_mine;         /* the Pope's stake if the target holds the Pope */
+    val_t all_mine;
+    val_t pope_mine;        /* the Pope's stake if the target holds the Pope */
     uint64_t theirs;
     uint64_t in_play;
     int history[MAX_SEATS][64];  /* move ordering: cut-offs per (leader, lead), weighted */
     double deadline;
     int timed_out;
     int busy;              /* a search is running (set and read under the GIL) */
+    int cancelled;         /* set by cancel() from another thread: read atomically */
 } Core;
 
 static double now_seconds(void) {
@@ -82,12 +101,16 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static inline int cancelled(const Core *c) {
+    return __atomic_load_n(&c->cancelled, __ATOMIC_RELAXED);
+}
+
 static inline int bit_index(uint64_t x) { return __builtin_ctzll(x); }
 static inline int top_index(uint64_t x) { return 63 - __builtin_clzll(x); }
 static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
 
-HOT static int payoff(const Core *c, uint64_t played, int winner, int seat) {
-    int value = 0;
+HOT static val_t payoff(const Core *c, uint64_t played, int winner, int seat) {
+    val_t value = 0;
     for (int a = 0; a < c->n_awards; a++) {
         if ((played & c->award_mask[a]) == c->award_mask[a]) {
             for (int t = 0; t < c->award_takers[a]; t++)
@@ -108,7 +131,7 @@ HOT static int payoff(const Core *c, uint64_t played, int winner, int seat) {
     return value;
 }
 
-static inline int terminal(const Core *c, uint64_t played, int winner) {
+static inline val_t terminal(const Core *c, uint64_t played, int winner) {
     if (c->goal == GOAL_FORCED_WIN) return winner == c->target;
     return payoff(c, played, winner, c->target);
 }
@@ -146,39 +169,39 @@ static int gen_leads(const Core *c, uint64_t played, int leader, int *moves) {
 /* Tables freed by finished searches, one kept per size: a batch solving deal after deal in one
  * process reuses them (zeroed in place) instead of page-faulting fresh memory every time. */
 #define TT_CACHE_SIZES 40
-static Entry *tt_cache[TT_CACHE_SIZES];
+static unsigned char *tt_cache[TT_CACHE_SIZES];
 static PyThread_type_lock tt_cache_lock;  /* searches run without the GIL */
 
-static int tt_size_index(size_t entries) {
+static int tt_size_index(size_t buckets) {
     int i = 0;
-    while (i < TT_CACHE_SIZES - 1 && ((size_t)1 << i) < entries) i++;
+    while (i < TT_CACHE_SIZES - 1 && ((size_t)1 << i) < buckets) i++;
     return i;
 }
 
-static Entry *tt_alloc(size_t entries) {
-    int i = tt_size_index(entries);
-    Entry *reused = NULL;
-    if (((size_t)1 << i) == entries) {
+static unsigned char *tt_alloc(size_t buckets) {
+    int i = tt_size_index(buckets);
+    unsigned char *reused = NULL;
+    size_t bytes = buckets * BUCKET_BYTES;
+    if (((size_t)1 << i) == buckets) {
         PyThread_acquire_lock(tt_cache_lock, WAIT_LOCK);
         reused = tt_cache[i];
         tt_cache[i] = NULL;
         PyThread_release_lock(tt_cache_lock);
     }
     if (reused) {
-        memset(reused, 0, entries * sizeof(Entry));
+        memset(reused, 0, bytes);
         return reused;
     }
-    /* A bucket (WAYS entries, 64 bytes) on one cache line: one memory access per probe. */
-    size_t bytes = entries * sizeof(Entry);
-    Entry *fresh = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    /* A bucket on one cache line: one memory access per probe. */
+    unsigned char *fresh = aligned_alloc(BUCKET_BYTES, bytes);
     if (fresh) memset(fresh, 0, bytes);
     return fresh;
 }
 
-static void tt_release(Entry *table, size_t entries) {
+static void tt_release(unsigned char *table, size_t buckets) {
     if (!table) return;
-    int i = tt_size_index(entries);
-    if (((size_t)1 << i) == entries) {
+    int i = tt_size_index(buckets);
+    if (((size_t)1 << i) == buckets) {
         PyThread_acquire_lock(tt_cache_lock, WAIT_LOCK);
         if (!tt_cache[i]) {
             tt_cache[i] = table;
@@ -194,66 +217,122 @@ static inline uint64_t tt_key(const Core *c, uint64_t played, int leader) {
 }
 
 /* The bucket of `key`: Fibonacci hashing on the top bits. */
-static inline Entry *tt_bucket(const Core *c, uint64_t key) {
-    return c->tt + (size_t)((key * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * WAYS;
+static inline unsigned char *tt_bucket(const Core *c, uint64_t key) {
+    return c->tt + (size_t)((key * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * BUCKET_BYTES;
 }
 
-static Entry *tt_probe(Core *c, uint64_t key) {
-    Entry *bucket = tt_bucket(c, key);
-    for (int i = 0; i < WAYS; i++)
-        if (bucket[i].key == key) return &bucket[i];
-    return NULL;
+static inline unsigned char *tt_entry(const Core *c, unsigned char *bucket, int way) {
+    return bucket + (size_t)way * c->entry_size;
 }
 
-static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint64_t played);
+static inline uint64_t entry_key(const unsigned char *e) { return ((const Entry *)e)->key; }
+
+static inline int entry_count(const Core *c, const unsigned char *e) {
+    return c->wide ? ((const WideEntry *)e)->played_count : ((const Entry *)e)->played_count;
+}
+
+static inline void entry_read(const Core *c, const unsigned char *e, val_t *lower,
+                              val_t *upper, int *move) {
+    if (c->wide) {
+        const WideEntry *w = (const WideEntry *)e;
+        *lower = w->lower;
+        *upper = w->upper;
+        *move = w->move;
+        return;
+    }
+    const Entry *n = (const Entry *)e;
+    *lower = n->lower <= -NARROW_LIMIT ? -INF : n->lower;
+    *upper = n->upper >= NARROW_LIMIT ? INF : n->upper;
+    *move = n->move;
+}
+
+/* A narrow entry holds only what lies inside +-NARROW_LIMIT (the deal's values all do, or the
+ * Core would be wide); anything beyond is weakened, never moved past the true value. */
+static inline int16_t narrow_lower(val_t v) {
+    return (int16_t)(v <= -NARROW_LIMIT ? -NARROW_LIMIT : v >= NARROW_LIMIT ? NARROW_LIMIT - 1 : v);
+}
+
+static inline int16_t narrow_upper(val_t v) {
+    return (int16_t)(v >= NARROW_LIMIT ? NARROW_LIMIT : v <= -NARROW_LIMIT ? 1 - NARROW_LIMIT : v);
+}
+
+static inline void entry_write(const Core *c, unsigned char *e, uint64_t key, val_t lower,
+                               val_t upper, int move, int count) {
+    if (c->wide) {
+        WideEntry *w = (WideEntry *)e;
+        w->key = key;
+        w->lower = lower;
+        w->upper = upper;
+        w->move = (int8_t)move;
+        w->played_count = (uint8_t)count;
+        return;
+    }
+    Entry *n = (Entry *)e;
+    n->key = key;
+    n->lower = narrow_lower(lower);
+    n->upper = narrow_upper(upper);
+    n->move = (int8_t)move;
+    n->played_count = (uint8_t)count;
+}
+
+/* Looks `key` up: on a hit, its bounds (+-INF where unbounded) and best move, and 1. */
+static inline int tt_lookup(const Core *c, uint64_t key, val_t *lower, val_t *upper, int *move) {
+    unsigned char *bucket = tt_bucket(c, key);
+    for (int i = 0; i < c->ways; i++) {
+        const unsigned char *e = tt_entry(c, bucket, i);
+        if (entry_key(e) == key) {
+            entry_read(c, e, lower, upper, move);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void tt_store(Core *c, uint64_t key, val_t lower, val_t upper, int move, int count);
 
 /* Double the table (up to its bound) and re-insert every entry. */
 static void tt_grow(Core *c) {
-    size_t old_entries = ((size_t)1 << c->tt_log2) * WAYS;
-    Entry *fresh = tt_alloc(old_entries * 2);
+    size_t old_buckets = (size_t)1 << c->tt_log2;
+    unsigned char *fresh = tt_alloc(old_buckets * 2);
     if (!fresh) { c->tt_max_log2 = c->tt_log2; return; }  /* keep the old size */
-    Entry *old = c->tt;
+    unsigned char *old = c->tt;
     c->tt = fresh;
     c->tt_log2 += 1;
     c->tt_shift = 64 - c->tt_log2;
     c->tt_used = 0;
-    for (size_t i = 0; i < old_entries; i++) {
-        if (old[i].key) {
-            Entry *e = &old[i];
-            tt_store(c, e->key, e->lower, e->upper, e->move, 0);
-            /* tt_store recomputes played_count from `played`; keep the original */
+    for (size_t b = 0; b < old_buckets; b++) {
+        for (int i = 0; i < c->ways; i++) {
+            const unsigned char *e = tt_entry(c, old + b * BUCKET_BYTES, i);
+            if (!entry_key(e)) continue;
+            val_t lower, upper;
+            int move;
+            entry_read(c, e, &lower, &upper, &move);
+            tt_store(c, entry_key(e), lower, upper, move, entry_count(c, e));
         }
     }
-    /* restore replacement priorities */
-    for (size_t i = 0; i < old_entries; i++) {
-        if (old[i].key) {
-            Entry *bucket = tt_bucket(c, old[i].key);
-            for (int w = 0; w < WAYS; w++)
-                if (bucket[w].key == old[i].key) bucket[w].played_count = old[i].played_count;
-        }
-    }
-    tt_release(old, old_entries);
+    tt_release(old, old_buckets);
 }
 
-static void tt_store(Core *c, uint64_t key, int lower, int upper, int move, uint64_t played) {
-    Entry *bucket = tt_bucket(c, key);
-    Entry *slot = NULL;
-    for (int i = 0; i < WAYS; i++) {
-        if (bucket[i].key == key || bucket[i].key == 0) { slot = &bucket[i]; break; }
+/* Store bounds for `key`; `count` (cards played) ranks entries for replacement. */
+static void tt_store(Core *c, uint64_t key, val_t lower, val_t upper, int move, int count) {
+    unsigned char *bucket = tt_bucket(c, key);
+    unsigned char *slot = NULL;
+    for (int i = 0; i < c->ways; i++) {
+        unsigned char *e = tt_entry(c, bucket, i);
+        if (entry_key(e) == key || entry_key(e) == 0) { slot = e; break; }
     }
-    if (slot != NULL && slot->key == 0) {
+    if (slot != NULL && entry_key(slot) == 0) {
         c->tt_used++;
     } else if (slot == NULL) {
-        slot = &bucket[0];
-        for (int i = 1; i < WAYS; i++)
-            if (bucket[i].played_count > slot->played_count) slot = &bucket[i];
+        slot = bucket;
+        for (int i = 1; i < c->ways; i++) {
+            unsigned char *e = tt_entry(c, bucket, i);
+            if (entry_count(c, e) > entry_count(c, slot)) slot = e;
+        }
     }
-    slot->key = key;
-    slot->lower = (int16_t)(lower < -30000 ? -30000 : lower);
-    slot->upper = (int16_t)(upper > 30000 ? 30000 : upper);
-    slot->move = (int8_t)move;
-    slot->played_count = (uint8_t)popcount(played);
-    if (c->tt_log2 < c->tt_max_log2 && c->tt_used * 2 > ((uint64_t)1 << c->tt_log2) * WAYS)
+    entry_write(c, slot, key, lower, upper, move, count);
+    if (c->tt_log2 < c->tt_max_log2 &&
+        c->tt_used * 2 > ((uint64_t)1 << c->tt_log2) * (uint64_t)c->ways)
         tt_grow(c);
 }
 
@@ -270,7 +349,7 @@ static inline int own_block(uint64_t held) {
 }
 
 /* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position. */
-HOT static int target_bound(const Core *c, uint64_t played, int leader) {
+HOT static val_t target_bound(const Core *c, uint64_t played, int leader) {
     const int t = c->target;
     const uint64_t held = c->dealt[t] & ~played;
     const uint64_t open_cards = c->theirs & ~played;
@@ -295,7 +374,7 @@ HOT static int target_bound(const Core *c, uint64_t played, int leader) {
         }
         if (whole - cheapest > saving_max) saving_max = whole - cheapest;
     }
-    int bound = c->all_mine - forced_total + saving_max;
+    val_t bound = c->all_mine - forced_total + saving_max;
     for (int o = 0; o < c->n; o++)
         if (o != t) bound += popcount(c->dealt[o] & ~played);
     /* Fact 3b (docs/solver.md): another seat on lead plays a card of its own now; if none
@@ -314,8 +393,8 @@ HOT static int target_bound(const Core *c, uint64_t played, int leader) {
 /* Fold one lead's score into a node's best lead and window; true for a cut-off (the score
  * moved the window and closed it; a node entered with a closed window still tries every lead
  * until one scores past it, so that what it stores stays a true bound). */
-static inline int take_score(int maximising, int score, int lead, int *best, int *chosen,
-                             int *alpha, int *beta) {
+static inline int take_score(int maximising, val_t score, int lead, val_t *best, int *chosen,
+                             val_t *alpha, val_t *beta) {
     if (maximising ? score <= *best : score >= *best) return 0;
     *best = score;
     *chosen = lead;
@@ -324,19 +403,17 @@ static inline int take_score(int maximising, int score, int lead, int *best, int
     return *alpha >= *beta;
 }
 
-HOT static int search(Core *c, uint64_t played, int leader, int alpha, int beta) {
+HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
     c->nodes++;
-    if (c->deadline > 0 && (c->nodes & 4095) == 0 && now_seconds() > c->deadline) {
+    if ((c->nodes & 4095) == 0 &&
+        (cancelled(c) || (c->deadline > 0 && now_seconds() > c->deadline))) {
         c->timed_out = 1;
     }
     if (c->timed_out) return 0;
     uint64_t key = tt_key(c, played, leader);
-    Entry *entry = tt_probe(c, key);
-    int lower = -INF, upper = INF, best_move = -1;
-    if (entry) {
-        lower = entry->lower <= -30000 ? -INF : entry->lower;
-        upper = entry->upper >= 30000 ? INF : entry->upper;
-        best_move = entry->move;
+    val_t lower = -INF, upper = INF;
+    int best_move = -1;
+    if (tt_lookup(c, key, &lower, &upper, &best_move)) {
         if (lower >= beta) return lower;
         if (upper <= alpha || lower == upper) return upper;
         if (lower > alpha) alpha = lower;
@@ -346,16 +423,16 @@ HOT static int search(Core *c, uint64_t played, int leader, int alpha, int beta)
         /* Fact 3 (docs/solver.md): bounds on the target's counters. */
         const int t = c->target;
         const uint64_t held = c->dealt[t] & ~played;
-        const int bound = target_bound(c, played, leader);
+        const val_t bound = target_bound(c, played, leader);
         if (bound <= alpha) return bound;
         /* The least the target can end with: it pays its cards when another seat goes out,
          * but on lead it first plays the card it leads, or under lead=any a whole block of its
          * consecutive cards (fact 3d); holding the Pope (exempt) it pays nothing, or once the
          * Pope is played it takes the Pope's stake and pays the rest (fact 3c). */
         const int sure = leader != t ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
-        int floor = sure - popcount(held);
+        val_t floor = sure - popcount(held);
         if (held & c->pope_bit) {
-            int after_pope = c->pope_mine - popcount(held) + (sure > 1 ? sure : 1);
+            val_t after_pope = c->pope_mine - popcount(held) + (sure > 1 ? sure : 1);
             floor = after_pope < 0 ? after_pope : 0;
         }
         for (int a = 0; a < c->n_awards; a++) {
@@ -367,12 +444,13 @@ HOT static int search(Core *c, uint64_t played, int leader, int alpha, int beta)
         if (bound < beta) beta = bound;
         if (floor > alpha) alpha = floor;
     }
-    const int window_low = alpha, window_high = beta;
+    const val_t window_low = alpha, window_high = beta;
     int moves[52];
     int n_moves = gen_leads(c, played, leader, moves);
     const int maximising = c->is_max[leader];
     const uint64_t own = c->dealt[leader];
-    int best = maximising ? -INF : INF, chosen = -1;
+    val_t best = maximising ? -INF : INF;
+    int chosen = -1;
     /* First pass: leads that end the deal are scored at once (they cost no search and often
      * cut the node off); the others are ordered for the second pass: the table's best move
      * first, then by the history of leads that cut a node off before. */
@@ -392,7 +470,7 @@ HOT static int search(Core *c, uint64_t played, int leader, int alpha, int beta)
         if (winner < 0) {
             /* the child's bucket, wanted by the transposition cutoff below */
             __builtin_prefetch(tt_bucket(c, tt_key(c, after, c->holder[top_index(run)])));
-            int key_value = lead == best_move ? INF : c->history[leader][lead];
+            int key_value = lead == best_move ? INT32_MAX : c->history[leader][lead];
             int j = n_order++;
             while (j > 0 && keys[j - 1] < key_value) {
                 order[j] = order[j - 1]; keys[j] = keys[j - 1]; j--;
@@ -401,16 +479,19 @@ HOT static int search(Core *c, uint64_t played, int leader, int alpha, int beta)
             continue;
         }
         uint64_t upto = last >= 64 ? ~0ULL : ((1ULL << last) - 1);
-        int score = terminal(c, played | (run & upto), winner);
+        val_t score = terminal(c, played | (run & upto), winner);
         if (take_score(maximising, score, lead, &best, &chosen, &alpha, &beta)) break;
     }
     /* Enhanced transposition cutoff: a child whose stored bound already refutes the window. */
     for (int i = 0; i < n_order && alpha < beta; i++) {
         const uint64_t run = c->up[order[i]] & ~played;
-        const Entry *child = tt_probe(c, tt_key(c, played | run, c->holder[top_index(run)]));
-        if (!child) continue;
-        if (maximising ? child->lower >= beta : child->upper <= alpha) {
-            best = maximising ? child->lower : child->upper;
+        val_t child_lower, child_upper;
+        int child_move;
+        if (!tt_lookup(c, tt_key(c, played | run, c->holder[top_index(run)]), &child_lower,
+                       &child_upper, &child_move))
+            continue;
+        if (maximising ? child_lower >= beta : child_upper <= alpha) {
+            best = maximising ? child_lower : child_upper;
             chosen = order[i];
             alpha = beta;
         }
@@ -418,7 +499,7 @@ HOT static int search(Core *c, uint64_t played, int leader, int alpha, int beta)
     for (int i = 0; i < n_order && alpha < beta; i++) {
         const int lead = order[i];
         const uint64_t run = c->up[lead] & ~played;
-        int score = search(c, played | run, c->holder[top_index(run)], alpha, beta);
+        val_t score = search(c, played | run, c->holder[top_index(run)], alpha, beta);
         if (c->timed_out) return 0;
         if (take_score(maximising, score, lead, &best, &chosen, &alpha, &beta)) break;
     }
@@ -429,7 +510,7 @@ HOT static int search(Core *c, uint64_t played, int leader, int alpha, int beta)
     if (best <= window_low) { if (best < upper) upper = best; }
     else if (best >= window_high) { if (best > lower) lower = best; }
     else { lower = upper = best; }
-    tt_store(c, key, lower, upper, chosen, played);
+    tt_store(c, key, lower, upper, chosen, popcount(played));
     return best;
 }
 
@@ -438,7 +519,7 @@ static void prepare(Core *c, int goal, int target) {
     c->target = target;
     c->objective_id = goal * 8 + target;  /* < 32: five bits */
     for (int s = 0; s < c->n; s++) c->is_max[s] = (goal == GOAL_BEST_CASE) || s == target;
-    int mine = c->game_stake;
+    val_t mine = c->game_stake;
     for (int a = 0; a < c->n_awards; a++)
         for (int k = 0; k < c->award_takers[a]; k++)
             if (c->award_seat[a][k] == target) mine += c->award_amount[a][k];
@@ -457,10 +538,11 @@ static void prepare(Core *c, int goal, int target) {
 /* Core.value(goal, target, played, leader, low, high, guess, deadline)
  *   -> (lower, upper, complete): MTD(f) from `guess` within the static bounds [low, high]. */
 static PyObject *Core_value(Core *c, PyObject *args) {
-    int goal, target, leader, low, high, guess;
+    int goal, target, leader;
+    val_t low, high, guess;
     unsigned long long played;
     double deadline;
-    if (!PyArg_ParseTuple(args, "iiKiiiid", &goal, &target, &played, &leader, &low, &high,
+    if (!PyArg_ParseTuple(args, "iiKiLLLd", &goal, &target, &played, &leader, &low, &high,
                           &guess, &deadline))
         return NULL;
     if (goal < 0 || goal > 2 || target < 0 || target >= c->n || leader < 0 || leader >= c->n) {
@@ -478,16 +560,17 @@ static PyObject *Core_value(Core *c, PyObject *args) {
     if (guess < low) guess = low;
     if (guess > high) guess = high;
     Py_BEGIN_ALLOW_THREADS
-    int step = 1, last_direction = 0;
-    while (low < high) {
-        int beta = guess == low ? guess + 1 : guess;
-        int score = search(c, played, leader, beta - 1, beta);
+    val_t step = 1;
+    int last_direction = 0;
+    while (low < high && !(c->timed_out = cancelled(c))) {
+        val_t beta = guess == low ? guess + 1 : guess;
+        val_t score = search(c, played, leader, beta - 1, beta);
         if (c->timed_out) break;
         int direction = score < beta ? -1 : 1;
         if (score < beta) high = score; else low = score;
         /* Passes that keep moving the same way take steps of 1, 3, 9, ... (MTD(f) would crawl
          * one counter at a time towards a value far from the first guess). */
-        step = direction == last_direction ? step * 3 : 1;
+        step = direction == last_direction && step < INF / 4 ? step * 3 : 1;
         last_direction = direction;
         guess = score + direction * (step - 1);
         if (guess < low) guess = low;
@@ -495,7 +578,15 @@ static PyObject *Core_value(Core *c, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     c->busy = 0;
-    return Py_BuildValue("iiO", low, high, c->timed_out ? Py_False : Py_True);
+    return Py_BuildValue("LLO", low, high, c->timed_out ? Py_False : Py_True);
+}
+
+/* Core.cancel(): every search, running (in another thread) or to come, stops at once and
+ * reports itself incomplete; what Ctrl-C does to a solve. */
+static PyObject *Core_cancel(Core *c, PyObject *unused) {
+    (void)unused;
+    __atomic_store_n(&c->cancelled, 1, __ATOMIC_RELAXED);
+    Py_RETURN_NONE;
 }
 
 static PyObject *Core_nodes(Core *c, void *closure) {
@@ -525,9 +616,10 @@ static int read_u64_list(PyObject *seq, uint64_t *out, Py_ssize_t want, const ch
 static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     (void)kwds;
     PyObject *dealt, *up, *holder, *awards;
-    int lead_rule, game_stake;
+    int lead_rule;
+    val_t game_stake;
     unsigned long long pope_bit, tt_entries;
-    if (!PyArg_ParseTuple(args, "OOOiOiKK", &dealt, &up, &holder, &lead_rule, &awards,
+    if (!PyArg_ParseTuple(args, "OOOiOLKK", &dealt, &up, &holder, &lead_rule, &awards,
                           &game_stake, &pope_bit, &tt_entries))
         return -1;
     int n = read_u64_list(dealt, c->dealt, -1, "dealt");
@@ -557,6 +649,12 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     PyObject *fast = PySequence_Fast(awards, "awards");
     if (!fast) return -1;
     Py_ssize_t na = PySequence_Fast_GET_SIZE(fast);
+    if (game_stake < 0 || game_stake > MAX_AMOUNT) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "the Game stake must be from 0 to 2**40");
+        return -1;
+    }
+    val_t magnitude = game_stake + 64;  /* the most a value can be, the cards included */
     if (na > MAX_AWARDS) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "too many awards"); return -1; }
     c->n_awards = (int)na;
     for (Py_ssize_t a = 0; a < na; a++) {
@@ -577,19 +675,30 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
         }
         c->award_takers[a] = (int)nt;
         for (Py_ssize_t k = 0; k < nt; k++) {
-            int seat, amount;
-            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(tf, k), "ii", &seat, &amount)) {
+            int seat;
+            val_t amount;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(tf, k), "iL", &seat, &amount)) {
                 Py_DECREF(tf); Py_DECREF(fast);
                 return -1;
             }
+            if (amount < 0 || amount > MAX_AMOUNT) {
+                Py_DECREF(tf); Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "an award must be from 0 to 2**40");
+                return -1;
+            }
+            magnitude += amount;
             c->award_seat[a][k] = seat;
             c->award_amount[a][k] = amount;
         }
         Py_DECREF(tf);
     }
     Py_DECREF(fast);
+    c->wide = magnitude >= NARROW_LIMIT;
+    c->entry_size = c->wide ? sizeof(WideEntry) : sizeof(Entry);
+    c->ways = (int)(BUCKET_BYTES / c->entry_size);
+    c->cancelled = 0;
     int max_log2 = 0;
-    uint64_t want = tt_entries / WAYS;
+    uint64_t want = tt_entries / (BUCKET_BYTES / sizeof(Entry));
     if (want < 1024) want = 1024;
     while (((uint64_t)1 << max_log2) < want) max_log2++;
     c->tt_max_log2 = max_log2;
@@ -597,20 +706,22 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->tt_shift = 64 - c->tt_log2;
     c->tt_used = 0;
     free(c->tt);
-    c->tt = tt_alloc(((size_t)1 << c->tt_log2) * WAYS);
+    c->tt = tt_alloc((size_t)1 << c->tt_log2);
     if (!c->tt) { PyErr_NoMemory(); return -1; }
     c->nodes = 0;
     return 0;
 }
 
 static void Core_dealloc(Core *c) {
-    tt_release(c->tt, ((size_t)1 << c->tt_log2) * WAYS);
+    tt_release(c->tt, (size_t)1 << c->tt_log2);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
 static PyMethodDef Core_methods[] = {
     {"value", (PyCFunction)Core_value, METH_VARARGS,
      "value(goal, target, played, leader, low, high, guess, deadline) -> (lower, upper, done)"},
+    {"cancel", (PyCFunction)Core_cancel, METH_NOARGS,
+     "cancel(): stop every search of this Core, now and to come"},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef Core_getset[] = {

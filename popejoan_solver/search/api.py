@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import queue
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Protocol, TypeVar
 
@@ -45,6 +46,8 @@ class Engine(Protocol):
 
     def at_least(self, objective: Objective, played: Mask, leader: int,
                  threshold: int) -> bool: ...
+
+    def cancel(self) -> None: ...
 
 
 def make_engine(name: str, game: Game, board: Board, deadline: float | None,
@@ -191,6 +194,66 @@ def solve(
     workers = _worker_count(threads, engine, len(chosen))
     drivers = [_Driver(make_engine(engine, game, board, deadline, tt_entries), game, board,
                        deadline) for _ in range(workers)]
+
+    def work() -> Solution:
+        results, leads = _search_seats(drivers, position, chosen)
+        focus = line_seat if line_seat is not None else (chosen[0] if seats else leader + 1)
+        line = _optimal_line(drivers[0], position, board, results, focus) if with_line else ()
+        engines = [d.engine for d in drivers]
+        stats = SolveStats(sum(e.nodes for e in engines), time.monotonic() - started,
+                           engines[0].name, all(d.exact for d in drivers),
+                           str(getattr(engines[0], "core", "")), len(drivers))
+        return Solution(tuple(results), leader + 1, tuple(leads), focus, line, stats,
+                        award.transfers if award else (), paid_for_dressing, tuple(notes))
+
+    return interruptible(work, [d.engine for d in drivers])
+
+
+def interruptible(work: Callable[[], _T], engines: Sequence[Engine]) -> _T:
+    """Run ``work`` on a thread of its own, so that Ctrl-C reaches the main thread at once
+    (a compiled search holds no GIL but never looks at signals); on any exception there every
+    engine is cancelled, and the work ends within a few thousand nodes."""
+    if threading.current_thread() is not threading.main_thread():
+        return work()
+    pool = ThreadPoolExecutor(1, thread_name_prefix="popejoan-solve")
+    future = pool.submit(work)
+    try:
+        return future.result()
+    except BaseException:
+        for engine in engines:
+            engine.cancel()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+
+
+def _search_seats(drivers: list[_Driver], position: Position, chosen: list[int],
+                  ) -> tuple[list[SeatResult], list[LeadResult]]:
+    """Every chosen seat's values and the leads of the seat on lead."""
+    if len(drivers) == 1:
+        return _seats_in_turn(drivers[0], position, chosen)
+    return _seats_side_by_side(drivers, position, chosen)
+
+
+def _seats_in_turn(driver: _Driver, position: Position, chosen: list[int],
+                   ) -> tuple[list[SeatResult], list[LeadResult]]:
+    """One search after another; each best case starts above the seat's guaranteed value."""
+    leads = [driver.lead_value(position, lead) for lead in position.legal_leads()]
+    results = []
+    for seat in chosen:
+        own = leads if seat == position.leader + 1 else None
+        guaranteed, win = driver.paranoid_values(seat - 1, position, own)
+        results.append(SeatResult(seat, guaranteed, win,
+                                  driver.best_case(seat - 1, position, guaranteed)))
+    return results, leads
+
+
+def _seats_side_by_side(drivers: list[_Driver], position: Position, chosen: list[int],
+                        ) -> tuple[list[SeatResult], list[LeadResult]]:
+    """The searches of different seats and goals are independent: the compiled core runs them
+    without the GIL, each on an engine (and transposition table) of its own thread."""
+    leader = position.leader
+    n = position.game.players
     idle: queue.SimpleQueue[_Driver] = queue.SimpleQueue()
     for driver in drivers:
         idle.put(driver)
@@ -202,65 +265,45 @@ def solve(
         finally:
             idle.put(driver)
 
-    def lead_job(lead: Card) -> Callable[[_Driver], LeadResult]:
-        return lambda driver: driver.lead_value(position, lead)
-
     def paranoid_job(seat: int, leads: list[LeadResult] | None = None,
                      ) -> Callable[[_Driver], tuple[Value, Value]]:
         return lambda driver: driver.paranoid_values(seat - 1, position, leads)
 
-    def best_job(seat: int, floor: Value | None) -> Callable[[_Driver], Value]:
-        return lambda driver: driver.best_case(seat - 1, position, floor)
-
-    values: dict[int, SeatResult] = {}
-    if workers == 1:
-        leads = [lead_job(lead)(drivers[0]) for lead in position.legal_leads()]
+    pool = ThreadPoolExecutor(len(drivers))
+    try:
+        # The longest jobs first: the searches for the seats furthest from the lead are
+        # the hardest on average (docs/performance.md).
+        paranoid: dict[int, Future[tuple[Value, Value]]] = {}
+        best_cases: dict[int, Future[Value]] = {}
+        for seat in sorted(chosen, key=lambda s: -((s - 1 - leader) % n)):
+            if seat != leader + 1:
+                paranoid[seat] = pool.submit(on_a_driver, paranoid_job(seat))
+            best_cases[seat] = pool.submit(
+                on_a_driver, lambda d, s=seat: d.best_case(s - 1, position, None))
+        lead_futures = [pool.submit(on_a_driver, lambda d, c=lead: d.lead_value(position, c))
+                        for lead in position.legal_leads()]
+        leads = [future.result() for future in lead_futures]
+        if leader + 1 in chosen:
+            paranoid[leader + 1] = pool.submit(on_a_driver, paranoid_job(leader + 1, leads))
+        results = []
         for seat in chosen:
-            guaranteed, win = paranoid_job(seat, leads if seat == leader + 1 else None)(
-                drivers[0])
-            best = best_job(seat, guaranteed)(drivers[0])
-            values[seat] = SeatResult(seat, guaranteed, win, best)
-    else:
-        # The searches of different seats and goals are independent: the compiled core runs
-        # them without the GIL, each on an engine (and transposition table) of its own thread.
-        pool = ThreadPoolExecutor(workers)
-        try:
-            # The longest jobs first: the searches for the seats furthest from the lead are
-            # the hardest on average (docs/performance.md).
-            paranoid: dict[int, Future[tuple[Value, Value]]] = {}
-            best_cases: dict[int, Future[Value]] = {}
-            for seat in sorted(chosen, key=lambda s: -((s - 1 - leader) % n)):
-                if seat != leader + 1:
-                    paranoid[seat] = pool.submit(on_a_driver, paranoid_job(seat))
-                best_cases[seat] = pool.submit(on_a_driver, best_job(seat, None))
-            lead_futures = [pool.submit(on_a_driver, lead_job(lead))
-                            for lead in position.legal_leads()]
-            leads = [future.result() for future in lead_futures]
-            if leader + 1 in chosen:
-                paranoid[leader + 1] = pool.submit(on_a_driver, paranoid_job(leader + 1, leads))
-            for seat in chosen:
-                guaranteed, win = paranoid[seat].result()
-                values[seat] = SeatResult(seat, guaranteed, win, best_cases[seat].result())
-        finally:
-            # On an error or Ctrl-C, searches not yet started are dropped, not waited for.
-            pool.shutdown(wait=True, cancel_futures=True)
-    results = [values[seat] for seat in chosen]
-    driver = drivers[0]
-    focus = line_seat if line_seat is not None else (chosen[0] if seats else leader + 1)
-    line: tuple[LineStep, ...] = ()
-    if with_line:
-        known = [r.guaranteed for r in results if r.seat == focus]
-        value = known[0] if known else driver.value(Objective(Goal.GUARANTEED, focus - 1),
-                                                    position.played, position.leader)
-        if value.is_exact:
-            line = _principal_line(driver, position, board,
-                                   Objective(Goal.GUARANTEED, focus - 1), value.lower)
-    engines = [d.engine for d in drivers]
-    stats = SolveStats(sum(e.nodes for e in engines), time.monotonic() - started,
-                       engines[0].name, all(d.exact for d in drivers),
-                       str(getattr(engines[0], "core", "")), workers)
-    return Solution(tuple(results), leader + 1, tuple(leads), focus, line, stats,
-                    award.transfers if award else (), paid_for_dressing, tuple(notes))
+            guaranteed, win = paranoid[seat].result()
+            results.append(SeatResult(seat, guaranteed, win, best_cases[seat].result()))
+        return results, leads
+    finally:
+        # On an error or Ctrl-C, searches not yet started are dropped, not waited for.
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _optimal_line(driver: _Driver, position: Position, board: Board,
+                  results: list[SeatResult], focus: int) -> tuple[LineStep, ...]:
+    """The line that defends ``focus``'s guaranteed value (none if that value is not exact)."""
+    objective = Objective(Goal.GUARANTEED, focus - 1)
+    known = [r.guaranteed for r in results if r.seat == focus]
+    value = known[0] if known else driver.value(objective, position.played, position.leader)
+    if not value.is_exact:
+        return ()
+    return _principal_line(driver, position, board, objective, value.lower)
 
 
 def _worker_count(threads: int | None, engine: str, seats: int) -> int:
@@ -296,7 +339,9 @@ def forced_win(deal: Deal, seat: int, *, time_limit: float | None = None,
     board = apply_to_board(dressed, award.transfers) if award else dressed
     driver = _Driver(make_engine("fast", game, board, deadline, tt_entries), game, board,
                      deadline)
-    return driver.value(Objective(Goal.FORCED_WIN, seat - 1), deal.played_mask, deal.leader)
+    objective = Objective(Goal.FORCED_WIN, seat - 1)
+    return interruptible(lambda: driver.value(objective, deal.played_mask, deal.leader),
+                         [driver.engine])
 
 
 def _principal_line(driver: _Driver, position: Position, board: Board,

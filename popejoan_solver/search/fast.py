@@ -193,6 +193,13 @@ class FastEngine:
         self._guess: dict[Objective, int] = {}
         self.bounds: tuple[int, int] = (-INF, INF)
         """Root bounds proven so far by the latest :meth:`value` call (read after a timeout)."""
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        """Stop every search, running (in another thread) or to come, as if its time ran out."""
+        self.cancelled = True
+        if self._core is not None:
+            self._core.cancel()
 
     def value(self, objective: Objective, played: Mask, leader: int,
               known: tuple[int, int] | None = None) -> int:
@@ -245,6 +252,8 @@ class FastEngine:
         search = self._searcher(objective)
         step, last_direction = 1, 0
         while low < high:
+            if self.cancelled:
+                raise SearchTimeoutError
             beta = guess + 1 if guess == low else guess
             score = search(played, leader, beta - 1, beta)
             direction = -1 if score < beta else 1
@@ -325,7 +334,8 @@ class FastEngine:
 
         def search(played: Mask, leader: int, alpha: int, beta: int) -> int:
             engine._nodes += 1
-            if deadline is not None and engine._nodes & 1023 == 0 and time.monotonic() > deadline:
+            if engine._nodes & 1023 == 0 and (engine.cancelled or (
+                    deadline is not None and time.monotonic() > deadline)):
                 raise SearchTimeoutError
             key = played << 3 | leader
             entry = tt_get(key)

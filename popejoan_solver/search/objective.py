@@ -33,4 +33,5 @@ class SearchTimeoutError(Exception):
     """Raised inside a search when its deadline passes."""
 
 
-INF = 1 << 30
+INF = 1 << 62
+"""Beyond every value: boards hold at most 2**31 counters a compartment (model.board)."""

@@ -27,7 +27,12 @@ class ReferenceEngine:
         self.board = board
         self.deadline = deadline
         self.nodes = 0
+        self.cancelled = False
         self._tables: dict[Objective, dict[tuple[Mask, int], tuple[int, int]]] = {}
+
+    def cancel(self) -> None:
+        """Stop every search, running (in another thread) or to come, as if its time ran out."""
+        self.cancelled = True
 
     def terminal(self, objective: Objective, played: Mask, winner: int) -> int:
         if objective.goal is Goal.FORCED_WIN:
@@ -54,9 +59,8 @@ class ReferenceEngine:
     def _search(self, objective: Objective, table: dict[tuple[Mask, int], tuple[int, int]],
                 played: Mask, leader: int, alpha: int, beta: int) -> int:
         self.nodes += 1
-        if self.deadline is not None and self.nodes % 1024 == 0 and (
-            time.monotonic() > self.deadline
-        ):
+        if self.nodes % 1024 == 0 and (self.cancelled or (
+                self.deadline is not None and time.monotonic() > self.deadline)):
             raise SearchTimeoutError
         lower, upper = table.get((played, leader), (-INF, INF))
         if lower >= beta:

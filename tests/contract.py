@@ -1,0 +1,68 @@
+"""The command-line contract for bad input and faults, as one helper every hostile test uses.
+
+A command run here gets a time bound and an address-space cap (``resource.setrlimit``) in its
+own process group; :func:`assert_contract` then checks the exit status, that standard error
+has no traceback and, for an error, exactly one line starting ``error:``.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MEMORY_CAP = 2 << 30
+"""Address space a command may map (2 GiB): z3, the compiled core and their tables fit."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a command did: its status, its output and how long it took."""
+
+    status: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def _limits(memory: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+
+def run_cli(args: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60,
+            memory: int = MEMORY_CAP, cwd: Path | None = None,
+            env: dict[str, str] | None = None) -> Outcome:
+    """Run ``python -m popejoan_solver ARGS`` under a memory cap; killed (and failed) past
+    ``timeout`` seconds, its whole process group with it."""
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "popejoan_solver", *args],
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd or ROOT,
+        env=env, start_new_session=True, preexec_fn=lambda: _limits(memory))
+    try:
+        out, err = proc.communicate(stdin, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError(f"popejoan {' '.join(args)[:200]} ran past {timeout} s") from None
+    return Outcome(proc.returncode, out.decode("utf-8", "replace"),
+                   err.decode("utf-8", "replace"), time.monotonic() - started)
+
+
+def assert_contract(outcome: Outcome, status: int = 2, *, within: float | None = None) -> None:
+    """The status is ``status``; no traceback; an error status has one ``error:`` line."""
+    assert "Traceback" not in outcome.stderr, outcome.stderr
+    assert outcome.status == status, (outcome.status, outcome.stderr[-2000:])
+    if status not in (0, 1):
+        errors = [line for line in outcome.stderr.splitlines() if line.startswith("error:")]
+        assert len(errors) == 1, outcome.stderr
+    if within is not None:
+        assert outcome.seconds < within, outcome.seconds
