@@ -155,8 +155,9 @@ def test_unknown_engine() -> None:
 def test_a_finished_position_is_scored_and_said_to_be_over() -> None:
     from popejoan_solver.model.cards import PACK, CardSet
     from popejoan_solver.model.deal import Deal
-    hands = [0, CardSet.parse("2S").mask, CardSet.parse("3S 4S 4C").mask]
-    played = [CardSet.parse("AC 2C").mask, CardSet.parse("3C").mask, 0]
+    # Seat 1 leads 2C: 3C (seat 2), 4C (seat 1), stop (5C dead); seat 1 leads AC and is out.
+    hands = [0, CardSet.parse("2S").mask, CardSet.parse("3S 4S KC").mask]
+    played = [CardSet.parse("AC 2C 4C").mask, CardSet.parse("3C").mask, 0]
     dead = PACK
     for mask in hands + played:
         dead &= ~mask

@@ -22,6 +22,8 @@ from .cards import (
     iter_mask,
 )
 from .errors import DealError
+from .play import Game
+from .reachability import MAX_STEPS, Verdict, reachability
 from .rules import DEFAULT_RULESET, DeadHandRule, Ruleset, get_ruleset
 
 MIN_PLAYERS: Final = 3
@@ -162,31 +164,15 @@ def validate(deal: Deal) -> None:
     if not 0 <= deal.leader < n:
         raise DealError(f"to_lead must be a seat from 1 to {n}, not {deal.leader + 1}")
     empty = [s for s in range(n) if not deal.hands[s]]
-    if not deal.played:
-        if empty:
-            raise DealError(f"seat {empty[0] + 1} holds no cards")
-        return
+    if not deal.played and empty:
+        raise DealError(f"seat {empty[0] + 1} holds no cards")
     if len(empty) > 1:
         raise DealError(
             f"seats {empty[0] + 1} and {empty[1] + 1} both hold no cards: only one player goes out"
         )
-    if empty:
-        return  # a finished deal: the run that ended it may have stopped anywhere
-    _check_reachable(deal)
-
-
-def _check_reachable(deal: Deal) -> None:
-    """In a position reached by play, the played cards of a suit sit on top of each stretch."""
-    played = deal.played_mask
-    in_play = deal.in_play
-    successor = deal.rules.successor
-    for card in iter_mask(played):
-        above = successor[card]
-        if above >= 0 and in_play >> above & 1 and not played >> above & 1:
-            raise DealError(
-                f"position cannot arise in play: {card_name(card)} has been played but "
-                f"{card_name(above)}, which a player holds, has not"
-            )
+    found = reachability(Game.from_deal(deal), deal.played_mask, deal.leader)
+    if found.verdict is Verdict.UNREACHABLE:
+        raise DealError(f"position cannot arise in play: {found.reason}")
 
 
 def deal_warnings(deal: Deal) -> list[str]:
@@ -199,6 +185,10 @@ def deal_warnings(deal: Deal) -> list[str]:
     want = rules.cards_per_player(n)
     want_dead = rules.dead_hand_size(n)
     warnings = []
+    if reachability(Game.from_deal(deal), deal.played_mask,
+                    deal.leader).verdict is Verdict.UNDECIDED:
+        warnings.append(f"could not confirm within {MAX_STEPS} positions that play reaches "
+                        "this position: it is analysed as given")
     if len(set(sizes)) > 1:
         warnings.append(
             f"hands of unequal size ({', '.join(map(str, sizes))}): {rules.name} deals "

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from .cards import EIGHT_OF_DIAMONDS, Card, Mask, card_name, card_suit, iter_mask
-from .deal import Deal
+from .cards import EIGHT_OF_DIAMONDS, Card, Mask, card_name, iter_mask
 from .errors import IllegalPlayError
-from .rules import LeadRule, Ruleset
+from .leads import legal_leads
+from .rules import Ruleset
+
+if TYPE_CHECKING:
+    from .deal import Deal
 
 
 class StopReason(StrEnum):
@@ -112,19 +116,7 @@ class Game:
 
     def legal_leads(self, played: Mask, leader: int) -> list[Card]:
         """The cards ``leader`` may lead, in ascending suit order (clubs first, bottom first)."""
-        held = self.dealt[leader] & ~played
-        rule = self.rules.lead
-        key = self.rules.order_key
-        cards = sorted(iter_mask(held), key=lambda c: (card_suit(c), key[c]))
-        if rule is LeadRule.ANY:
-            return cards
-        if rule is LeadRule.LOWEST_OF_SUIT:
-            lowest: dict[int, Card] = {}
-            for card in cards:
-                lowest.setdefault(card_suit(card), card)
-            return list(lowest.values())
-        bottom = min((key[c] for c in cards), default=0)
-        return [c for c in cards if key[c] == bottom]
+        return legal_leads(self.rules, self.dealt[leader] & ~played)
 
     def stop_reason(self, card: Card, played: Mask) -> StopReason | None:
         """Why a run stops after ``card`` with ``played`` already played; None if it goes on."""
