@@ -20,7 +20,6 @@ other keys override it. Kinds:
 from __future__ import annotations
 
 import functools
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,11 +32,12 @@ from ..model.cards import CardSet, card_name, parse_card
 from ..model.deal import Deal
 from ..model.errors import NotationError, PopeJoanError
 from ..model.examples import hoyle_dead_hand
-from ..model.notation import deal_from_json, deal_to_json
+from ..model.notation import deal_from_json, deal_to_json, decode_toml
 from ..model.play import Position, Run
 from ..model.rules import Ruleset
 from ..model.settlement import compartments_taken, final_round, settle, turnup_award
 from ..model.stops import View, analyse_stops
+from .textfile import read_text_file
 
 BASES = {"hoyle-dead-hand": hoyle_dead_hand}
 KINDS = ("stops", "lead", "settlement", "turnup", "final-round")
@@ -90,9 +90,11 @@ class CaseResult:
 def load_case(path: Path) -> Case:
     """Read one case file; raises :class:`NotationError` when it is malformed."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise NotationError(f"{path.name}: broken TOML: {exc}") from None
+        data = decode_toml(read_text_file(path))
+    except PopeJoanError as exc:
+        raise NotationError(f"{path.name}: {exc}") from None
+    if not isinstance(data, dict):
+        raise NotationError(f"{path.name}: a case is a TOML table")
     for key in ("name", "source", "claim", "kind", "expect"):
         if key not in data:
             raise NotationError(f"{path.name}: case has no {key!r}")

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
-from .errors import NotationError
+from .errors import NotationError, clip
 
 MAX_COUNT = 1 << 31
 """The most counters one compartment may hold (2**31): every engine is exact up to it."""
@@ -73,7 +73,7 @@ class Board:
         unknown = sorted(set(data) - {c.value for c in Compartment})
         if unknown:
             raise NotationError(
-                f"board: unknown compartment {unknown[0]!r} "
+                f"board: unknown compartment {clip(str(unknown[0]))!r} "
                 f"(known: {', '.join(c.value for c in Compartment)})"
             )
         return cls(**{str(k): v for k, v in data.items()})

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import Final
 
-from .errors import CardError
+from .errors import CardError, clip
 
 Card = int
 """A card index, ``suit * 13 + rank`` (see module docstring)."""
@@ -115,11 +115,11 @@ def parse_card(text: str) -> Card:
     """
     token = text.strip().upper()
     if len(token) < 2:
-        raise CardError(f"not a card: {text!r}")
+        raise CardError(f"not a card: {clip(text)!r}")
     rank = _RANK_ALIASES.get(token[:-1])
     suit = _SUIT_ALIASES.get(token[-1])
     if rank is None or suit is None:
-        raise CardError(f"not a card: {text!r} (write rank A 2-9 T J Q K, then suit C D H S)")
+        raise CardError(f"not a card: {clip(text)!r} (write rank A 2-9 T J Q K, then suit C D H S)")
     return make_card(suit, rank)
 
 

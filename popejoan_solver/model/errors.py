@@ -23,3 +23,12 @@ class NotationError(PopeJoanError):
 
 class IllegalPlayError(PopeJoanError):
     """A lead that the rules do not allow in the given position."""
+
+
+def clip(text: str, limit: int = 80) -> str:
+    """A user's text cut short for an error message (a ruleset name may be 100 KB long)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+class InputError(PopeJoanError):
+    """A file or stream that cannot be read as text: too large, not UTF-8, a folder."""

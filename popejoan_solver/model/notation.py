@@ -10,6 +10,7 @@ Each hand is its clubs, diamonds, hearts and spades separated by dots.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Mapping
 from typing import Any, Final
@@ -17,8 +18,12 @@ from typing import Any, Final
 from .board import Board, Compartment
 from .cards import RANK_LETTERS, Card, CardSet, Mask, card_name, format_cards, make_card
 from .deal import Deal
-from .errors import CardError, NotationError
+from .errors import CardError, NotationError, clip
 from .rules import DEFAULT_RULESET, get_ruleset
+
+_WHOLE: Final = re.compile(r"[0-9]{1,6}")
+"""A seat number or a count as the one-line notation writes it: ASCII digits only (``²`` is a
+digit to ``str.isdigit`` but not to ``int``); larger board counts belong in JSON or TOML."""
 
 DEAL_KEYS: Final = ("rules", "hands", "dead", "turnup", "board", "played", "to_lead")
 
@@ -40,7 +45,8 @@ def deal_from_json(data: object) -> Deal:
         raise NotationError("a deal must be an object with \"hands\", \"dead\" and \"turnup\"")
     unknown = [k for k in data if k not in DEAL_KEYS]
     if unknown:
-        raise NotationError(f"unknown key {unknown[0]!r} in deal (keys: {', '.join(DEAL_KEYS)})")
+        raise NotationError(f"unknown key {clip(str(unknown[0]))!r} in deal "
+                            f"(keys: {', '.join(DEAL_KEYS)})")
     for key in ("hands", "dead", "turnup"):
         if key not in data:
             raise NotationError(f"deal has no {key!r}")
@@ -115,7 +121,7 @@ def _hand_to_line(mask: Mask) -> str:
 def _hand_from_line(token: str, where: str) -> Mask:
     parts = token.upper().replace("10", "T").split(".")
     if len(parts) != 4:
-        raise NotationError(f"{where}: {token!r} is not four suits C.D.H.S separated by dots")
+        raise NotationError(f"{where}: {clip(token)!r} is not four suits C.D.H.S separated by dots")
     mask = 0
     for suit, holding in enumerate(parts):
         if holding == "-":
@@ -172,17 +178,17 @@ def deal_from_line(text: str) -> Deal:
             played = [_hand_from_line(t, f"played by seat {i + 1}")
                       for i, t in enumerate(rest.split())]
         elif word == "lead":
-            if not rest.strip().isdigit():
+            if not _WHOLE.fullmatch(rest.strip()):
                 raise NotationError("one-line deal: 'lead N' takes a seat number")
             leader = int(rest) - 1
         elif word == "board":
             counts = rest.split()
-            if len(counts) != len(Compartment) or not all(c.isdigit() for c in counts):
+            if len(counts) != len(Compartment) or not all(_WHOLE.fullmatch(c) for c in counts):
                 raise NotationError("one-line deal: 'board' takes 8 counts: pope matrimony "
                                     "intrigue ace king queen jack game")
             board = Board(*(int(c) for c in counts))
         else:
-            raise NotationError(f"one-line deal: unknown section {word!r} "
+            raise NotationError(f"one-line deal: unknown section {clip(word)!r} "
                                 "(played, lead, board)")
     return Deal.create(hands, dead, turnup, rules, board, played, leader)
 
@@ -200,16 +206,40 @@ def parse_deal_text(text: str) -> Deal:
     if not stripped:
         raise NotationError("the deal is empty")
     if stripped.startswith("{"):
+        return deal_from_json(decode_json(stripped))
+    if stripped.startswith("["):
+        # A JSON array is not a deal; a TOML file may open with a table header.
         try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise NotationError(f"broken JSON: {exc.msg} at line {exc.lineno} column "
-                                f"{exc.colno}") from None
-        return deal_from_json(data)
+            return deal_from_json(decode_json(stripped))
+        except NotationError as exc:
+            if str(exc).startswith("broken JSON"):
+                return deal_from_json(decode_toml(stripped))
+            raise
     if ("^" in stripped or "|" in stripped) and "\n" not in stripped:
         return deal_from_line(stripped)
+    return deal_from_json(decode_toml(stripped))
+
+
+def decode_json(text: str) -> object:
+    """Decode JSON, refusing nesting past the parser's depth and numbers too long to read."""
     try:
-        data = tomllib.loads(stripped)
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotationError(f"broken JSON: {exc.msg} at line {exc.lineno} column "
+                            f"{exc.colno}") from None
+    except RecursionError:
+        raise NotationError("broken JSON: nested too deeply to read") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise NotationError(f"broken JSON: {clip(str(exc))}") from None
+
+
+def decode_toml(text: str) -> object:
+    """Decode TOML, refusing nesting past the parser's depth."""
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise NotationError(f"broken TOML: {exc}") from None
-    return deal_from_json(data)
+        raise NotationError(f"broken TOML: {clip(str(exc))}") from None
+    except RecursionError:
+        raise NotationError("broken TOML: nested too deeply to read") from None
+    except ValueError as exc:
+        raise NotationError(f"broken TOML: {clip(str(exc))}") from None

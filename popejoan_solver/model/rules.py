@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import Final
 
 from .cards import NUM_CARDS, PACK, make_card
-from .errors import RulesError
+from .errors import RulesError, clip
 
 
 class AceRank(StrEnum):
@@ -239,12 +239,14 @@ class Ruleset:
         for name, text in overrides.items():
             spec = OPTIONS.get(name.replace("-", "_"))
             if spec is None:
-                raise RulesError(f"unknown rule option {name!r} (known: {', '.join(OPTIONS)})")
+                raise RulesError(
+                    f"unknown rule option {clip(name)!r} (known: {', '.join(OPTIONS)})")
             try:
                 changes[spec.name] = spec.parse(str(text))
             except ValueError:
                 raise RulesError(
-                    f"option {spec.name} cannot be {text!r} (choices: {', '.join(spec.choices)})"
+                    f"option {spec.name} cannot be {clip(str(text))!r} "
+                    f"(choices: {', '.join(spec.choices)})"
                 ) from None
         if not changes:
             return self
@@ -405,11 +407,13 @@ def get_ruleset(name: str) -> Ruleset:
 
     Raises :class:`RulesError` naming the known rulesets otherwise.
     """
-    base, _, overrides = name.strip().partition("+")
+    base, plus, overrides = name.strip().partition("+")
     try:
         ruleset = RULESETS[base]
     except KeyError:
-        raise RulesError(f"unknown ruleset {base!r} (known: {', '.join(RULESETS)})") from None
+        raise RulesError(f"unknown ruleset {clip(base)!r} (known: {', '.join(RULESETS)})") from None
+    if plus and not overrides.strip():
+        raise RulesError(f"ruleset {clip(name)!r}: '+' must be followed by OPTION=VALUE,...")
     if overrides:
         ruleset = ruleset.with_options(parse_assignments(overrides.split(",")))
     return ruleset
@@ -421,6 +425,6 @@ def parse_assignments(items: Sequence[str]) -> dict[str, str]:
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name.strip() or not value.strip():
-            raise RulesError(f"--set takes OPTION=VALUE, not {item!r}")
+            raise RulesError(f"--set takes OPTION=VALUE, not {clip(item)!r}")
         result[name.strip()] = value.strip()
     return result
