@@ -388,15 +388,23 @@ def cmd_find(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- batch, stats
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    rules = [r.strip() for r in args.rules.split(",") if r.strip()]
+    from .analysis.batch import EXIT_TERMINATED, BatchTerminatedError
+
+    rules = list(dict.fromkeys(r.strip() for r in args.rules.split(",") if r.strip()))
+    if not rules:
+        raise UsageError(f"--rules names no ruleset: {args.rules[:60]!r}")
     for name in rules:
         get_ruleset(name)
     players = parse_players(args.players)
     if args.time_limit is not None and args.time_limit <= 0:
         raise UsageError("--time-limit takes a number of seconds above 0")
-    report = run_batch(Path(args.out), rules, players, args.deals, args.seed,
-                       workers=args.workers, cluster=args.cluster, time_limit=args.time_limit,
-                       progress=tty_progress())
+    try:  # run_batch checks --deals, --workers, --cluster and the file before any work
+        report = run_batch(Path(args.out), rules, players, args.deals, args.seed,
+                           workers=args.workers, cluster=args.cluster,
+                           time_limit=args.time_limit, progress=tty_progress())
+    except BatchTerminatedError as exc:  # SIGTERM: one line, and 128 + 15 as a shell reports
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_TERMINATED
     rate = report.solved / report.seconds if report.seconds > 0 else 0.0
     print(f"{report.planned} deals in {args.out}: {report.already} already there, "
           f"{report.solved} solved now in {report.seconds:.1f} s ({rate:.1f} deals/s)")
@@ -405,10 +413,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from .analysis.batch import read_rows
-    found = groups(read_rows(Path(args.file)))
+    if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg"):
+        raise UsageError("--plot writes a .png or .svg file")
+    found = groups(read_rows(Path(args.file)))  # read-only; a bad or damaged file: one error
     if args.plot:
-        if Path(args.plot).suffix.lower() not in (".png", ".svg"):
-            raise UsageError("--plot writes a .png or .svg file")
         plot(found, Path(args.plot))
     if args.json:
         _print_json({"groups": [g.to_json() for g in found]})
@@ -437,7 +445,7 @@ STUDIES = ("hoyle-maxims", "seat-values")
 
 
 def cmd_study(args: argparse.Namespace) -> int:
-    from .analysis.batch import read_rows
+    from .analysis.batch import EXIT_TERMINATED, MAX_DEALS, BatchTerminatedError, read_rows
     from .analysis.maxims import study
     from .analysis.reports import maxims_report, seat_values_report
 
@@ -448,16 +456,24 @@ def cmd_study(args: argparse.Namespace) -> int:
         if not name:
             continue
         get_ruleset(name)
-        if count and not count.isdigit():
-            raise UsageError(f"--rules entry {entry!r}: a deal count must be a whole number")
+        if count and not (count.isascii() and count.isdigit()):
+            raise UsageError(f"--rules entry {entry[:60]!r}: a deal count must be a whole number")
+        if len(count) > len(str(MAX_DEALS)):  # before int(), which refuses very long numbers
+            raise UsageError(f"--rules entry {entry[:60]!r}: at most {MAX_DEALS} deals")
         wanted[name] = int(count) if count else args.deals
+    if not wanted:
+        raise UsageError(f"--rules names no ruleset: {args.rules[:60]!r}")
     rules = list(wanted)
     players = parse_players(args.players)
     out = Path(args.out)
-    for count in sorted(set(wanted.values())):
-        run_batch(out, [r for r in rules if wanted[r] == count], players, count, args.seed,
-                  workers=args.workers, cluster=args.cluster, time_limit=args.time_limit,
-                  progress=tty_progress())
+    try:  # run_batch checks the counts, --workers, --cluster and the file before any work
+        for count in sorted(set(wanted.values())):
+            run_batch(out, [r for r in rules if wanted[r] == count], players, count, args.seed,
+                      workers=args.workers, cluster=args.cluster, time_limit=args.time_limit,
+                      progress=tty_progress())
+    except BatchTerminatedError as exc:  # SIGTERM: one line, and 128 + 15 as a shell reports
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_TERMINATED
     rules_text = ",".join(r if wanted[r] == args.deals else f"{r}:{wanted[r]}" for r in rules)
     command = (f"popejoan study {args.name} --rules {rules_text} --players {args.players} "
                f"--deals {args.deals} --seed {args.seed}"

@@ -4,9 +4,8 @@ with 95% confidence intervals (Wilson for rates, normal for means)."""
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -79,21 +78,65 @@ class Group:
         }
 
 
+def mean_ci_from_sums(n: int, total: float, squares: float) -> tuple[float, float, float]:
+    """:func:`mean_ci` from the count, sum and sum of squares (exact for whole numbers), so a
+    large batch file is summarised without holding its values."""
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = total / n
+    if n == 1:
+        return (mean, mean, mean)
+    spread = max(0.0, float(n * squares - total * total)) / (n * (n - 1))
+    half = Z95 * math.sqrt(spread) / math.sqrt(n)
+    return (mean, mean - half, mean + half)
+
+
+@dataclass
+class _Tally:
+    """Running totals of one (ruleset, players) group."""
+
+    players: int
+    deals: int = 0
+    exact: int = 0
+    any_win: int = 0
+    seconds: float = 0.0
+    worst: float = 0.0
+    wins: list[int] = field(default_factory=list)
+    sums: list[float] = field(default_factory=list)
+    squares: list[float] = field(default_factory=list)
+
+    def add(self, row: dict[str, Any]) -> None:
+        self.deals += 1
+        self.seconds += row["seconds"]
+        self.worst = max(self.worst, row["seconds"])
+        if not row["exact"]:
+            return
+        self.exact += 1
+        self.any_win += any(row["forced_win"])
+        for s in range(self.players):
+            value = row["guaranteed"][s]
+            self.wins[s] += bool(row["forced_win"][s])
+            self.sums[s] += value
+            self.squares[s] += value * value
+
+    def group(self, rules: str) -> Group:
+        values = tuple(mean_ci_from_sums(self.exact, self.sums[s], self.squares[s])
+                       for s in range(self.players))
+        return Group(rules, self.players, self.deals, self.exact, tuple(self.wins),
+                     self.any_win, values, self.seconds / self.deals, self.worst)
+
+
 def groups(rows: Iterable[dict[str, Any]]) -> list[Group]:
-    by_key: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
+    """Rows (as :func:`~popejoan_solver.analysis.batch.read_rows` gives them) summed up per
+    ruleset and player count, one pass and running totals: memory does not grow with rows."""
+    tallies: dict[tuple[str, int], _Tally] = {}
     for row in rows:
-        by_key[row["rules"], row["players"]].append(row)
-    result = []
-    for (rules, players), members in sorted(by_key.items()):
-        exact = [r for r in members if r["exact"]]
-        wins = tuple(sum(1 for r in exact if r["forced_win"][s]) for s in range(players))
-        any_win = sum(1 for r in exact if any(r["forced_win"]))
-        values = tuple(mean_ci([float(r["guaranteed"][s]) for r in exact])
-                       for s in range(players))
-        seconds = [r["seconds"] for r in members]
-        result.append(Group(rules, players, len(members), len(exact), wins, any_win, values,
-                            sum(seconds) / len(seconds), max(seconds)))
-    return result
+        key = (row["rules"], row["players"])
+        if key not in tallies:
+            n = row["players"]
+            tallies[key] = _Tally(n, wins=[0] * n, sums=[0] * n, squares=[0] * n)
+        tallies[key].add(row)
+    return [tallies[key].group(key[0]) for key in sorted(tallies)]
 
 
 def plot(groups_: list[Group], path: Path) -> None:
