@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -18,10 +19,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from .analysis.batch import parse_players, run_batch, tty_progress
 from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
 from .analysis.stats import groups, plot, wilson
+from .analysis.textfile import MAX_INPUT_BYTES, read_bounded, read_text_file
 from .logic.find import DESCRIPTIONS, FindQuery, Property, find_deals, parse_hold
 from .model.cards import CardSet, card_name, format_cards
 from .model.deal import Deal, deal_random, deal_warnings
-from .model.errors import PopeJoanError
+from .model.errors import PopeJoanError, clip
 from .model.examples import hoyle_dead_hand
 from .model.notation import (
     deal_from_json,
@@ -43,8 +45,8 @@ if TYPE_CHECKING:
 # The proof and case commands import z3 on first use: loading it costs every other command
 # (`solve` above all) about 0.1 s of start-up.
 
-MAX_INPUT_BYTES = 1 << 20
 EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT, EXIT_TIME_LIMIT = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by a closed pipe
 
 
@@ -65,26 +67,15 @@ def read_deal(text: str | None, stdin: Any = None) -> Deal:
         return hoyle_dead_hand()
     if text == "-":
         stream = stdin if stdin is not None else sys.stdin
-        data = stream.read(MAX_INPUT_BYTES + 1)
-        where = "standard input"
-    elif os.path.exists(text):
-        path = Path(text)
-        if path.is_dir():
-            raise UsageError(f"{text} is a directory, not a deal file")
-        if path.stat().st_size > MAX_INPUT_BYTES:
-            raise UsageError(f"{text} is larger than {MAX_INPUT_BYTES} bytes: not a deal")
-        try:
-            data = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise UsageError(f"{text} is not UTF-8 text") from None
-        where = text
-    elif "^" in text:
+        return parse_deal_text(read_bounded(getattr(stream, "buffer", stream), "standard input"))
+    if os.path.exists(text):
+        return parse_deal_text(read_text_file(text))
+    if "^" in text:
+        if len(text) > MAX_INPUT_BYTES:
+            raise UsageError(f"the deal is larger than {MAX_INPUT_BYTES} bytes: not a deal")
         return parse_deal_text(text)
-    else:
-        raise UsageError(f"no such file {text!r}, and not a one-line deal (see docs/notation.md)")
-    if len(data) > MAX_INPUT_BYTES:
-        raise UsageError(f"{where} is larger than {MAX_INPUT_BYTES} bytes: not a deal")
-    return parse_deal_text(data)
+    raise UsageError(f"no such file {clip(text)!r}, and not a one-line deal "
+                     "(see docs/notation.md)")
 
 
 def _load(args: argparse.Namespace) -> Deal:
@@ -189,7 +180,11 @@ def cmd_graph(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- cases
 
 def _cases_dir(option: str | None) -> Path:
-    candidates = [option, os.environ.get("POPEJOAN_CASES"), "cases",
+    if option is not None:
+        if not Path(option).is_dir():
+            raise UsageError(f"--dir {clip(option)}: no such directory")
+        return Path(option)
+    candidates = [os.environ.get("POPEJOAN_CASES"), "cases",
                   str(Path(__file__).resolve().parent.parent / "cases")]
     for candidate in candidates:
         if candidate and Path(candidate).is_dir():
@@ -504,17 +499,30 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a whole number: {clip(text)!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
     return value
 
 
 def _seconds(text: str) -> float:
+    """A time limit: a finite number of seconds above 0 (leave the option out for none)."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {clip(text)!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number of seconds above 0, not {clip(text)!r} (leave the option "
+            "out for no limit)")
+    return value
+
+
+def _whole(text: str) -> int:
+    """A whole number of at least 0, in ASCII digits."""
+    if not text.strip().isascii() or not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"not a whole number >= 0: {clip(text)!r}")
+    return int(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -529,7 +537,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("deal", help="deal a seeded random deal by the ruleset's dealing rule")
     p.add_argument("--players", type=int, required=True, help="3 to 8")
     p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--index", type=int, default=0, help="deal number within the seed")
+    p.add_argument("--index", type=_whole, default=0, help="deal number within the seed (0 up)")
     p.add_argument("--rules", default="hoyle-modernized", metavar="R")
     p.add_argument("--set", metavar="OPT=V", action="append")
     p.add_argument("--format", choices=("json", "toml", "line"), default="json")
@@ -658,9 +666,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("error: interrupted (a batch keeps every row it stored: run it again to resume)",
-              file=sys.stderr)
-        return 130
+        resume = " (every row stored is kept: run it again to resume)" if argv_command(
+            argv) in ("batch", "study") else ""
+        print(f"error: interrupted{resume}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def argv_command(argv: Sequence[str] | None) -> str:
+    """The subcommand named on a command line (for messages; '' when there is none)."""
+    words = sys.argv[1:] if argv is None else argv
+    return next((w for w in words if not w.startswith("-")), "")
 
 
 def entry_point() -> NoReturn:

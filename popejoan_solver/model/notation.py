@@ -21,9 +21,9 @@ from .deal import Deal
 from .errors import CardError, NotationError, clip
 from .rules import DEFAULT_RULESET, get_ruleset
 
-_WHOLE: Final = re.compile(r"[0-9]{1,6}")
+_WHOLE: Final = re.compile(r"[0-9]{1,10}")
 """A seat number or a count as the one-line notation writes it: ASCII digits only (``²`` is a
-digit to ``str.isdigit`` but not to ``int``); larger board counts belong in JSON or TOML."""
+digit to ``str.isdigit`` but not to ``int``), ten at most (2**31 has ten)."""
 
 DEAL_KEYS: Final = ("rules", "hands", "dead", "turnup", "board", "played", "to_lead")
 
