@@ -49,7 +49,7 @@ from types import FrameType
 from typing import Any, Final
 
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, deal_random
-from ..model.errors import PopeJoanError
+from ..model.errors import PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.rules import get_ruleset
 from ..search import solve
@@ -126,12 +126,6 @@ def _show(text: str, limit: int = 60) -> str:
     return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
-def _clip(text: str, limit: int) -> str:
-    """``text`` on one line and cut short (SQLite's and JSON's messages, in an error line)."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
 # ----------------------------------------------------------------------------- checks
 
 def _table_info(sql: str) -> dict[str, list[tuple[str, str, int]]]:
@@ -200,7 +194,7 @@ def reach_cluster(address: str) -> None:
             probe.result()
         except Exception as exc:
             reason = (f"no answer within {CONNECT_SECONDS:g} s" if isinstance(exc, TimeoutError)
-                      else f"{type(exc).__name__}: {_clip(str(exc), 120)}")
+                      else f"{type(exc).__name__}: {clip(str(exc), 120)}")
             raise ClusterError(f"{_show(address)} did not answer as a Dask scheduler "
                                f"({reason})") from None
 
@@ -368,7 +362,7 @@ def _check_ours(db: sqlite3.Connection, path: Path) -> dict[str, str]:
             names = ", ".join(c[0] for c in found)
             wanted = ", ".join(c[0] for c in EXPECTED_TABLES[table])
             raise BatchFileError(f"{path} is not a popejoan batch file: its {table} table has "
-                                 f"columns ({_clip(names, 200)}), not ({wanted})")
+                                 f"columns ({clip(names, 200)}), not ({wanted})")
     stored = dict(db.execute("SELECT key, value FROM meta").fetchall())
     if stored and stored.get("format") != FORMAT:
         raise BatchFileError(f"{path} is not a popejoan batch file (format "
@@ -376,7 +370,7 @@ def _check_ours(db: sqlite3.Connection, path: Path) -> dict[str, str]:
     problems = [r[0] for r in db.execute("PRAGMA quick_check(3)")]
     if problems != ["ok"]:
         first = str(problems[0]).replace("*** in database main ***", "")
-        raise BatchFileError(f"{path} is damaged: {_clip(first, 200)}")
+        raise BatchFileError(f"{path} is damaged: {clip(first, 200)}")
     return {str(k): str(v) for k, v in stored.items()}
 
 
@@ -452,7 +446,7 @@ class BatchStore:
         for key in ("version", "seed", "time_limit"):
             if stored.get(key) != settings[key]:
                 raise BatchFileError(
-                    f"{path} was made with {key} {_clip(str(stored.get(key)), 60)}, not "
+                    f"{path} was made with {key} {clip(str(stored.get(key)), 60)}, not "
                     f"{settings[key]}: use another --out file, or the same settings to resume")
 
     def count_done(self, rules: str, players: int, deals: int) -> int:
@@ -810,7 +804,7 @@ def _decode(path: Path, raw: Sequence[Any]) -> dict[str, Any]:
         try:
             data[key] = json.loads(data[key])
         except (TypeError, ValueError, RecursionError) as exc:
-            raise BatchFileError(f"{where} is damaged ({key}: {_clip(str(exc), 80)})") from None
+            raise BatchFileError(f"{where} is damaged ({key}: {clip(str(exc), 80)})") from None
     problem = _row_problem(data)
     if problem is not None:
         raise BatchFileError(f"{where} is damaged: {problem}")

@@ -26,7 +26,9 @@ class IllegalPlayError(PopeJoanError):
 
 
 def clip(text: str, limit: int = 80) -> str:
-    """A user's text cut short for an error message (a ruleset name may be 100 KB long)."""
+    """Text on one line and cut short, for an error message (a ruleset name may be 100 KB
+    long; SQLite's and JSON's messages may span lines)."""
+    text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
