@@ -16,6 +16,7 @@ from .cards import EIGHT_OF_DIAMONDS, Card, Mask, card_name, iter_mask
 from .errors import IllegalPlayError
 from .leads import legal_leads
 from .rules import Ruleset
+from .table import RuleTable, compile_rules
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -103,6 +104,11 @@ class Game:
                 holder[card] = seat
         return cls(deal.rules, deal.players, dealt, deal.in_play, tuple(holder), deal.trumps,
                    deal.turnup)
+
+    @property
+    def table(self) -> RuleTable:
+        """The ruleset's compiled tables (compiled once per ruleset)."""
+        return compile_rules(self.rules)
 
     def held(self, played: Mask, seat: int) -> Mask:
         return self.dealt[seat] & ~played

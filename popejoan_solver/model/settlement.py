@@ -11,25 +11,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .board import Board, Compartment
-from .cards import POPE, Card, Mask, Rank, card_name, make_card
+from .cards import POPE, Mask, Rank, card_name, make_card
 from .deal import Deal
 from .errors import DealError
 from .play import Game
-from .rules import Dressing, PairRule, PopeTurnup, Ruleset
+from .rules import Dressing, Ruleset
+from .table import HONOURS, Award, award_shares, compile_rules
 
 Party = int | Compartment
 """A seat (0-based) or a compartment of the board."""
 
-HONOURS: tuple[tuple[Rank, Compartment], ...] = (
-    (Rank.ACE, Compartment.ACE),
-    (Rank.KING, Compartment.KING),
-    (Rank.QUEEN, Compartment.QUEEN),
-    (Rank.JACK, Compartment.JACK),
-)
-PAIRS: tuple[tuple[Compartment, Rank, Rank], ...] = (
-    (Compartment.MATRIMONY, Rank.KING, Rank.QUEEN),
-    (Compartment.INTRIGUE, Rank.QUEEN, Rank.JACK),
-)
 
 
 @dataclass(frozen=True)
@@ -97,64 +88,51 @@ class TurnupAward:
 
 
 def turnup_award(deal: Deal, board: Board) -> TurnupAward:
-    """The dealer's award for a turned-up Pope, or ace, king, queen or knave of trumps."""
+    """The dealer's award for a turned-up Pope, or ace, king, queen or knave of trumps: the
+    compartments the card would win if played (the rule table's single-card awards)."""
+    table = compile_rules(deal.rules)
     dealer = deal.players - 1
     card = deal.turnup
-    rank = card % 13
-    transfers: list[Transfer] = []
-    if card == POPE:
-        if board.pope:
-            transfers.append(Transfer(Compartment.POPE, dealer, board.pope, "Pope turned up"))
-        if deal.rules.pope_turnup is PopeTurnup.ENDS_DEAL:
-            if board.game:
-                transfers.append(Transfer(Compartment.GAME, dealer, board.game, "Pope turned up"))
-            for seat in range(deal.players - 1):
-                dealt = deal.dealt_hand(seat).bit_count()
-                transfers.append(Transfer(seat, dealer, dealt, "a stake per card dealt"))
-            return TurnupAward(tuple(transfers), False)
+    reason = "Pope turned up" if card == POPE else f"{card_name(card)} turned up"
+    transfers = [Transfer(comp, dealer, board[comp], reason)
+                 for comp in table.turnup_awards(card) if board[comp]]
+    if card != table.ends_deal_turnup:
         return TurnupAward(tuple(transfers), True)
-    for honour, compartment in HONOURS:
-        if rank == honour and board[compartment]:
-            transfers.append(Transfer(compartment, dealer, board[compartment],
-                                      f"{card_name(card)} turned up"))
-    return TurnupAward(tuple(transfers), True)
+    if board.game:
+        transfers.append(Transfer(Compartment.GAME, dealer, board.game, reason))
+    for seat in range(deal.players - 1):
+        dealt = deal.dealt_hand(seat).bit_count()
+        transfers.append(Transfer(seat, dealer, dealt, "a stake per card dealt"))
+    return TurnupAward(tuple(transfers), False)
 
 
 def compartments_taken(game: Game, board: Board, played: Mask) -> list[Transfer]:
-    """The compartments paid out for the cards in ``played``, by the rules of ``game``."""
+    """The compartments paid out for the cards in ``played``, by the rule table's awards."""
     transfers: list[Transfer] = []
-    holder = game.holder
-    trumps = game.trumps
-    if played >> POPE & 1 and board.pope:
-        transfers.append(Transfer(Compartment.POPE, holder[POPE], board.pope, "played Pope"))
-    for rank, compartment in HONOURS:
-        card = make_card(trumps, rank)
-        if played >> card & 1 and board[compartment]:
-            transfers.append(Transfer(compartment, holder[card], board[compartment],
-                                      f"played {card_name(card)}"))
-    for compartment, high, low in PAIRS:
-        transfers += _pair_award(game, board[compartment], compartment,
-                                 make_card(trumps, high), make_card(trumps, low), played)
+    for award in game.table.awards(game.trumps):
+        if played & award.mask != award.mask:
+            continue
+        holders = tuple(game.holder[card] for card in award.cards)
+        shares = award_shares(award, holders, board[award.compartment])
+        for seat, amount in shares:
+            transfers.append(Transfer(award.compartment, seat, amount,
+                                      _award_reason(award, len(shares))))
     return transfers
 
 
-def _pair_award(game: Game, amount: int, compartment: Compartment, first: Card, second: Card,
-                played: Mask) -> list[Transfer]:
-    if not amount or not (played >> first & 1 and played >> second & 1):
-        return []
-    a, b = game.holder[first], game.holder[second]
-    name = compartment.value.capitalize()
-    if a == b:
-        return [Transfer(compartment, a, amount, name)]
-    if game.rules.pairs is PairRule.DIVIDED and amount // 2:
-        half = amount // 2
-        return [Transfer(compartment, a, half, f"half of {name}"),
-                Transfer(compartment, b, half, f"half of {name}")]
-    return []
+def _award_reason(award: Award, takers: int) -> str:
+    """Why a compartment was paid: the card played, the pair, or a share of the pair."""
+    if len(award.cards) == 1:
+        return "played Pope" if award.cards[0] == POPE else f"played {card_name(award.cards[0])}"
+    name = award.compartment.value.capitalize()
+    return name if takers == 1 else f"half of {name}" if takers == 2 else f"a share of {name}"
 
 
 def going_out(game: Game, board: Board, played: Mask, winner: int) -> list[Transfer]:
-    """Game to the player out, and a counter for each card left in every other hand."""
+    """Game to the player out, and the table's payment for each card left in every other
+    hand (none from the holder of the unplayed exempt card, Pope)."""
+    table = game.table
+    exempt = table.exempt_card
     transfers: list[Transfer] = []
     if board.game:
         transfers.append(Transfer(Compartment.GAME, winner, board.game, "Game"))
@@ -162,10 +140,11 @@ def going_out(game: Game, board: Board, played: Mask, winner: int) -> list[Trans
         if seat == winner:
             continue
         left = game.dealt[seat] & ~played
-        if game.rules.pope_exemption and left >> POPE & 1:
+        if exempt is not None and left >> exempt & 1:
             continue
         if left:
-            transfers.append(Transfer(seat, winner, left.bit_count(), "cards left in hand"))
+            transfers.append(Transfer(seat, winner, table.per_card_left * left.bit_count(),
+                                      "cards left in hand"))
     return transfers
 
 

@@ -751,6 +751,17 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
     Py_INCREF(&CoreType);
+    /* The ids the Python side passes: tests/test_table.py checks them against its tables. */
+    if (PyModule_AddIntConstant(m, "GOAL_GUARANTEED", GOAL_GUARANTEED) < 0 ||
+        PyModule_AddIntConstant(m, "GOAL_FORCED_WIN", GOAL_FORCED_WIN) < 0 ||
+        PyModule_AddIntConstant(m, "GOAL_BEST_CASE", GOAL_BEST_CASE) < 0 ||
+        PyModule_AddIntConstant(m, "LEAD_ANY", LEAD_ANY) < 0 ||
+        PyModule_AddIntConstant(m, "LEAD_LOWEST_OF_SUIT", LEAD_LOWEST_OF_SUIT) < 0 ||
+        PyModule_AddIntConstant(m, "LEAD_LOWEST_IN_HAND", LEAD_LOWEST_IN_HAND) < 0 ||
+        PyModule_AddIntConstant(m, "CHOICE_POINTS", 0) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
         Py_DECREF(&CoreType);
         Py_DECREF(m);

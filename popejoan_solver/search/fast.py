@@ -15,10 +15,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..model.board import Board, Compartment
-from ..model.cards import POPE, Mask, Rank, iter_mask, make_card
+from ..model.board import Board
+from ..model.cards import Mask, iter_mask
 from ..model.play import Game
-from ..model.rules import LeadRule, PairRule
+from ..model.table import LeadId, award_shares
 from .objective import INF, Goal, Objective, SearchTimeoutError
 
 try:
@@ -33,8 +33,8 @@ DEFAULT_TT_ENTRIES = 1 << 22
 """Default bound on transposition-table entries (16 bytes each in the compiled core: 64 MiB;
 the Python table is cleared when it reaches the bound, per objective)."""
 
-_GOAL_IDS = {Goal.GUARANTEED: 0, Goal.FORCED_WIN: 1, Goal.BEST_CASE: 2}
-_LEAD_IDS = {LeadRule.ANY: 0, LeadRule.LOWEST_OF_SUIT: 1, LeadRule.LOWEST_IN_HAND: 2}
+GOAL_IDS = {Goal.GUARANTEED: 0, Goal.FORCED_WIN: 1, Goal.BEST_CASE: 2}
+"""The goals as the compiled core numbers them (``_core.GOAL_*`` must agree)."""
 
 _SUIT_BITS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 
@@ -86,34 +86,20 @@ class SlotGame:
         return out
 
     def _compile_payoffs(self, game: Game, board: Board) -> None:
-        """Flatten the settlement into (slot mask, seat, amount) awards and the card payments."""
-        trumps = game.trumps
+        """The rule table's awards on this deal and board, as (slot mask, takers) pairs."""
+        table = game.table
         awards: list[tuple[Mask, tuple[tuple[int, int], ...]]] = []
-        honours = ((Rank.ACE, Compartment.ACE), (Rank.KING, Compartment.KING),
-                   (Rank.QUEEN, Compartment.QUEEN), (Rank.JACK, Compartment.JACK))
-        singles = [(POPE, board.pope)] + [(make_card(trumps, r), board[c]) for r, c in honours]
-        for card, amount in singles:
-            if amount and self.holder[self.slot_of[card]] >= 0:
-                awards.append((1 << self.slot_of[card], ((self.holder[self.slot_of[card]],
-                                                          amount),)))
-        for comp, high, low in ((Compartment.MATRIMONY, Rank.KING, Rank.QUEEN),
-                                (Compartment.INTRIGUE, Rank.QUEEN, Rank.JACK)):
-            amount = board[comp]
-            a = self.holder[self.slot_of[make_card(trumps, high)]]
-            b = self.holder[self.slot_of[make_card(trumps, low)]]
-            if not amount or a < 0 or b < 0:
-                continue
-            both = (1 << self.slot_of[make_card(trumps, high)]) | (
-                1 << self.slot_of[make_card(trumps, low)])
-            if a == b:
-                awards.append((both, ((a, amount),)))
-            elif game.rules.pairs is PairRule.DIVIDED and amount // 2:
-                awards.append((both, ((a, amount // 2), (b, amount // 2))))
+        for award in table.awards(game.trumps):
+            slots = tuple(self.slot_of[card] for card in award.cards)
+            shares = award_shares(award, tuple(self.holder[s] for s in slots),
+                                  board[award.compartment])
+            if shares:
+                awards.append((sum(1 << s for s in slots), shares))
         self.awards = tuple(awards)
         self.game_stake = board.game
-        pope_slot = self.slot_of[POPE]
-        self.pope_bit = 1 << pope_slot if game.rules.pope_exemption else 0
-        self.pope_holder = self.holder[pope_slot] if self.pope_bit else -1
+        exempt = table.exempt_card
+        self.pope_bit = 1 << self.slot_of[exempt] if exempt is not None else 0
+        self.pope_holder = self.holder[self.slot_of[exempt]] if exempt is not None else -1
 
     def payoff(self, played: Mask, winner: int, seat: int) -> int:
         """Seat's net counters when the deal ends with ``played`` and ``winner`` out."""
@@ -140,8 +126,8 @@ class SlotGame:
     def lead_generator(self) -> Callable[[Mask, int], list[int]]:
         """A function giving the legal lead slots of a seat, bottom of each suit first."""
         dealt = self.dealt
-        rule = self.game.rules.lead
-        if rule is LeadRule.ANY:
+        rule = self.game.table.lead
+        if rule is LeadId.ANY:
             def any_card(played: Mask, leader: int) -> list[int]:
                 held = dealt[leader] & ~played
                 out = []
@@ -160,7 +146,7 @@ class SlotGame:
                     out.append((part & -part).bit_length() - 1)
             return out
 
-        if rule is LeadRule.LOWEST_OF_SUIT:
+        if rule is LeadId.LOWEST_OF_SUIT:
             return lowest_of_suit
 
         def lowest_in_hand(played: Mask, leader: int) -> list[int]:
@@ -186,7 +172,7 @@ class FastEngine:
         self._core: Any = None
         if _core is not None and compiled is not False:
             sg = self.slots
-            self._core = _core.Core(sg.dealt, sg.up, sg.holder, _LEAD_IDS[game.rules.lead],
+            self._core = _core.Core(sg.dealt, sg.up, sg.holder, int(game.table.lead),
                                     sg.awards, sg.game_stake, sg.pope_bit, tt_entries)
         self.core = "c" if self._core is not None else "python"
         self._tables: dict[Objective, dict[int, tuple[int, int, int]]] = {}
@@ -243,7 +229,7 @@ class FastEngine:
         self.bounds = (low, high)
         if self._core is not None:
             low, high, done = self._core.value(
-                _GOAL_IDS[objective.goal], objective.seat, played, leader, low, high,
+                GOAL_IDS[objective.goal], objective.seat, played, leader, low, high,
                 guess, self.deadline or 0.0)
             self.bounds = (low, high)
             if not done:
@@ -311,7 +297,7 @@ class FastEngine:
         target = objective.seat
         is_max = tuple(objective.maximises(s) for s in seats)
         win_goal = objective.goal is Goal.FORCED_WIN
-        prune_blocks = sg.game.rules.lead is LeadRule.ANY
+        prune_blocks = sg.game.table.lead is LeadId.ANY
         payoff = sg.payoff
         deadline = self.deadline
         engine = self

@@ -1,0 +1,152 @@
+"""A ruleset compiled once into the tables that play, settlement and every engine read.
+
+No backend restates a rule: the pack, each suit's order and every card's successor, the lead
+rule, the awards in card space (which cards, played, pay which compartment to whom), the card
+whose unplayed holder is exempt from paying, the turn-up that ends the deal, and the points
+where a player may choose inside a run all come from :func:`compile_rules`. The search
+engines (Python and C) take their awards and lead rule from here; the C core receives these
+tables, not rule names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from functools import lru_cache
+
+from .board import Compartment
+from .cards import PACK, POPE, Card, Mask, Rank, make_card
+from .rules import LeadRule, PairRule, PopeTurnup, Ruleset
+
+
+class Taker(StrEnum):
+    """Who takes a compartment once every card of its award has been played."""
+
+    PLAYER = "player"
+    """The player of the (one) card."""
+    SAME_PLAYER = "same-player"
+    """Only a player who played every card of the award."""
+    DIVIDED = "divided"
+    """One player of every card takes all; else each player of a card takes an equal share,
+    rounded down, and what is left stays on the board."""
+
+
+class LeadId(IntEnum):
+    """The lead rules as the compiled core numbers them (``_core.LEAD_*`` must agree)."""
+
+    ANY = 0
+    LOWEST_OF_SUIT = 1
+    LOWEST_IN_HAND = 2
+
+
+LEAD_IDS = {LeadRule.ANY: LeadId.ANY, LeadRule.LOWEST_OF_SUIT: LeadId.LOWEST_OF_SUIT,
+            LeadRule.LOWEST_IN_HAND: LeadId.LOWEST_IN_HAND}
+
+
+@dataclass(frozen=True)
+class Award:
+    """A compartment paid out in play when all of ``cards`` have been played."""
+
+    compartment: Compartment
+    cards: tuple[Card, ...]
+    taker: Taker
+
+    @property
+    def mask(self) -> Mask:
+        return sum(1 << card for card in self.cards)
+
+
+@dataclass(frozen=True)
+class ChoicePoint:
+    """A point inside a run where a player other than the leader may choose (no ruleset of
+    the current catalogue has one; the record and search formats already carry them)."""
+
+    name: str
+    doc: str
+
+
+HONOURS = ((Rank.ACE, Compartment.ACE), (Rank.KING, Compartment.KING),
+           (Rank.QUEEN, Compartment.QUEEN), (Rank.JACK, Compartment.JACK))
+"""The honours of trumps and their compartments ("Whoever plays the A, K, Q, J of trumps")."""
+PAIRS = ((Compartment.MATRIMONY, Rank.KING, Rank.QUEEN),
+         (Compartment.INTRIGUE, Rank.QUEEN, Rank.JACK))
+"""Matrimony (K-Q of trumps) and Intrigue (Q-J of trumps)."""
+
+
+@dataclass(frozen=True)
+class RuleTable:
+    """Everything about a ruleset that play and payment depend on, as data."""
+
+    ruleset: Ruleset
+    pack: Mask
+    suit_order: tuple[int, ...]
+    """Ace-low rank values from the bottom of a suit to its top."""
+    successor: tuple[int, ...]
+    """``successor[c]``: the card just above ``c`` in its suit, or -1 at the top."""
+    predecessor: tuple[int, ...]
+    order_key: tuple[int, ...]
+    """``order_key[c]``: the position of ``c`` within its suit (0 = bottom)."""
+    lead: LeadId
+    awards_by_trumps: tuple[tuple[Award, ...], ...]
+    """The awards of play for each trump suit (clubs, diamonds, hearts, spades)."""
+    exempt_card: Card | None
+    """A player still holding this card when another goes out pays nothing."""
+    ends_deal_turnup: Card | None
+    """This card turned up ends the deal unplayed (dealer paid Game and a stake a card)."""
+    per_card_left: int
+    """What every other player pays the one who goes out, for each card left in hand."""
+    choice_points: tuple[ChoicePoint, ...]
+
+    def awards(self, trumps: int) -> tuple[Award, ...]:
+        return self.awards_by_trumps[trumps]
+
+    def turnup_awards(self, turnup: Card) -> tuple[Compartment, ...]:
+        """The compartments a turned-up card gives the dealer: those it would win if played
+        alone (Pope, and the ace, king, queen and knave of trumps)."""
+        return tuple(a.compartment for a in self.awards(turnup // 13) if a.cards == (turnup,))
+
+
+def _awards(rules: Ruleset, trumps: int) -> tuple[Award, ...]:
+    pair_taker = Taker.DIVIDED if rules.pairs is PairRule.DIVIDED else Taker.SAME_PLAYER
+    awards = [Award(Compartment.POPE, (POPE,), Taker.PLAYER)]
+    awards += [Award(comp, (make_card(trumps, rank),), Taker.PLAYER) for rank, comp in HONOURS]
+    awards += [Award(comp, (make_card(trumps, high), make_card(trumps, low)), pair_taker)
+               for comp, high, low in PAIRS]
+    return tuple(awards)
+
+
+@lru_cache(maxsize=64)
+def compile_rules(rules: Ruleset) -> RuleTable:
+    """The ruleset's tables (cached: a ruleset compiles once)."""
+    return RuleTable(
+        ruleset=rules,
+        pack=PACK,
+        suit_order=rules.suit_order,
+        successor=rules.successor,
+        predecessor=rules.predecessor,
+        order_key=rules.order_key,
+        lead=LEAD_IDS[rules.lead],
+        awards_by_trumps=tuple(_awards(rules, t) for t in range(4)),
+        exempt_card=POPE if rules.pope_exemption else None,
+        ends_deal_turnup=POPE if rules.pope_turnup is PopeTurnup.ENDS_DEAL else None,
+        per_card_left=1,
+        choice_points=(),
+    )
+
+
+def award_shares(award: Award, holders: tuple[int, ...], amount: int,
+                 ) -> tuple[tuple[int, int], ...]:
+    """Who takes how much of ``amount`` when ``award``'s cards were dealt to ``holders``
+    (0-based seats, one per card): ``(seat, counters)`` pairs, none when no one qualifies."""
+    seats = tuple(dict.fromkeys(holders))
+    if not amount or min(holders) < 0:
+        return ()
+    if len(seats) == 1:
+        return ((seats[0], amount),)
+    if award.taker is Taker.DIVIDED and amount // len(seats):
+        return tuple((seat, amount // len(seats)) for seat in seats)
+    return ()
+
+
+__all__ = ["LEAD_IDS", "Award", "ChoicePoint", "LeadId", "RuleTable",
+           "Taker", "award_shares", "compile_rules"]
