@@ -32,7 +32,14 @@ from .model.notation import (
     deal_to_toml,
     parse_deal_text,
 )
-from .model.rules import RULESETS, get_ruleset, parse_assignments, ruleset_sources
+from .model.rules import (
+    RULESETS,
+    get_ruleset,
+    options_lines,
+    parse_assignments,
+    rules_json,
+    ruleset_lines,
+)
 from .model.settlement import Transfer
 from .model.stops import View, analyse_stops
 from .search import ENGINES, Solution, solve
@@ -105,19 +112,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
     names = [args.name] if args.name else list(RULESETS)
     rulesets = [get_ruleset(n) for n in names]
     if args.json:
-        _print_json({"rulesets": [
-            {"name": r.name, "description": r.description, "options": r.options(),
-             "sources": {k: s.to_json() for k, s in ruleset_sources(r).items()}}
-            for r in rulesets]})
+        _print_json(rules_json(rulesets))
         return EXIT_OK
     for r in rulesets:
-        print(f"{r.name}: {r.description}")
-        for option, source in ruleset_sources(r).items():
-            value = r.options()[option]
-            print(f"  {option:15} {str(value).lower():15} {source.file}: \"{source.phrase}\"")
-            if source.note:
-                print(f"  {'':31} ({source.note})")
-        print()
+        print("\n".join(ruleset_lines(r)) + "\n")
+    print("\n".join(options_lines()))
     return EXIT_OK
 
 
@@ -529,7 +528,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="popejoan", description="Pope Joan rules checker and solver.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("rules", help="list the rulesets, every option and its source")
+    p = sub.add_parser("rules", help="list the rulesets, every option's value and its source "
+                       "(author, title, year, section, the phrase quoted), then every option")
     p.add_argument("name", nargs="?", help="one ruleset (default: all)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_rules)

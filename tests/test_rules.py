@@ -1,24 +1,45 @@
 from __future__ import annotations
 
+import dataclasses
+import itertools
+import json
 import re
+from pathlib import Path
 
 import pytest
 
+from popejoan_solver.cli import main
 from popejoan_solver.model.cards import card_name, parse_card
 from popejoan_solver.model.errors import RulesError
 from popejoan_solver.model.rules import (
     OPTIONS,
+    RULESET_SOURCES,
     RULESETS,
     AceRank,
     DeadHandRule,
     LeadRule,
     PairRule,
     PopeTurnup,
+    Ruleset,
     get_ruleset,
+    option,
+    options_table,
     ruleset_sources,
+    rulesets_table,
+    variant_matrix,
+)
+from popejoan_solver.model.sources import (
+    HOFFMANN,
+    MODEL,
+    PARLETT_PENGUIN,
+    WIKIPEDIA,
+    WORKS,
+    Source,
+    appears_in,
+    bibliography_markdown,
 )
 
-from .conftest import SOURCES
+from .conftest import ROOT, SOURCES
 
 
 def test_the_four_named_rulesets() -> None:
@@ -34,24 +55,72 @@ def test_the_four_named_rulesets() -> None:
         assert ruleset.pope_exemption is True
 
 
-def _normalise(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
+def _every_source() -> list[tuple[str, Source]]:
+    """Every source the rules cite, with where it is cited: each option value's, each named
+    ruleset's own, and the sources that agree with them."""
+    cited = [(f"{spec.name}={spec.text(v)}", spec.sources[v])
+             for spec in OPTIONS.values() for v in spec.values]
+    cited += [(f"{name}: {option}", source)
+              for name, own in RULESET_SOURCES.items() for option, source in own.items()]
+    return [(where, s) for where, source in cited for s in (source, *source.also)]
 
 
 @pytest.mark.skipif(not SOURCES.is_dir(), reason="shared/sources is not beside the checkout")
-@pytest.mark.parametrize("name", list(RULESETS))
-def test_every_option_quotes_its_source_verbatim(name: str) -> None:
-    for option, source in ruleset_sources(RULESETS[name]).items():
-        if source.file == "(model)":
+def test_every_phrase_stands_verbatim_in_its_work() -> None:
+    for where, source in _every_source():
+        if source.work is MODEL:
+            assert not source.phrase, where
+            assert source.note, where
             continue
-        text = _normalise((SOURCES / source.file).read_text(encoding="utf-8"))
-        assert _normalise(source.phrase) in text, (option, source.file, source.phrase)
+        assert source.file is not None, where
+        text = (SOURCES / source.file).read_text(encoding="utf-8")
+        assert appears_in(source.phrase, text), (where, source.work.key, source.phrase)
+
+
+@pytest.mark.parametrize(("phrase", "text", "found"), [
+    ("He deals al[l] the cards", "He deals al the cards around", True),
+    ("Dealer starts by set[t]ing 6", "Dealer starts by set ing 6 counters", True),
+    ("left with 9[♦] in hand", "who is left with 9 in\nhand is exempt", True),
+    ("dif[f]icult", "making it dif icult to play", True),
+    ("He deals all the cards", "He deals al the cards around", False),
+    ("set[t]ing 7 counters", "set ing 6 counters", False),
+    ("the lowest card", "the  lowest\n card", True),
+])
+def test_brackets_restore_what_the_ocr_lost(phrase: str, text: str, found: bool) -> None:
+    assert appears_in(phrase, text) is found
+
+
+def test_citations_name_works_not_our_files() -> None:
+    for where, source in _every_source():
+        cited = source.cite()
+        assert ".txt" not in cited, where
+        assert "shared/sources" not in cited, where
+        if source.work is not MODEL:
+            assert source.work.section, where
+            assert source.where, where
+            assert cited.endswith(f": \"{source.phrase}\""), where
+    assert HOFFMANN.citation() == "Hoffmann, Hoyle's Games Modernized (c. 1909)"
+    assert Source(HOFFMANN, "leads any card he pleases").cite() == (
+        "Hoffmann, Hoyle's Games Modernized (c. 1909), \"Pope Joan\": "
+        "\"leads any card he pleases\"")
+    assert WIKIPEDIA.citation() == "Wikipedia, \"Pope Joan (card game)\""
+    assert PARLETT_PENGUIN.citation(markdown=True).startswith(
+        "Parlett, *The Penguin Book of Card Games*")
+    assert Source(MODEL, "", "why").to_json() == {
+        "work": MODEL.citation(), "section": None, "phrase": None, "note": "why"}
 
 
 def test_every_option_has_a_source_for_every_value() -> None:
     for name in RULESETS:
         sources = ruleset_sources(RULESETS[name])
         assert set(sources) == set(OPTIONS)
+    for spec in OPTIONS.values():
+        assert set(spec.sources) == set(spec.values), spec.name
+        assert spec.default in spec.samples
+        assert set(spec.samples) <= set(spec.values)
+    for name, own in RULESET_SOURCES.items():
+        assert name in RULESETS
+        assert set(own) <= set(OPTIONS), name
 
 
 def test_overrides_and_their_names_round_trip() -> None:
@@ -108,7 +177,151 @@ def test_dealing_sizes(name: str, players: int, each: int, dead: int) -> None:
 def test_an_override_keeps_the_rulesets_own_sources_for_other_options() -> None:
     changed = get_ruleset("parlett+pairs=divided")
     sources = ruleset_sources(changed)
-    assert sources["lead"].file == "parlett-penguin.txt"
-    assert sources["pairs"].file == "wikipedia-pope-joan.txt"
+    assert sources["lead"].work is PARLETT_PENGUIN
+    assert sources["pairs"].work is WIKIPEDIA
     assert ruleset_sources(get_ruleset("parlett+ace=low"))["ace"].phrase.startswith(
         "the only known cards")
+
+
+# One declaration per option: everything else is read from it.
+
+def test_options_are_the_declared_ruleset_fields() -> None:
+    declared = [f.name for f in dataclasses.fields(Ruleset) if f.name not in ("name",
+                                                                             "description")]
+    assert list(OPTIONS) == declared
+    for spec in OPTIONS.values():
+        assert spec.default == getattr(Ruleset("x", "x"), spec.name)
+        assert [spec.parse(spec.text(v)) for v in spec.values] == list(spec.values)
+    assert OPTIONS["ace"].choices == ("low", "high")
+    assert OPTIONS["stock_size"].choices == ("1..20",)
+    assert OPTIONS["stock_size"].samples == (6, 8)
+    assert OPTIONS["pope_exemption"].values == (True, False)
+
+
+def test_a_new_option_is_one_declaration() -> None:
+    from popejoan_solver.model import rules
+
+    @dataclasses.dataclass(frozen=True)
+    class Extended:
+        ace: AceRank = dataclasses.field(default=AceRank.LOW, metadata=option("where the ace is", {
+            AceRank.LOW: Source(HOFFMANN, "a"), AceRank.HIGH: Source(PARLETT_PENGUIN, "b")}))
+        spare: bool = dataclasses.field(default=False, metadata=option("a spare hand is seen", {
+            True: Source(MODEL, "", "x"), False: Source(MODEL, "", "y")}))
+
+    specs = rules._declared(Extended)
+    assert list(specs) == ["ace", "spare"]
+    assert specs["spare"].parse("yes") is True
+    assert specs["spare"].choices == ("true", "false")
+    assert specs["spare"].to_json()["default"] is False
+
+
+@pytest.mark.parametrize("metadata", [
+    option("no source for high", {AceRank.LOW: Source(HOFFMANN, "a")}),
+    option("a sample that is not a value", {AceRank.LOW: Source(HOFFMANN, "a"),
+                                            AceRank.HIGH: Source(HOFFMANN, "b")},
+           samples=(AceRank.LOW, "middle")),
+    option("the default not sampled", {AceRank.LOW: Source(HOFFMANN, "a"),
+                                       AceRank.HIGH: Source(HOFFMANN, "b")},
+           samples=(AceRank.HIGH,)),
+])
+def test_a_declaration_without_a_source_for_every_value_is_refused(
+        metadata: dict[str, object]) -> None:
+    from popejoan_solver.model import rules
+
+    cls = dataclasses.make_dataclass("Bad", [
+        ("ace", AceRank, dataclasses.field(default=AceRank.LOW, metadata=metadata))], frozen=True)
+    with pytest.raises(TypeError, match="every value needs one source"):
+        rules._declared(cls)
+
+
+def test_rules_json_gives_every_option_and_cites_works(capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    assert main(["rules", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [o["name"] for o in data["options"]] == list(OPTIONS)
+    for entry in data["options"]:
+        spec = OPTIONS[entry["name"]]
+        assert {"name", "values", "default", "doc", "sources"} <= set(entry)
+        assert entry["doc"] == spec.doc
+        assert len(entry["values"]) == len(spec.values)
+        assert entry["default"] in entry["values"]
+        expected = ([spec.text(v) for v in spec.values] if len(spec.choices) > 1
+                    else list(spec.choices))
+        assert list(entry["sources"]) == expected
+    assert [r["name"] for r in data["rulesets"]] == list(RULESETS)
+    for ruleset in data["rulesets"]:
+        for source in ruleset["sources"].values():
+            assert {"work", "section", "phrase"} <= set(source)
+            assert "file" not in source
+    assert ".txt" not in json.dumps(data)
+
+
+def test_rules_text_cites_author_title_year_section(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert ".txt" not in out
+    assert ('  ace             low             Hoffmann, Hoyle\'s Games Modernized (c. 1909), '
+            '"Pope Joan": "the only known cards which cannot be led to are the four aces"\n'
+            ) in out
+    assert '"Dealer starts by set[t]ing 6 counters on Pope"' in out
+    for spec in OPTIONS.values():
+        assert f"  {spec.name:15} {'|'.join(spec.choices)} " in out
+
+
+# The test matrix.
+
+def _pairs(ruleset: Ruleset) -> set[tuple[str, object, str, object]]:
+    return {(a, getattr(ruleset, a), b, getattr(ruleset, b))
+            for a, b in itertools.combinations(OPTIONS, 2)}
+
+
+def test_variant_matrix_covers_every_pair_of_values() -> None:
+    matrix = variant_matrix()
+    assert matrix == variant_matrix()
+    assert [r.name for r in matrix] == [
+        r.name for r in variant_matrix()]
+    assert matrix[0] == RULESETS["hoyle-modernized"]
+    assert len(set(matrix)) == len(matrix)
+    for spec in OPTIONS.values():
+        assert {getattr(r, spec.name) for r in matrix} == set(spec.samples), spec.name
+    covered = set().union(*map(_pairs, matrix))
+    for a, b in itertools.combinations(OPTIONS.values(), 2):
+        for x, y in itertools.product(a.samples, b.samples):
+            assert (a.name, x, b.name, y) in covered, (a.name, x, b.name, y)
+    for ruleset in matrix:
+        assert get_ruleset(ruleset.name) == ruleset
+    assert len(matrix) <= 12  # greedy all-pairs; the least possible is 6 (3 leads x 2)
+
+
+# Generated documentation: the pages hold exactly what the declarations give.
+
+def _check_generated(path: Path, name: str, text: str, update: bool) -> None:
+    pattern = re.compile(rf"(<!-- BEGIN {name} [^\n]*-->\n)(.*?)(<!-- END {name} -->)", re.S)
+    page = path.read_text(encoding="utf-8")
+    found = pattern.search(page)
+    assert found is not None, f"{path.name} has no <!-- BEGIN {name} ... --> block"
+    if update:
+        page = page[:found.start(2)] + f"\n{text}\n" + page[found.end(2):]
+        path.write_text(page, encoding="utf-8")
+        found = pattern.search(page)
+        assert found is not None
+    assert found.group(2) == f"\n{text}\n", (
+        f"{path.name}: the {name} is not what the declarations give: "
+        "run pytest tests/test_rules.py --update-golden")
+
+
+def test_docs_rules_tables_are_generated(update_golden: bool) -> None:
+    page = ROOT / "docs" / "rules.md"
+    _check_generated(page, "options table", options_table(), update_golden)
+    _check_generated(page, "rulesets table", rulesets_table(), update_golden)
+    assert ".txt" not in page.read_text(encoding="utf-8")
+
+
+def test_docs_sources_lists_every_work(update_golden: bool) -> None:
+    page = ROOT / "docs" / "sources.md"
+    _check_generated(page, "bibliography", bibliography_markdown(), update_golden)
+    text = page.read_text(encoding="utf-8")
+    for work in WORKS:
+        assert work.citation(markdown=True) in text
+        assert work.read_at in text
+    assert ".txt" not in text

@@ -1,8 +1,11 @@
 """Rulesets: one frozen object per reading of the rules, every option tied to its source.
 
-Every option value names the text it comes from (a file in ``shared/sources`` and a quoted
-phrase), so that a user can check any choice the model makes. Named rulesets are in
-:data:`RULESETS`; any option can be overridden with :meth:`Ruleset.with_options`.
+Each option is declared once, in its :class:`Ruleset` field (:func:`option`): its values, its
+default, its doc and the source of every value, a work and a phrase quoted from it (see
+:mod:`.sources`), so that a user can check any choice the model makes. :data:`OPTIONS`,
+``--set``, ``popejoan rules``, the tables of ``docs/rules.md`` and :func:`variant_matrix` are
+all read from those fields. Named rulesets are in :data:`RULESETS`; any option can be
+overridden with :meth:`Ruleset.with_options`.
 
 >>> get_ruleset("parlett").ace
 <AceRank.HIGH: 'high'>
@@ -14,13 +17,17 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from functools import cached_property
-from typing import Final
+from dataclasses import Field, dataclass, field, fields, replace
+from enum import Enum, StrEnum
+from functools import cached_property, partial
+from typing import Any, Final
 
 from .cards import NUM_CARDS, PACK, make_card
 from .errors import RulesError, clip
+from .sources import EARLY_HOYLE, HOFFMANN, MODERN_BOOK, PARLETT_PENGUIN, WIKIPEDIA
+from .sources import MODEL as MODEL  # re-exported: the model's own choices
+from .sources import Source as Source  # re-exported: theorems and proofs cite with it
+from .sources import Work as Work
 
 
 class AceRank(StrEnum):
@@ -73,96 +80,54 @@ class Dressing(StrEnum):
     """Every other player gives two, the dealer the rest."""
 
 
-@dataclass(frozen=True)
-class Source:
-    """Where a rule choice comes from: a file in ``shared/sources`` and a phrase quoted from it."""
+# The works cited, under the names other modules import (theorems cite them too).
+HOYLE: Final = HOFFMANN
+EARLY: Final = EARLY_HOYLE
+WIKI: Final = WIKIPEDIA
+MODERN: Final = MODERN_BOOK
+PARLETT: Final = PARLETT_PENGUIN
 
-    file: str
-    phrase: str
-    note: str = ""
-
-    def to_json(self) -> dict[str, str]:
-        data = {"file": self.file, "phrase": self.phrase}
-        if self.note:
-            data["note"] = self.note
-        return data
-
-
-HOYLE: Final = "hoyles-games-modernized.txt"
-EARLY: Final = "early-hoyle.txt"
-WIKI: Final = "wikipedia-pope-joan.txt"
-MODERN: Final = "modern-card-games-book.txt"
-PARLETT: Final = "parlett-penguin.txt"
-MODEL: Final = "(model)"
-
-CHOICE_SOURCES: Final[Mapping[tuple[str, str], Source]] = {
-    ("ace", "low"): Source(
-        HOYLE, "the only known cards which cannot be led to are the four aces",
-        "also wikipedia-pope-joan.txt: \"cards rank A 2 3 4 5 6 7 8 9 10 J Q K\"",
-    ),
-    ("ace", "high"): Source(PARLETT, "Ace is high"),
-    ("lead", "any"): Source(HOYLE, "leads any card he pleases"),
-    ("lead", "lowest-of-suit"): Source(
-        WIKI, "it may be of any suit, but must be the lowest he has of it",
-        "also parlett-penguin.txt: \"the lowest card held of any suit he chooses\"",
-    ),
-    ("lead", "lowest-in-hand"): Source(
-        WIKI, "as long as it is his lowest card",
-        "a literal reading of the first-lead sentence; lowest by rank, any suit on a tie",
-    ),
-    ("dead_hand", "equal-hands"): Source(
-        WIKI, "so that all players have an equal number of cards",
-        "also modern-card-games-book.txt: \"any over-cards go to the widow\"",
-    ),
-    ("dead_hand", "stock"): Source(EARLY, "about six or eight left in the stock to form stops"),
-    ("pope_turnup", "compartment"): Source(
-        HOYLE, "Should the turn-up be Pope (nine of diamonds), or an ace, king, queen or knave, "
-        "the dealer is entitled to all the counters in the corresponding compartment",
-    ),
-    ("pope_turnup", "ends-deal"): Source(
-        EARLY, "when Pope be turned up, the dealer is entitled both to that and the game, "
-        "besides a stake for every card dealt to each player",
-        "\"Unless the game be determined by Pope being turned up\": the deal is not played",
-    ),
-    ("pairs", "same-player"): Source(
-        HOYLE, "Should knave and queen, or queen and king of trumps fall from the same hand",
-    ),
-    ("pairs", "divided"): Source(
-        WIKI, "if they are in different hands these counters are sometimes divided",
-        "model reading: each player of one of the two cards takes half, rounded down; "
-        "an odd counter stays on the board",
-    ),
-    ("dressing", "dealer"): Source(
-        HOYLE, "paying from his own store, and distributing between the various divisions "
-        "fifteen counters",
-    ),
-    ("dressing", "players"): Source(
-        EARLY, "the players usually contribute two stakes each towards the pool",
-        "model reading: every other player gives the dealer two counters towards the fifteen",
-    ),
-    ("pope_exemption", "true"): Source(
-        HOYLE, "save that the holder of Pope is exempt from payment. If Pope is played, "
-        "the exemption ceases",
-    ),
-    ("pope_exemption", "false"): Source(
-        MODEL, "no exemption", "not in any source; for comparison only",
-    ),
-}
-
-
-def _stock_source(value: int) -> Source:
-    return Source(EARLY, "about six or eight left in the stock to form stops",
-                  f"the stock holds at least {value} cards; used only with dead_hand=stock")
+_OPTION: Final = "popejoan.option"
+"""The key under which a :class:`Ruleset` field's metadata declares its option."""
 
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option of the rules: its name, what it means and how to read a value."""
+    """One option of the rules as its :class:`Ruleset` field declares it: name, doc, default,
+    values and the source of each value. :data:`OPTIONS` is read from the fields."""
 
     name: str
     doc: str
     parse: Callable[[str], object]
     choices: tuple[str, ...]
+    """The values as ``--set`` takes them: one per value, or one range such as ``1..20``."""
+    default: object = None
+    values: tuple[object, ...] = ()
+    samples: tuple[object, ...] = ()
+    """The values :func:`variant_matrix` covers: all of them, or a range's few that sources name."""
+    sources: Mapping[object, Source] = field(default_factory=dict)
+    """The source of every value."""
+
+    def text(self, value: object) -> str:
+        """A value as ``--set`` and ruleset names write it (``high``, ``true``, ``6``)."""
+        if isinstance(value, Enum):
+            return str(value.value)
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+    def json_value(self, value: object) -> object:
+        """A value as JSON gives it: an enum's text, a bool or a number as itself."""
+        return value.value if isinstance(value, Enum) else value
+
+    def to_json(self) -> dict[str, Any]:
+        """The declaration as ``rules --json`` prints it, with the source of each choice."""
+        if len(self.choices) == len(self.values):
+            sources = {self.text(v): self.sources[v].to_json() for v in self.values}
+        else:  # a range: one source for all its values
+            sources = {self.choices[0]: self.sources[self.default].to_json()}
+        return {"name": self.name, "values": [self.json_value(v) for v in self.values],
+                "default": self.json_value(self.default), "doc": self.doc, "sources": sources}
 
 
 def _parse_bool(text: str) -> bool:
@@ -174,61 +139,146 @@ def _parse_bool(text: str) -> bool:
     raise ValueError(text)
 
 
-def _parse_stock(text: str) -> int:
+def _parse_in(values: range, text: str) -> int:
     value = int(text)
-    if not 1 <= value <= 20:
+    if value not in values:
         raise ValueError(text)
     return value
 
 
-OPTIONS: Final[Mapping[str, OptionSpec]] = {
-    spec.name: spec
-    for spec in (
-        OptionSpec("ace", "ace low (below the two) or high (above the king)", AceRank,
-                   tuple(AceRank)),
-        OptionSpec("lead", "which cards may be led", LeadRule, tuple(LeadRule)),
-        OptionSpec("dead_hand", "how the dead hand is dealt", DeadHandRule, tuple(DeadHandRule)),
-        OptionSpec("stock_size", "least number of cards left in the stock", _parse_stock,
-                   ("1..20",)),
-        OptionSpec("pope_turnup", "what a Pope turn-up gives the dealer", PopeTurnup,
-                   tuple(PopeTurnup)),
-        OptionSpec("pairs", "who takes Matrimony and Intrigue", PairRule, tuple(PairRule)),
-        OptionSpec("dressing", "who pays to dress the board", Dressing, tuple(Dressing)),
-        OptionSpec("pope_exemption", "an unplayed Pope exempts its holder from paying",
-                   _parse_bool, ("true", "false")),
-    )
-}
+def _domain(default: object, values: Sequence[object] | None
+            ) -> tuple[tuple[object, ...], tuple[str, ...], Callable[[str], object]]:
+    """Values, choices and parser of an option, from its default's type (an enum or a bool) or
+    from the range it is given."""
+    if isinstance(default, Enum):
+        members: tuple[Enum, ...] = tuple(type(default))
+        return members, tuple(str(m.value) for m in members), type(default)
+    if isinstance(default, bool):
+        return (True, False), ("true", "false"), _parse_bool
+    if isinstance(values, range) and values.step == 1:
+        return tuple(values), (f"{values.start}..{values.stop - 1}",), partial(_parse_in, values)
+    raise TypeError(f"an option is an enum, a bool or a range of int, not {default!r}")
+
+
+@dataclass(frozen=True)
+class _Declaration:
+    """What :func:`option` puts in a field's metadata; :func:`_spec` completes it."""
+
+    doc: str
+    sources: Mapping[Any, Source] | Source
+    values: range | None
+    samples: tuple[object, ...] | None
+
+
+def option(doc: str, sources: Mapping[Any, Source] | Source, *, values: range | None = None,
+           samples: Sequence[object] | None = None) -> Mapping[str, object]:
+    """A :class:`Ruleset` field's metadata declaring an option: its doc and the source of each
+    value (one :class:`Source` for a whole range); the values come from the default's type."""
+    chosen = tuple(samples) if samples is not None else None
+    return {_OPTION: _Declaration(doc, sources, values, chosen)}
+
+
+def _spec(declared: Field[Any]) -> OptionSpec:
+    """The option a field declares, checked: every value has a source, the default is sampled."""
+    decl: _Declaration = declared.metadata[_OPTION]
+    default = declared.default
+    domain, choices, parse = _domain(default, decl.values)
+    cited: dict[object, Source] = (dict.fromkeys(domain, decl.sources)
+                                   if isinstance(decl.sources, Source) else dict(decl.sources))
+    chosen = decl.samples if decl.samples is not None else domain
+    if set(cited) != set(domain) or default not in chosen or not set(chosen) <= set(domain):
+        raise TypeError(f"option {declared.name}: every value needs one source, and the "
+                        "samples must be values, the default among them")
+    return OptionSpec(declared.name, decl.doc, parse, choices, default, domain, chosen, cited)
 
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A complete, frozen choice of every rule option. Equal options mean equal rulesets."""
+    """A complete, frozen choice of every rule option. Equal options mean equal rulesets.
+
+    Each option is declared once, in its field: ``field(default=..., metadata=option(doc,
+    sources))`` gives its default, its doc and the source of every value; its values come from
+    the default's type. ``--set``, ``rules --json``, the tables in ``docs/rules.md`` and
+    :func:`variant_matrix` all read :data:`OPTIONS`, which is read from these fields.
+    """
 
     name: str = field(compare=False)
     description: str = field(compare=False)
-    ace: AceRank = AceRank.LOW
-    lead: LeadRule = LeadRule.ANY
-    dead_hand: DeadHandRule = DeadHandRule.EQUAL_HANDS
-    stock_size: int = 6
-    pope_turnup: PopeTurnup = PopeTurnup.COMPARTMENT
-    pairs: PairRule = PairRule.SAME_PLAYER
-    dressing: Dressing = Dressing.DEALER
-    pope_exemption: bool = True
+    ace: AceRank = field(default=AceRank.LOW, metadata=option(
+        "ace low (below the two) or high (above the king)", {
+        AceRank.LOW: Source(
+            HOFFMANN, "the only known cards which cannot be led to are the four aces", also=(
+                Source(WIKIPEDIA, "cards rank A 2 3 4 5 6 7 8 9 10 J Q K"),
+                Source(EARLY_HOYLE, "particularly an ace, for that never can be led through"))),
+        AceRank.HIGH: Source(PARLETT_PENGUIN, "Ace is high"),
+    }))
+    lead: LeadRule = field(default=LeadRule.ANY, metadata=option("which cards may be led", {
+        LeadRule.ANY: Source(HOFFMANN, "leads any card he pleases", also=(
+            Source(MODERN_BOOK, "He may lead any card he chooses"),)),
+        LeadRule.LOWEST_OF_SUIT: Source(
+            WIKIPEDIA, "it may be of any suit, but must be the lowest he has of it", also=(
+                Source(PARLETT_PENGUIN, "the lowest card held of any suit he chooses"),)),
+        LeadRule.LOWEST_IN_HAND: Source(
+            WIKIPEDIA, "as long as it is his lowest card",
+            "a literal reading of the first-lead sentence; lowest by rank, any suit on a tie"),
+    }))
+    dead_hand: DeadHandRule = field(default=DeadHandRule.EQUAL_HANDS, metadata=option(
+        "how the dead hand is dealt", {
+        DeadHandRule.EQUAL_HANDS: Source(
+            WIKIPEDIA, "so that all players have an equal number of cards", also=(
+                Source(MODERN_BOOK, "any over-cards go to the widow"),
+                Source(PARLETT_PENGUIN, "including a dead hand"))),
+        DeadHandRule.STOCK: Source(EARLY_HOYLE,
+                                   "about six or eight left in the stock to form stops"),
+    }))
+    stock_size: int = field(default=6, metadata=option(
+        "least number of cards left in the stock (only with dead_hand=stock)",
+        Source(EARLY_HOYLE, "about six or eight left in the stock to form stops",
+               "players are dealt equally and at least this many cards are left"),
+        values=range(1, 21), samples=(6, 8)))
+    pope_turnup: PopeTurnup = field(default=PopeTurnup.COMPARTMENT, metadata=option(
+        "what a Pope turn-up gives the dealer", {
+        PopeTurnup.COMPARTMENT: Source(
+            HOFFMANN, "Should the turn-up be Pope (nine of diamonds), or an ace, king, queen or "
+            "knave, the dealer is entitled to all the counters in the corresponding compartment"),
+        PopeTurnup.ENDS_DEAL: Source(
+            EARLY_HOYLE, "when Pope be turned up, the dealer is entitled both to that and the "
+            "game, besides a stake for every card dealt to each player",
+            "\"Unless the game be determined by Pope being turned up\": the deal is not played"),
+    }))
+    pairs: PairRule = field(default=PairRule.SAME_PLAYER, metadata=option(
+        "who takes Matrimony and Intrigue", {
+        PairRule.SAME_PLAYER: Source(
+            HOFFMANN, "Should knave and queen, or queen and king of trumps fall from the same hand",
+            also=(Source(PARLETT_PENGUIN, "only when the same player plays both"),)),
+        PairRule.DIVIDED: Source(
+            WIKIPEDIA, "if they are in different hands these counters are sometimes divided",
+            "model reading: each player of one of the two cards takes half, rounded down; "
+            "an odd counter stays on the board"),
+    }))
+    dressing: Dressing = field(default=Dressing.DEALER, metadata=option(
+        "who pays to dress the board", {
+        Dressing.DEALER: Source(
+            HOFFMANN, "paying from his own store, and distributing between the various divisions "
+            "fifteen counters"),
+        Dressing.PLAYERS: Source(
+            EARLY_HOYLE, "the players usually contribute two stakes each towards the pool",
+            "model reading: every other player gives the dealer two counters towards the fifteen"),
+    }))
+    pope_exemption: bool = field(default=True, metadata=option(
+        "an unplayed Pope exempts its holder from paying", {
+        True: Source(HOFFMANN, "save that the holder of Pope is exempt from payment. If Pope is "
+                     "played, the exemption ceases"),
+        False: Source(MODEL, "", "no exemption; for comparison only"),
+    }))
 
     def options(self) -> dict[str, object]:
         """Every option's value, keyed by option name, as JSON-ready values."""
-        return {name: _json_value(getattr(self, name)) for name in OPTIONS}
+        return {name: spec.json_value(getattr(self, name)) for name, spec in OPTIONS.items()}
 
     def sources(self) -> dict[str, Source]:
-        """The source of every option's current value."""
-        result: dict[str, Source] = {}
-        for name in OPTIONS:
-            value = getattr(self, name)
-            if name == "stock_size":
-                result[name] = _stock_source(value)
-            else:
-                result[name] = CHOICE_SOURCES[(name, str(_json_value(value)).lower())]
-        return result
+        """The declared source of every option's current value."""
+        return {name: spec.sources[getattr(self, name)] for name, spec in OPTIONS.items()}
 
     def with_options(self, overrides: Mapping[str, str]) -> Ruleset:
         """A copy with options set from text values, e.g. ``{"ace": "high"}``.
@@ -253,11 +303,8 @@ class Ruleset:
         changed = replace(self, **changes)  # type: ignore[arg-type]
         base_name = self.name.partition("+")[0]
         base = RULESETS.get(base_name, changed)
-        diff = [
-            f"{k}={str(v).lower()}"
-            for k, v in changed.options().items()
-            if v != base.options()[k]
-        ]
+        diff = [f"{name}={spec.text(getattr(changed, name))}" for name, spec in OPTIONS.items()
+                if getattr(changed, name) != getattr(base, name)]
         name = base_name + ("+" + ",".join(diff) if diff else "")
         return replace(changed, name=name, description=base.description)
 
@@ -312,11 +359,13 @@ class Ruleset:
         return PACK.bit_count() - players * self.cards_per_player(players)
 
 
-def _json_value(value: object) -> object:
-    if isinstance(value, StrEnum):
-        return value.value
-    return value
+def _declared(cls: type) -> dict[str, OptionSpec]:
+    """The options a dataclass declares with :func:`option`, named after their fields."""
+    return {f.name: _spec(f) for f in fields(cls) if _OPTION in f.metadata}
 
+
+OPTIONS: Final[Mapping[str, OptionSpec]] = _declared(Ruleset)
+"""Every option, in declaration order, read from the :class:`Ruleset` fields."""
 
 RULESETS: Final[Mapping[str, Ruleset]] = {
     r.name: r
@@ -327,7 +376,8 @@ RULESETS: Final[Mapping[str, Ruleset]] = {
         ),
         Ruleset(
             "britannica",
-            "Encyclopaedia Britannica 1911 via Wikipedia: ace low, lead the lowest of a suit.",
+            "The 1911 Encyclopaedia Britannica through Wikipedia's \"Pope Joan (card game)\" "
+            "(the Britannica not read at first hand): ace low, lead the lowest of a suit.",
             lead=LeadRule.LOWEST_OF_SUIT,
         ),
         Ruleset(
@@ -338,8 +388,8 @@ RULESETS: Final[Mapping[str, Ruleset]] = {
         ),
         Ruleset(
             "early-hoyle",
-            "An early Hoyle's Games: a stock of six to eight, a Pope turn-up ends the deal, "
-            "the players dress the board.",
+            "An early Hoyle's Games (edition not identified): a stock of six to eight, a Pope "
+            "turn-up ends the deal, the players dress the board.",
             dead_hand=DeadHandRule.STOCK,
             pope_turnup=PopeTurnup.ENDS_DEAL,
             dressing=Dressing.PLAYERS,
@@ -350,7 +400,7 @@ RULESETS: Final[Mapping[str, Ruleset]] = {
 DEFAULT_RULESET: Final = "hoyle-modernized"
 
 # Sources for the choices each named ruleset makes, where the ruleset's own text says so.
-# They override CHOICE_SOURCES in `popejoan rules` so each ruleset cites its own book.
+# They override the options' declared sources in `popejoan rules`: each ruleset cites its book.
 RULESET_SOURCES: Final[Mapping[str, Mapping[str, Source]]] = {
     "britannica": {
         "ace": Source(WIKI, "cards rank A 2 3 4 5 6 7 8 9 10 J Q K"),
@@ -359,29 +409,30 @@ RULESET_SOURCES: Final[Mapping[str, Mapping[str, Source]]] = {
         "pairs": Source(WIKI, "That for Intrigue can only be won if the same player is able to "
                         "play Queen and Jack, as does Matrimony for King and Queen"),
         "dressing": Source(WIKI, "The dealer \"dresses the board\" by placing a stake of six "
-                           "counters in the compartment labelled Pope"),
+                           "counters in the compartment labelled Pope",
+                           "Wikipedia's reading; the 1911 Britannica is reported, not checked, to "
+                           "have every player stake"),
         "pope_exemption": Source(WIKI, "except the player holding the Pope who is excused "
                                  "payment"),
     },
     "parlett": {
         "lead": Source(PARLETT, "Eldest leads by playing the lowest card held of any suit he "
                        "chooses"),
-        "dead_hand": Source(PARLETT, "He deals al the cards around as at Newmarket, including "
-                            "a dead hand", "OCR: \"al\" is \"all\""),
+        "dead_hand": Source(PARLETT, "He deals al[l] the cards around as at Newmarket, including "
+                            "a dead hand"),
         "pope_turnup": Source(PARLETT, "if it is Pope, Ace, King, Queen or Jack, he wins the "
                               "stake from the appropriate division"),
         "pairs": Source(PARLETT, "The contents of Matrimony can be taken only when the same "
                         "player plays both King and Queen of the trump suit"),
-        "dressing": Source(PARLETT, "Dealer starts by set ing 6 counters on Pope",
-                           "OCR: \"set ing\" is \"setting\""),
-        "pope_exemption": Source(PARLETT, "a player who is left with 9 in hand is exempt from "
-                                 "this penalty", "the OCR lost the ♦ of the 9♦"),
+        "dressing": Source(PARLETT, "Dealer starts by set[t]ing 6 counters on Pope"),
+        "pope_exemption": Source(PARLETT, "a player who is left with 9[♦] in hand is exempt from "
+                                 "this penalty"),
     },
     "early-hoyle": {
         "ace": Source(EARLY, "particularly an ace, for that never can be led through"),
         "lead": Source(EARLY, "the eldest hand begins by playing out as many cards as possible; "
                        "first the stops, then Pope, if he have it, and afterwards the lowest card "
-                       "of his longest suit"),
+                       "of his longest suit", "advice on what to lead, not a restriction"),
         "pairs": Source(EARLY, "queen and knave, when in the same hand, make intrigue"),
         "pope_exemption": Source(EARLY, "except from any one holding Pope, which excuses him "
                                  "from paying"),
@@ -428,3 +479,139 @@ def parse_assignments(items: Sequence[str]) -> dict[str, str]:
             raise RulesError(f"--set takes OPTION=VALUE, not {clip(item)!r}")
         result[name.strip()] = value.strip()
     return result
+
+
+# The test matrix: every pair of option values in some ruleset.
+
+def variant_matrix() -> tuple[Ruleset, ...]:
+    """Rulesets for differential tests: every pair of sample values of two options together in
+    at least one (so every value too), the default ruleset first.
+
+    Greedy and deterministic (AETG-like): for each pair not yet covered, a candidate ruleset
+    takes that pair and gives every other option, in declaration order, the sample value that
+    covers the most new pairs with the options already set (on a tie, the value in most pairs
+    still uncovered, then the earlier sample); the candidate covering most new pairs is kept
+    (the first on a tie). ``stock_size`` is sampled
+    at 6 and 8 and matters only with ``dead_hand=stock``. Rulesets are ``hoyle-modernized``
+    with overrides, named so that :func:`get_ruleset` reads them back.
+    """
+    specs = list(OPTIONS.values())
+    uncovered = {(i, a, j, b) for i, j in itertools.combinations(range(len(specs)), 2)
+                 for a in range(len(specs[i].samples)) for b in range(len(specs[j].samples))}
+    row = [spec.samples.index(spec.default) for spec in specs]
+    rows: list[list[int]] = []
+    while True:
+        rows.append(row)
+        uncovered -= {(i, row[i], j, row[j])
+                      for i, j in itertools.combinations(range(len(specs)), 2)}
+        if not uncovered:
+            break
+        row = max((_row_from(specs, uncovered, pair) for pair in sorted(uncovered)),
+                  key=lambda r: _covers(r, uncovered))
+    base = RULESETS[DEFAULT_RULESET]
+    return tuple(base.with_options({spec.name: spec.text(spec.samples[index])
+                                    for spec, index in zip(specs, r, strict=True)})
+                 for r in rows)
+
+
+def _covers(row: Sequence[int], uncovered: set[tuple[int, int, int, int]]) -> int:
+    """How many uncovered pairs a row of sample indices covers."""
+    return sum((i, row[i], j, row[j]) in uncovered
+               for i, j in itertools.combinations(range(len(row)), 2))
+
+
+def _row_from(specs: Sequence[OptionSpec], uncovered: set[tuple[int, int, int, int]],
+              pair: tuple[int, int, int, int]) -> list[int]:
+    """A candidate row: ``pair``, then each other option's sample that covers most new pairs."""
+    i, a, j, b = pair
+    fixed = {i: a, j: b}
+    for k in range(len(specs)):
+        if k in fixed:
+            continue
+
+        def merit(value: int, k: int = k) -> tuple[int, int, int]:
+            gain = sum((min(k, m), value if k < m else v, max(k, m), v if k < m else value)
+                       in uncovered for m, v in fixed.items())
+            left = sum((p, x) == (k, value) or (q, y) == (k, value) for p, x, q, y in uncovered)
+            return gain, left, -value
+
+        fixed[k] = max(range(len(specs[k].samples)), key=merit)
+    return [fixed[k] for k in range(len(specs))]
+
+
+# How the rules are shown: `popejoan rules`, its JSON, and the tables of docs/rules.md.
+
+def ruleset_lines(ruleset: Ruleset) -> list[str]:
+    """``popejoan rules`` for one ruleset: a line per option with its source, then the sources
+    that agree and the note, indented."""
+    width = max(map(len, OPTIONS)) + 1
+    value_width = max(len(c) for spec in OPTIONS.values() for c in spec.choices) + 1
+    indent = " " * (2 + width + 1 + value_width + 1)
+    lines = [f"{ruleset.name}: {ruleset.description}"]
+    for name, source in ruleset_sources(ruleset).items():
+        value = OPTIONS[name].text(getattr(ruleset, name))
+        lines.append(f"  {name:{width}} {value:{value_width}} {source.cite()}")
+        lines += [f"{indent}also {more.cite()}" for more in source.also]
+        if source.note:
+            lines.append(f"{indent}({source.note})")
+    return lines
+
+
+def options_lines() -> list[str]:
+    """``popejoan rules``'s closing list of options: choices, default and what each decides."""
+    width = max(map(len, OPTIONS)) + 1
+    lines = ["options (set with --set OPTION=VALUE, or NAME+OPTION=VALUE as a ruleset name):"]
+    for spec in OPTIONS.values():
+        lines.append(f"  {spec.name:{width}} {'|'.join(spec.choices)} "
+                     f"(default {spec.text(spec.default)}): {spec.doc}")
+    return lines
+
+
+def rules_json(rulesets: Sequence[Ruleset]) -> dict[str, Any]:
+    """``popejoan rules --json``: the rulesets with the source of each value, and every option."""
+    return {
+        "rulesets": [{"name": r.name, "description": r.description, "options": r.options(),
+                      "sources": {k: s.to_json() for k, s in ruleset_sources(r).items()}}
+                     for r in rulesets],
+        "options": [spec.to_json() for spec in OPTIONS.values()],
+    }
+
+
+def _cell(source: Source) -> str:
+    """A source in a Markdown table cell: citation, agreeing sources, note."""
+    text = "; ".join([source.cite(markdown=True)]
+                     + [f"also {more.cite(markdown=True)}" for more in source.also])
+    if source.note:
+        text += f" ({source.note})"
+    return text.replace("|", "\\|")
+
+
+def options_table() -> str:
+    """The "Options against sources" table of ``docs/rules.md``, from the declarations."""
+    lines = ["| option | what it decides | value | source |", "|---|---|---|---|"]
+    for spec in OPTIONS.values():
+        first = f"`{spec.name}`"
+        if len(spec.choices) < len(spec.values):  # a range: one source for every value
+            rows = [(f"`{spec.choices[0]}` (default `{spec.text(spec.default)}`)",
+                     spec.sources[spec.default])]
+        else:
+            rows = [(f"`{spec.text(v)}`" + (" (default)" if v == spec.default else ""),
+                     spec.sources[v]) for v in spec.values]
+        for value, source in rows:
+            lines.append(f"| {first} | {spec.doc if first else ''} | {value} | {_cell(source)} |")
+            first = ""
+    return "\n".join(lines) + "\n"
+
+
+def rulesets_table() -> str:
+    """The table of named rulesets in ``docs/rules.md``: every option's value, and what each
+    ruleset is."""
+    lines = ["| ruleset | " + " | ".join(f"`{n}`" for n in OPTIONS) + " |",
+             "|---" * (len(OPTIONS) + 1) + "|"]
+    for ruleset in RULESETS.values():
+        label = f"`{ruleset.name}`" + (" (default)" if ruleset.name == DEFAULT_RULESET else "")
+        values = (OPTIONS[n].text(getattr(ruleset, n)) for n in OPTIONS)
+        lines.append(f"| {label} | " + " | ".join(values) + " |")
+    lines.append("")
+    lines += [f"- `{r.name}`: {r.description}" for r in RULESETS.values()]
+    return "\n".join(lines) + "\n"
