@@ -198,7 +198,8 @@ def test_python_dash_m_and_console_script_agree() -> None:
                             capture_output=True, text=True, check=False, cwd=ROOT)
     assert result.returncode == 0
     names = [r["name"] for r in json.loads(result.stdout)["rulesets"]]
-    assert names == ["hoyle-modernized", "britannica", "parlett", "early-hoyle"]
+    assert names == ["hoyle-modernized", "britannica", "parlett", "early-hoyle", "peel", "cassell",
+                     "britannica-1911"]
 
 
 def test_a_closed_pipe_is_not_an_error() -> None:

@@ -25,11 +25,20 @@ from popejoan_solver.model.settlement import (
     settle,
     turnup_award,
 )
+from popejoan_solver.model.table import compile_rules
 
 VARIANTS = [r.name for r in RULESETS.values()] + [
     "hoyle-modernized+ace=high", "britannica+lead=lowest-in-hand", "parlett+pairs=divided",
     "early-hoyle+pope_exemption=false,dressing=dealer", "hoyle-modernized+dead_hand=stock",
+    "peel+pools=five", "early-hoyle+pools=five", "britannica-1911+pools=five,stake=3",
+    "cassell+pools=five,pairs=divided",
 ]
+
+
+def on_board(variant: str, board: Board) -> Board:
+    """``board`` with no counters in the compartments the variant's board does not have."""
+    kept = compile_rules(get_ruleset(variant)).compartments
+    return Board(**{c.value: n if c in kept else 0 for c, n in board.items()})
 
 
 def _cards(text: str) -> list[str]:
@@ -152,6 +161,23 @@ def test_dressing_by_dealer_or_players() -> None:
     assert sum(t.amount for t in dressing(get_ruleset("britannica"), 4)) == 15
     by_players = dressing(get_ruleset("early-hoyle"), 4)
     assert [net(by_players, s) for s in range(4)] == [-2, -2, -2, 6 - 15]
+    by_peel = dressing(get_ruleset("peel"), 4)
+    assert [net(by_peel, s) for s in range(4)] == [-3, -3, -3, -6]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", range(3, 9))
+def test_every_dressing_balances(variant: str, players: int) -> None:
+    rules = get_ruleset(variant)
+    transfers = dressing(rules, players)
+    paid = -sum(net(transfers, s) for s in range(players))
+    dressed = apply_to_board(Board(0, 0, 0, 0, 0, 0, 0, 0), transfers)
+    assert dressed == compile_rules(rules).dressing(players).layout
+    assert paid == dressed.total()
+    assert all(net(transfers, s) <= 0 for s in range(players))  # no one is paid to dress
+    fresh = deal_random(players, 7, rules)
+    assert fresh.board is None
+    assert fresh.board_or_dressed == dressed
 
 
 def test_final_round_clears_all_but_game() -> None:
@@ -173,7 +199,7 @@ def test_random_playouts_keep_every_invariant(variant: str) -> None:
     for index in range(40):
         players = 3 + index % 6
         deal = deal_random(players, 1234, rules, index,
-                           board=Board(*(rng.randrange(0, 9) for _ in range(8))))
+                           board=on_board(variant, Board(*(rng.randrange(0, 9) for _ in range(8)))))
         award = turnup_award(deal, deal.board_or_dressed)
         position = Position.from_deal(deal)
         successor = rules.successor
@@ -221,6 +247,7 @@ def test_a_pope_turnup_ends_the_deal_under_early_hoyle() -> None:
        st.builds(Board, *[st.integers(0, 30)] * 8), st.randoms(use_true_random=False))
 def test_every_line_terminates_and_conserves_counters(variant: str, players: int, seed: int,
                                                      board: Board, rng: random.Random) -> None:
+    board = on_board(variant, board)
     deal = deal_random(players, seed, get_ruleset(variant), board=board)
     position = Position.from_deal(deal)
     leads = 0
@@ -235,4 +262,5 @@ def test_every_line_terminates_and_conserves_counters(variant: str, players: int
     assert moved + result.board_after.total() == before
     assert all(count >= 0 for _, count in result.board_after.items())
     with_dressing = sum(result.net(s, include_dressing=True) for s in range(players))
-    assert with_dressing == moved - 15  # the players paid the 15 counters of the dressing
+    layout = compile_rules(deal.rules).dressing(players).layout
+    assert with_dressing == moved - layout.total()  # the players paid for the fresh board

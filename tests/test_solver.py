@@ -96,11 +96,12 @@ def test_hand_checked_forced_win() -> None:
 def test_value_properties(players: int, per_hand: int, seed: int, variant: str) -> None:
     deal = short_deal(players, per_hand, seed, get_ruleset(variant))
     solution = solve(deal)
-    board_total = Board().total()
+    dressed = deal.board_or_dressed  # the ruleset's fresh board for this many players
+    board_total = dressed.total()
     for seat in solution.seats:
         assert seat.guaranteed.lower <= seat.best_case.lower
         if seat.forced_win.lower:
-            assert seat.guaranteed.lower >= Board().game
+            assert seat.guaranteed.lower >= dressed.game
         assert seat.guaranteed.lower >= -deal.hands[seat.seat - 1].bit_count()
         assert seat.best_case.lower <= board_total + sum(h.bit_count() for h in deal.hands)
     # The line ends with one player out, and its values sum to what the board paid out.
@@ -111,7 +112,7 @@ def test_value_properties(players: int, per_hand: int, seed: int, variant: str) 
         played = 0
         for step in solution.line:
             played |= step.run.mask
-        values = play_values(game, Board(), played, last.run.winner)
+        values = play_values(game, dressed, played, last.run.winner)
         paid = sum(t.amount for step in solution.line for t in step.paid
                    if not isinstance(t.payer, int))
         assert sum(values) == paid

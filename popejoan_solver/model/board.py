@@ -27,10 +27,12 @@ class Compartment(StrEnum):
 
 @dataclass(frozen=True)
 class Board:
-    """Counters in each compartment. Defaults are the dressing of a fresh board.
+    """Counters in each compartment. Defaults are the usual dressing of a fresh board.
 
-    The dressing "Six to Pope, two to Matrimony, two to Intrigue, and one each to Ace, King,
-    Queen, Knave and Game" is hoyles-games-modernized.txt's; every source agrees on it.
+    "Six to Pope, two to Matrimony, two to Intrigue, and one each to Ace, King, Queen, Knave and
+    Game" (Hoffmann, *Hoyle's Games Modernized*): the fresh board of ``dressing=dealer`` with
+    eight pools. Other dressings and Peel's five pools lay out others, for each number of
+    players: :meth:`~.table.RuleTable.dressing` gives every ruleset's.
     """
 
     pope: int = 6

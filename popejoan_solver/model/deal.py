@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Final
 
 from .board import Board
 from .cards import (
@@ -25,9 +24,9 @@ from .errors import DealError
 from .play import Game
 from .reachability import MAX_STEPS, Verdict, reachability
 from .rules import DEFAULT_RULESET, DeadHandRule, Ruleset, get_ruleset
-
-MIN_PLAYERS: Final = 3
-MAX_PLAYERS: Final = 8
+from .rules import MAX_PLAYERS as MAX_PLAYERS
+from .rules import MIN_PLAYERS as MIN_PLAYERS
+from .table import compile_rules
 
 
 @dataclass(frozen=True)
@@ -35,7 +34,8 @@ class Deal:
     """A deal or a position within one. Construct with :meth:`create`, which validates.
 
     ``hands[i]`` holds the cards seat ``i + 1`` still has; ``played[i]`` the cards it has
-    played. ``board`` is ``None`` for a freshly dressed board.
+    played. ``board`` is ``None`` for a freshly dressed board: the ruleset's layout for this
+    number of players (:meth:`board_or_dressed`).
     """
 
     hands: tuple[Mask, ...]
@@ -116,7 +116,10 @@ class Deal:
 
     @property
     def board_or_dressed(self) -> Board:
-        return self.board if self.board is not None else Board()
+        """The board as play starts: the one given, or the ruleset's fresh dressing."""
+        if self.board is not None:
+            return self.board
+        return compile_rules(self.rules).dressing(self.players).layout
 
     def at_outset(self) -> Deal:
         """The same deal with every played card back in its hand and eldest to lead."""
@@ -161,6 +164,7 @@ def validate(deal: Deal) -> None:
         )
     if not deal.dead >> deal.turnup & 1:
         raise DealError(f"the turn-up {card_name(deal.turnup)} is not in the dead hand")
+    _check_board(deal)
     if not 0 <= deal.leader < n:
         raise DealError(f"to_lead must be a seat from 1 to {n}, not {deal.leader + 1}")
     empty = [s for s in range(n) if not deal.hands[s]]
@@ -173,6 +177,19 @@ def validate(deal: Deal) -> None:
     found = reachability(Game.from_deal(deal), deal.played_mask, deal.leader)
     if found.verdict is Verdict.UNREACHABLE:
         raise DealError(f"position cannot arise in play: {found.reason}")
+
+
+def _check_board(deal: Deal) -> None:
+    """A board may hold counters only in the compartments the ruleset's board has."""
+    if deal.board is None:
+        return
+    kept = compile_rules(deal.rules).compartments
+    for compartment, count in deal.board.items():
+        if count and compartment not in kept:
+            raise DealError(
+                f"board: {compartment.value} holds {count} counter{'s' if count > 1 else ''}, "
+                f"but {deal.rules.name} has no {compartment.value} compartment (pools="
+                f"{deal.rules.pools.value}): give it as 0")
 
 
 def deal_warnings(deal: Deal) -> list[str]:

@@ -24,7 +24,16 @@ from typing import Any, Final
 
 from .cards import NUM_CARDS, PACK, make_card
 from .errors import RulesError, clip
-from .sources import EARLY_HOYLE, HOFFMANN, MODERN_BOOK, PARLETT_PENGUIN, WIKIPEDIA
+from .sources import (
+    BRITANNICA,
+    CASSELL,
+    EARLY_HOYLE,
+    HOFFMANN,
+    MODERN_BOOK,
+    PARLETT_PENGUIN,
+    PEEL,
+    WIKIPEDIA,
+)
 from .sources import MODEL as MODEL  # re-exported: the model's own choices
 from .sources import Source as Source  # re-exported: theorems and proofs cite with it
 from .sources import Work as Work
@@ -73,11 +82,35 @@ class PairRule(StrEnum):
 
 
 class Dressing(StrEnum):
-    """Who pays the 15 counters that dress the board."""
+    """Who pays the counters that dress the board, and how many go where."""
 
     DEALER = "dealer"
+    """The dealer pays the whole layout (15 counters; 12 with five pools)."""
     PLAYERS = "players"
     """Every other player gives two, the dealer the rest."""
+    PEEL = "peel"
+    """Every other player pays a share, the dealer two: the least shares that make the layout,
+    the surplus to Game."""
+    BRITANNICA_1911 = "britannica-1911"
+    """Every player pays ``stake`` counters: one each to Ace, King, Queen, Knave and Game, two
+    each to Matrimony and Intrigue, the rest to Pope."""
+
+
+class Pools(StrEnum):
+    """The compartments of the board."""
+
+    EIGHT = "eight"
+    FIVE = "five"
+    """Peel's Five-Pool Pope: no King, Queen or Knave compartments."""
+
+
+class SpareHand(StrEnum):
+    """Who may look at the dead (spare) hand."""
+
+    UNSEEN = "unseen"
+    DEALER_SEES = "dealer-sees"
+    DEALER_STANDS_OUT = "dealer-sees-and-stands-out"
+    """Peel: the dealer who sees it is dealt no cards. Not modelled yet: refused."""
 
 
 # The works cited, under the names other modules import (theorems cite them too).
@@ -86,6 +119,15 @@ EARLY: Final = EARLY_HOYLE
 WIKI: Final = WIKIPEDIA
 MODERN: Final = MODERN_BOOK
 PARLETT: Final = PARLETT_PENGUIN
+
+MIN_PLAYERS: Final = 3
+MAX_PLAYERS: Final = 8
+
+NOT_MODELLED: Final[Mapping[str, tuple[object, str]]] = {
+    "spare_hand": (SpareHand.DEALER_STANDS_OUT, "a dealer dealt no cards has no seat in the "
+                   "model's deals; use spare_hand=unseen or dealer-sees"),
+}
+"""Option values declared, with their source, that every ruleset refuses: documented gaps."""
 
 _OPTION: Final = "popejoan.option"
 """The key under which a :class:`Ruleset` field's metadata declares its option."""
@@ -257,20 +299,76 @@ class Ruleset:
             "an odd counter stays on the board"),
     }))
     dressing: Dressing = field(default=Dressing.DEALER, metadata=option(
-        "who pays to dress the board", {
+        "who pays to dress the board, and the fresh board's layout", {
         Dressing.DEALER: Source(
             HOFFMANN, "paying from his own store, and distributing between the various divisions "
             "fifteen counters"),
         Dressing.PLAYERS: Source(
             EARLY_HOYLE, "the players usually contribute two stakes each towards the pool",
-            "model reading: every other player gives the dealer two counters towards the fifteen"),
+            "model reading: every other player gives the dealer two counters towards the fifteen, "
+            "or the twelve of five pools; a surplus goes to Game"),
+        Dressing.PEEL: Source(
+            PEEL, "The players then contribute between them fifteen (or more) counters or coins "
+            "to form a pool, the dealer giving double the amount paid by the other players",
+            "model reading: each other player pays the least share s with (players + 1) x s at "
+            "least 15 (12 with five pools), the dealer 2s; Pope 6, Matrimony and Intrigue 2, "
+            "Ace, King, Queen and Knave 1, \"and the remainder for Game\"", also=(Source(
+                PEEL, "Six of the counters are placed for Pope Joan, two each for Matrimony and "
+                "Intrigue, one each for Ace, King, Queen, and Knave, and the remainder for Game"),
+            )),
+        Dressing.BRITANNICA_1911: Source(
+            BRITANNICA, "every player contributes a stake",
+            "the 1911 text was not available to us: the wording is that of our notes on it. "
+            "Every player pays `stake` counters; one each to Ace, King, Queen, Knave and Game, "
+            "two each to Matrimony and Intrigue, the rest to Pope"),
     }))
+    stake: int = field(default=5, metadata=option(
+        "counters in each player's stake (only with dressing=britannica-1911)",
+        Source(MODEL, "", "the Britannica does not say what a stake is; it must be several "
+               "counters, as three players' stakes cover the nine counters of the lesser "
+               "compartments. 5 makes a three-player board the fifteen of the other sources"),
+        values=range(3, 21), samples=(5,)))
     pope_exemption: bool = field(default=True, metadata=option(
         "an unplayed Pope exempts its holder from paying", {
         True: Source(HOFFMANN, "save that the holder of Pope is exempt from payment. If Pope is "
                      "played, the exemption ceases"),
         False: Source(MODEL, "", "no exemption; for comparison only"),
     }))
+    pools: Pools = field(default=Pools.EIGHT, metadata=option(
+        "the board's compartments: eight, or five without King, Queen and Knave", {
+        Pools.EIGHT: Source(HOFFMANN, "divided into eight compartments"),
+        Pools.FIVE: Source(
+            PEEL, "twelve coins or counters are sufficient to dress the board",
+            "model reading: the usual layout less the King, Queen and Knave counters: Pope 6, "
+            "Matrimony 2, Intrigue 2, Ace 1, Game 1; no awards for the king, queen or knave of "
+            "trumps, played or turned up", section="Five-Pool Pope", also=(Source(
+                PEEL, "Pope Joan, Matrimony, Intrigue, Ace, and Game are retained, King, Queen, "
+                "and Knave being omitted", section="Five-Pool Pope"),)),
+    }))
+    spare_hand: SpareHand = field(default=SpareHand.UNSEEN, metadata=option(
+        "who may look at the dead hand", {
+        SpareHand.UNSEEN: Source(
+            HOFFMANN, "By some players the dealer is allowed the privilege of looking at the "
+            "extra cards", "no one; Hoffmann's note 41 on the dealer who looks: \"the practice "
+            "is not recommended\""),
+        SpareHand.DEALER_SEES: Source(
+            EARLY_HOYLE, "the dealer is the only person permitted, in the course of the game, to "
+            "refer occasionally to the stock", "only what a seat knows changes; the double-dummy "
+            "search knows every card anyway", also=(
+                Source(CASSELL, "no one but the dealer has the privilege of looking at them"),
+                Source(PEEL, "it is sometimes agreed that the dealer shall look at the spare hand",
+                       section="Looking at the Spare Hand"))),
+        SpareHand.DEALER_STANDS_OUT: Source(
+            PEEL, "he ought to stand out, no cards being dealt him that round",
+            "not modelled yet: every command refuses it; see docs/rules.md",
+            section="Looking at the Spare Hand"),
+    }, samples=(SpareHand.UNSEEN, SpareHand.DEALER_SEES)))
+
+    def __post_init__(self) -> None:
+        """Refuse an option value the model declares but cannot play yet (NOT_MODELLED)."""
+        for name, (value, why) in NOT_MODELLED.items():
+            if getattr(self, name) == value:
+                raise RulesError(f"option {name}={value} is not modelled yet: {why}")
 
     def options(self) -> dict[str, object]:
         """Every option's value, keyed by option name, as JSON-ready values."""
@@ -394,27 +492,63 @@ RULESETS: Final[Mapping[str, Ruleset]] = {
             pope_turnup=PopeTurnup.ENDS_DEAL,
             dressing=Dressing.PLAYERS,
         ),
+        Ruleset(
+            "peel",
+            "Peel, Round Games with Cards (1891), his main rules: ace low, a spare hand, the "
+            "players dress the board, the dealer paying double. Options his text as we read it "
+            "does not settle take the default (docs/rules.md).",
+            dressing=Dressing.PEEL,
+        ),
+        Ruleset(
+            "cassell",
+            "Cassell's Book of In-door Amusements (1881): ace low, lead any card, an extra hand "
+            "that only the dealer may look at, a Pope turn-up ends the deal.",
+            pope_turnup=PopeTurnup.ENDS_DEAL,
+            spare_hand=SpareHand.DEALER_SEES,
+        ),
+        Ruleset(
+            "britannica-1911",
+            "The 1911 Encyclopaedia Britannica: as britannica (through Wikipedia), with the "
+            "Britannica's own dressing, every player staking and the rest to Pope (the 1911 text "
+            "not read at first hand: docs/rules.md).",
+            lead=LeadRule.LOWEST_OF_SUIT,
+            dressing=Dressing.BRITANNICA_1911,
+        ),
     )
 }
 
 DEFAULT_RULESET: Final = "hoyle-modernized"
 
+def _unsettled(work: Work, where: str = "", aside: str = "") -> Source:
+    """The citation of a default a work does not settle: the model's choice, saying so."""
+    note = f"not settled by {work.citation()}{where}: the default"
+    return Source(MODEL, "", f"{note}; {aside}" if aside else note)
+
+
+_PEEL_UNREAD = " in the passages we could read (pp. 80-81, 85-86)"
+_CASSELL_UNREAD = " in the passage we could read"
+_THROUGH_WIKI = "Wikipedia cites the 1911 Britannica for its rules"
+
+_BRITANNICA_SOURCES: Final[Mapping[str, Source]] = {
+    "ace": Source(WIKI, "cards rank A 2 3 4 5 6 7 8 9 10 J Q K"),
+    "pope_turnup": Source(WIKI, "If it is Pope (9♦), or the Ace, King, Queen or Jack, the "
+                          "dealer wins the contents of the appropriate compartment outright"),
+    "pairs": Source(WIKI, "That for Intrigue can only be won if the same player is able to "
+                    "play Queen and Jack, as does Matrimony for King and Queen"),
+    "dressing": Source(WIKI, "The dealer \"dresses the board\" by placing a stake of six "
+                       "counters in the compartment labelled Pope",
+                       "Wikipedia's reading; the 1911 Britannica is reported to have every "
+                       "player stake: see britannica-1911"),
+    "pope_exemption": Source(WIKI, "except the player holding the Pope who is excused "
+                             "payment"),
+    "pools": Source(WIKI, "A staking board is required, with eight compartments",
+                    section="Setup"),
+}
+
 # Sources for the choices each named ruleset makes, where the ruleset's own text says so.
 # They override the options' declared sources in `popejoan rules`: each ruleset cites its book.
 RULESET_SOURCES: Final[Mapping[str, Mapping[str, Source]]] = {
-    "britannica": {
-        "ace": Source(WIKI, "cards rank A 2 3 4 5 6 7 8 9 10 J Q K"),
-        "pope_turnup": Source(WIKI, "If it is Pope (9♦), or the Ace, King, Queen or Jack, the "
-                              "dealer wins the contents of the appropriate compartment outright"),
-        "pairs": Source(WIKI, "That for Intrigue can only be won if the same player is able to "
-                        "play Queen and Jack, as does Matrimony for King and Queen"),
-        "dressing": Source(WIKI, "The dealer \"dresses the board\" by placing a stake of six "
-                           "counters in the compartment labelled Pope",
-                           "Wikipedia's reading; the 1911 Britannica is reported, not checked, to "
-                           "have every player stake"),
-        "pope_exemption": Source(WIKI, "except the player holding the Pope who is excused "
-                                 "payment"),
-    },
+    "britannica": _BRITANNICA_SOURCES,
     "parlett": {
         "lead": Source(PARLETT, "Eldest leads by playing the lowest card held of any suit he "
                        "chooses"),
@@ -436,6 +570,59 @@ RULESET_SOURCES: Final[Mapping[str, Mapping[str, Source]]] = {
         "pairs": Source(EARLY, "queen and knave, when in the same hand, make intrigue"),
         "pope_exemption": Source(EARLY, "except from any one holding Pope, which excuses him "
                                  "from paying"),
+    },
+    "peel": {
+        "ace": Source(PEEL, "which are here reckoned in regular order from ace to king"),
+        "lead": _unsettled(PEEL, _PEEL_UNREAD),
+        "dead_hand": Source(PEEL, "The best way, however, is to deal a spare hand with the "
+                            "others", "Peel's Limited Stops, a stock instead, is a variation",
+                            section="Limited Stops"),
+        "stock_size": _unsettled(PEEL, aside="his Limited Stops names no number; unused with "
+                                 "a spare hand"),
+        "pope_turnup": Source(
+            PEEL, "In this variation, when Pope Joan is turned up the dealer at once wins the "
+            "game", "this is Peel's variation \"Pope Joan Wins\": in his main rules the deal is "
+            "played. The main rule's \"payment from each of the players already referred to\" "
+            "is in a passage we could not read, and is not modelled", section="Pope Joan Wins"),
+        "pairs": _unsettled(PEEL, _PEEL_UNREAD),
+        "stake": _unsettled(PEEL, aside="unused with dressing=peel"),
+        "pope_exemption": _unsettled(PEEL, _PEEL_UNREAD),
+        "pools": Source(PEEL, "a special board, or a pool with eight compartments, is required",
+                        "Five-Pool Pope is a variation"),
+        "spare_hand": Source(PEEL, "It is an altogether objectionable variation, and not at all "
+                             "a necessary one", section="Looking at the Spare Hand"),
+    },
+    "cassell": {
+        "ace": Source(CASSELL, "the ace counting only as one in the game"),
+        "lead": Source(CASSELL, "The dealer's left-hand player begins by playing any card he "
+                       "likes"),
+        "dead_hand": Source(CASSELL, "an extra hand is placed in the middle of the table, to form "
+                            "what is called the stops", also=(Source(
+                                CASSELL, "the rest are dealt out equally to all the players"),)),
+        "stock_size": _unsettled(CASSELL, aside="unused with an extra hand"),
+        "pope_turnup": Source(
+            CASSELL, "He takes both it and game, and also can claim a stake for every card dealt "
+            "to each player", "taking Game ends the deal: it is not played, as in the early "
+            "Hoyle"),
+        "pairs": _unsettled(CASSELL, _CASSELL_UNREAD),
+        "dressing": Source(CASSELL, "the fifteen counters necessary for this performance are "
+                           "either supplied by the dealer alone or are contributed by the "
+                           "company, according to arrangement",
+                           "the dealer alone: the company's shares are not given"),
+        "stake": _unsettled(CASSELL, aside="unused with dressing=dealer"),
+        "pope_exemption": _unsettled(CASSELL, _CASSELL_UNREAD),
+        "pools": Source(CASSELL, "Six are given to pope, two to matrimony, two to intrigue, and "
+                        "one each to ace, king, queen, knave, and game"),
+        "spare_hand": Source(CASSELL, "no one but the dealer has the privilege of looking at "
+                             "them"),
+    },
+    "britannica-1911": {
+        **{name: replace(source, note=source.note or _THROUGH_WIKI)
+           for name, source in _BRITANNICA_SOURCES.items() if name != "dressing"},
+        "stock_size": _unsettled(BRITANNICA, aside="unused with equal hands"),
+        "stake": Source(MODEL, "", "the Britannica's stake is not given in counters: 5, so that "
+                        "three players make the usual fifteen"),
+        "spare_hand": _unsettled(BRITANNICA),
     },
 }
 
@@ -545,7 +732,8 @@ def ruleset_lines(ruleset: Ruleset) -> list[str]:
     """``popejoan rules`` for one ruleset: a line per option with its source, then the sources
     that agree and the note, indented."""
     width = max(map(len, OPTIONS)) + 1
-    value_width = max(len(c) for spec in OPTIONS.values() for c in spec.choices) + 1
+    value_width = max(len(spec.text(v)) for spec in OPTIONS.values() for v in spec.values
+                      if NOT_MODELLED.get(spec.name, (None,))[0] != v) + 1
     indent = " " * (2 + width + 1 + value_width + 1)
     lines = [f"{ruleset.name}: {ruleset.description}"]
     for name, source in ruleset_sources(ruleset).items():

@@ -15,7 +15,7 @@ from .cards import POPE, Mask, Rank, card_name, make_card
 from .deal import Deal
 from .errors import DealError
 from .play import Game
-from .rules import Dressing, Ruleset
+from .rules import Ruleset
 from .table import HONOURS, Award, award_shares, compile_rules
 
 Party = int | Compartment
@@ -65,17 +65,15 @@ def apply_to_board(board: Board, transfers: Iterable[Transfer]) -> Board:
     return Board(**{c.value: n for c, n in counts.items()})
 
 
-def dressing(rules: Ruleset, players: int, board: Board | None = None) -> list[Transfer]:
-    """Who pays the 15 counters that dress the board (the dealer is the last seat)."""
-    layout = board if board is not None else Board()
+def dressing(rules: Ruleset, players: int) -> list[Transfer]:
+    """Who pays to dress a fresh board, by the rule table: every other seat gives the dealer (the
+    last seat) its share, and the dealer lays out the board."""
+    dressed = compile_rules(rules).dressing(players)
     dealer = players - 1
-    transfers: list[Transfer] = []
-    if rules.dressing is Dressing.PLAYERS:
-        for seat in range(players - 1):
-            transfers.append(Transfer(seat, dealer, 2, "contribution to the dressing"))
-    for compartment, count in layout.items():
-        if count:
-            transfers.append(Transfer(dealer, compartment, count, "dressing the board"))
+    transfers = [Transfer(seat, dealer, amount, "contribution to the dressing")
+                 for seat, amount in enumerate(dressed.paid[:dealer]) if amount]
+    transfers += [Transfer(dealer, compartment, count, "dressing the board")
+                  for compartment, count in dressed.layout.items() if count]
     return transfers
 
 

@@ -6,7 +6,10 @@ copies; square brackets mark what we restored where the OCR lost it: ``al[l] the
 ``set[t]ing``, ``9[♦]``. :func:`appears_in` checks a quotation against a text by that convention.
 
 Each work may also name ``file``, our copy in ``shared/sources``: an internal field for the tests
-that check every quotation verbatim, never printed (users do not have our files).
+that check every quotation verbatim, never printed (users do not have our files). Works with no
+copy there (Peel, Cassell, the 1911 Britannica) are quoted from the public texts named in
+``read_at``, copied by hand: no test can check those quotations, and ``docs/rules.md`` says what
+was read of each.
 """
 
 from __future__ import annotations
@@ -165,20 +168,23 @@ PEEL: Final = Work(
             "title page of the public text names its author \"Baxter-Wray\" and bears the dates "
             "1891 and 1897; Project Gutenberg catalogues it under W. H. Peel. "
             "\"Pope Joan\" (p. 80) with its variations \"Five-Pool Pope\", \"Pope Joan Wins\", "
-            "\"Limited Stops\" and \"Looking at the Spare Hand\".",
+            "\"Limited Stops\" and \"Looking at the Spare Hand\" (pp. 85-86). We have read pp. "
+            "80-81 and 85-86 of the public text, not pp. 82-84.",
     read_at="Project Gutenberg eBook #27819: <https://www.gutenberg.org/ebooks/27819>")
 BRITANNICA: Final = Work(
     "britannica", "Encyclopædia Britannica", "Pope-Joan", year="11th ed., 1911",
     details="Hugh Chisholm, editor, *Encyclopædia Britannica*, 11th edition (Cambridge "
-            "University Press, 1911), vol. 22, \"Pope-Joan\", p. 88. The `britannica` ruleset "
-            "knows it only through Wikipedia's article.",
+            "University Press, 1911), vol. 22, \"Pope-Joan\", p. 88. Its text was not available "
+            "to us: the `britannica` ruleset knows it through Wikipedia's article, and "
+            "`britannica-1911`'s dressing rests on our notes on it, not on a reading.",
     read_at="Wikisource's transcription of the 1911 Britannica, article \"Pope-Joan\"")
 CASSELL: Final = Work(
     "cassell", "Cassell's Book of In-door Amusements, Card Games, and Fireside Fun",
     "Pope Joan", year="1881",
     details="*Cassell's Book of In-door Amusements, Card Games, and Fireside Fun* (London: "
             "Cassell, Petter, Galpin & Co., the publisher of the third edition; first edition "
-            "1881). The public text is the third edition.",
+            "1881). The public text is the third edition; we have read its \"Pope Joan\" as far "
+            "as the awards of play.",
     read_at="Project Gutenberg eBook #49137: <https://www.gutenberg.org/ebooks/49137>")
 FOSTER: Final = Work(
     "foster", "Foster's Complete Hoyle", "Pope Joan", author="Foster", year="1897",

@@ -1,9 +1,11 @@
 """A ruleset compiled once into the tables that play, settlement and every engine read.
 
 No backend restates a rule: the pack, each suit's order and every card's successor, the lead
-rule, the awards in card space (which cards, played, pay which compartment to whom), the card
-whose unplayed holder is exempt from paying, the turn-up that ends the deal, and the points
-where a player may choose inside a run all come from :func:`compile_rules`. The search
+rule, the board's compartments and the dressing of a fresh board for each number of players
+(its layout and who pays what), the awards in card space (which cards, played, pay which
+compartment to whom), the card whose unplayed holder is exempt from paying, the turn-up that
+ends the deal, who sees the dead hand, and the points where a player may choose inside a run
+all come from :func:`compile_rules`. The search
 engines (Python and C) take their awards and lead rule from here; the C core receives these
 tables, not rule names.
 """
@@ -14,9 +16,20 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from functools import lru_cache
 
-from .board import Compartment
+from .board import Board, Compartment
 from .cards import PACK, POPE, Card, Mask, Rank, make_card
-from .rules import LeadRule, PairRule, PopeTurnup, Ruleset
+from .errors import DealError
+from .rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Dressing,
+    LeadRule,
+    PairRule,
+    Pools,
+    PopeTurnup,
+    Ruleset,
+    SpareHand,
+)
 
 
 class Taker(StrEnum):
@@ -71,6 +84,22 @@ HONOURS = ((Rank.ACE, Compartment.ACE), (Rank.KING, Compartment.KING),
 PAIRS = ((Compartment.MATRIMONY, Rank.KING, Rank.QUEEN),
          (Compartment.INTRIGUE, Rank.QUEEN, Rank.JACK))
 """Matrimony (K-Q of trumps) and Intrigue (Q-J of trumps)."""
+STAKES = Board()
+"""What each compartment gets in the usual dressing: Pope 6, Matrimony and Intrigue 2, the
+rest 1 ("Six to Pope, two to Matrimony, two to Intrigue, and one each to Ace, King, Queen,
+Knave and Game", Hoffmann)."""
+FIVE_POOLS = (Compartment.POPE, Compartment.MATRIMONY, Compartment.INTRIGUE, Compartment.ACE,
+              Compartment.GAME)
+"""Peel's Five-Pool Pope: "Pope Joan, Matrimony, Intrigue, Ace, and Game are retained"."""
+
+
+@dataclass(frozen=True)
+class DressedBoard:
+    """A fresh board for one number of players: its layout, and what each seat pays for it
+    (eldest first, the dealer last); the payments add up to the layout."""
+
+    layout: Board
+    paid: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -96,9 +125,22 @@ class RuleTable:
     per_card_left: int
     """What every other player pays the one who goes out, for each card left in hand."""
     choice_points: tuple[ChoicePoint, ...]
+    compartments: tuple[Compartment, ...]
+    """The compartments the board has (all eight, or Peel's five)."""
+    dressings: tuple[DressedBoard, ...]
+    """The dressing of a fresh board for each number of players, from ``MIN_PLAYERS`` up."""
+    dealer_sees_dead_hand: bool
+    """The dealer may look at the dead hand (what a seat knows; play is the same)."""
 
     def awards(self, trumps: int) -> tuple[Award, ...]:
         return self.awards_by_trumps[trumps]
+
+    def dressing(self, players: int) -> DressedBoard:
+        """The layout of a fresh board for ``players`` and what each seat pays for it."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                            f"not {players}")
+        return self.dressings[players - MIN_PLAYERS]
 
     def turnup_awards(self, turnup: Card) -> tuple[Compartment, ...]:
         """The compartments a turned-up card gives the dealer: those it would win if played
@@ -107,12 +149,38 @@ class RuleTable:
 
 
 def _awards(rules: Ruleset, trumps: int) -> tuple[Award, ...]:
+    """The awards of play when ``trumps`` is trumps, for the compartments the board has."""
     pair_taker = Taker.DIVIDED if rules.pairs is PairRule.DIVIDED else Taker.SAME_PLAYER
     awards = [Award(Compartment.POPE, (POPE,), Taker.PLAYER)]
     awards += [Award(comp, (make_card(trumps, rank),), Taker.PLAYER) for rank, comp in HONOURS]
     awards += [Award(comp, (make_card(trumps, high), make_card(trumps, low)), pair_taker)
                for comp, high, low in PAIRS]
-    return tuple(awards)
+    return tuple(a for a in awards if a.compartment in _compartments(rules))
+
+
+def _compartments(rules: Ruleset) -> tuple[Compartment, ...]:
+    return FIVE_POOLS if rules.pools is Pools.FIVE else tuple(Compartment)
+
+
+def _dressed(rules: Ruleset, players: int) -> DressedBoard:
+    """Who pays what for a fresh board, and its layout: the usual stakes on the board's
+    compartments, and what the payments bring beyond them on Game (Pope for the 1911
+    Britannica, whose stakes grow with the players)."""
+    stakes = {c: STAKES[c] for c in _compartments(rules)}
+    total = sum(stakes.values())
+    if rules.dressing is Dressing.DEALER:
+        paid = [0] * (players - 1) + [total]
+    elif rules.dressing is Dressing.PLAYERS:  # two each; with five pools 14 may exceed 12
+        paid = [2] * (players - 1) + [max(0, total - 2 * (players - 1))]
+    elif rules.dressing is Dressing.PEEL:  # "fifteen (or more)", the dealer paying double
+        share = -(-total // (players + 1))
+        paid = [share] * (players - 1) + [2 * share]
+    else:
+        paid = [rules.stake] * players
+    rest = Compartment.POPE if rules.dressing is Dressing.BRITANNICA_1911 else Compartment.GAME
+    stakes[rest] += sum(paid) - total
+    layout = Board(**{c.value: stakes.get(c, 0) for c in Compartment})
+    return DressedBoard(layout, tuple(paid))
 
 
 @lru_cache(maxsize=64)
@@ -131,6 +199,9 @@ def compile_rules(rules: Ruleset) -> RuleTable:
         ends_deal_turnup=POPE if rules.pope_turnup is PopeTurnup.ENDS_DEAL else None,
         per_card_left=1,
         choice_points=(),
+        compartments=_compartments(rules),
+        dressings=tuple(_dressed(rules, n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+        dealer_sees_dead_hand=rules.spare_hand is SpareHand.DEALER_SEES,
     )
 
 
@@ -148,5 +219,5 @@ def award_shares(award: Award, holders: tuple[int, ...], amount: int,
     return ()
 
 
-__all__ = ["LEAD_IDS", "Award", "ChoicePoint", "LeadId", "RuleTable",
-           "Taker", "award_shares", "compile_rules"]
+__all__ = ["FIVE_POOLS", "LEAD_IDS", "STAKES", "Award", "ChoicePoint", "DressedBoard", "LeadId",
+           "RuleTable", "Taker", "award_shares", "compile_rules"]
