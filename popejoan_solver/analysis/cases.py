@@ -15,6 +15,9 @@ other keys override it. Kinds:
   ``stake_per_card`` (each other seat pays its cards to the dealer).
 - ``final-round``: ``hands`` (no dead hand) and ``board``; ``[expect]`` ``takes``, a list of
   ``{seat, compartment, amount}``.
+- ``dressing``: ``rules`` and ``players`` (no deal); ``[expect]`` ``board``, the fresh board's
+  counters (a compartment not named holds none), and ``pays``, what each seat pays for it,
+  eldest first and the dealer last.
 """
 
 from __future__ import annotations
@@ -34,13 +37,20 @@ from ..model.errors import NotationError, PopeJoanError
 from ..model.examples import hoyle_dead_hand
 from ..model.notation import deal_from_json, deal_to_json, decode_toml
 from ..model.play import Position, Run
-from ..model.rules import Ruleset
-from ..model.settlement import compartments_taken, final_round, settle, turnup_award
+from ..model.rules import Ruleset, get_ruleset
+from ..model.settlement import (
+    compartments_taken,
+    dressing,
+    final_round,
+    net,
+    settle,
+    turnup_award,
+)
 from ..model.stops import View, analyse_stops
 from .textfile import read_text_file
 
 BASES = {"hoyle-dead-hand": hoyle_dead_hand}
-KINDS = ("stops", "lead", "settlement", "turnup", "final-round")
+KINDS = ("stops", "lead", "settlement", "turnup", "final-round", "dressing")
 
 
 @dataclass(frozen=True)
@@ -167,6 +177,8 @@ def _check(case: Case) -> CaseResult:
     expect = case.data["expect"]
     if case.kind == "final-round":
         return _check_final_round(case, expect)
+    if case.kind == "dressing":
+        return _check_dressing(case, expect)
     deal = case_deal(case)
     checks: list[Check] = []
     findings: list[str] = []
@@ -271,3 +283,20 @@ def _check_final_round(case: Case, expect: Mapping[str, Any]) -> CaseResult:
     want = sorted((e["seat"], e["compartment"], e["amount"]) for e in expect["takes"])
     findings = tuple(f"seat {s} takes {a} from {c}" for s, c, a in found)
     return CaseResult(case, (Check("compartments taken", want, found),), findings)
+
+
+def _check_dressing(case: Case, expect: Mapping[str, Any]) -> CaseResult:
+    """A fresh board and who pays for it, for one ruleset and number of players."""
+    rules = get_ruleset(str(case.data["rules"]))
+    players = case.data["players"]
+    if type(players) is not int:
+        raise NotationError(f"{case.name}: players must be a whole number")
+    transfers = dressing(rules, players)
+    pays = [-net(transfers, seat) for seat in range(players)]
+    board = {t.payee.value: t.amount for t in transfers if isinstance(t.payee, Compartment)}
+    checks = (Check("fresh board", dict(expect["board"]), board),
+              Check("each seat pays", list(expect["pays"]), pays),
+              Check("the payments make the board", sum(pays), sum(board.values())))
+    findings = ("board: " + ", ".join(f"{c} {n}" for c, n in board.items()),
+                "seats pay (eldest first, dealer last): " + " ".join(map(str, pays)))
+    return CaseResult(case, checks, findings)
