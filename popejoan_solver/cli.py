@@ -153,14 +153,25 @@ def cmd_stops(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- graph
 
 def cmd_graph(args: argparse.Namespace) -> int:
+    from .analysis.graph import write_atomically
+
     deal = _load(args)
+    output = Path(args.output) if args.output is not None else None
+    if output is not None:  # checked before the graph, which may take minutes to build
+        if args.format is None:
+            raise UsageError("--output needs --format (graphml, dot or json)")
+        if output.is_dir():
+            raise UsageError(f"--output {clip(args.output)} is a directory")
+        if not output.parent.is_dir():
+            raise UsageError(f"--output {clip(args.output)}: no such directory "
+                             f"{clip(str(output.parent))}")
     graph, root = build_graph(deal, args.max_states)
     summary = summarise(graph, root)
     out = sys.stdout
     if args.format:
         text = export(graph, args.format)
-        if args.output:
-            Path(args.output).write_text(text, encoding="utf-8")
+        if output is not None:
+            write_atomically(output, text)  # whole or not at all, even on Ctrl-C
         else:
             sys.stdout.write(text)
             out = sys.stderr
@@ -323,18 +334,26 @@ def _print_theorem(result: TheoremResult) -> None:
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
+    import contextlib
+    import io
+
     from .logic.prover import Status
     from .logic.theorems import prove
 
     rules = _ruleset_from(args)
     names = args.theorem or None
-    results = prove(rules, names)
-    if args.json:
-        _print_json({"theorems": [r.to_json() for r in results]})
-    else:
-        print(f"ruleset {rules.name}: {len(results)} theorem(s), every deal of 3-8 players\n")
-        for result in results:
-            _print_theorem(result)
+    results = prove(rules, names)  # Ctrl-C: KeyboardInterrupt, never a verdict
+    # The report is written in one piece once every theorem is settled: nothing half-written.
+    report = io.StringIO()
+    with contextlib.redirect_stdout(report):
+        if args.json:
+            _print_json({"theorems": [r.to_json() for r in results]})
+        else:
+            print(f"ruleset {rules.name}: {len(results)} theorem(s), every deal of 3-8 "
+                  "players\n")
+            for result in results:
+                _print_theorem(result)
+    sys.stdout.write(report.getvalue())
     statuses = {r.status for r in results}
     if Status.REFUTED in statuses:
         return EXIT_DISAGREE
@@ -345,35 +364,40 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
 def cmd_find(args: argparse.Namespace) -> int:
     rules = _ruleset_from(args)
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError("--time-limit takes a number of seconds above 0")
+    # The time limit (finite, above 0), the seat and the cards are checked by find_deals.
     if not 3 <= args.players <= 8:
         raise UsageError(f"--players must be from 3 to 8, not {args.players}")
     hold: dict[int, int] = {}
     for text in args.hold or []:
         seat, mask = parse_hold(text, args.players)
         hold[seat] = hold.get(seat, 0) | mask
-    dead = CardSet.parse(args.dead.replace(",", " ")).mask if args.dead else 0
+    dead = 0
+    if args.dead is not None:
+        dead = CardSet.parse(args.dead.replace(",", " ")).mask
+        if not dead:
+            raise UsageError("--dead names no cards (write CARDS, like 8S,TS)")
     query = FindQuery(Property(args.property), rules, args.players, args.seat - 1, hold, dead,
                       args.count, args.seed, args.time_limit)
-    result = find_deals(query)
+    result = find_deals(query)  # Ctrl-C: KeyboardInterrupt, the SAT solver stopped
+    # Written in one piece once the search is over: nothing half-written.
     if args.json:
-        _print_json(result.to_json())
+        lines = [json.dumps(result.to_json(), indent=2, ensure_ascii=False)]
     else:
         stats = result.stats
-        print(f"{args.property} ({DESCRIPTIONS[query.prop]}), {rules.name}, "
-              f"{args.players} players, seat {args.seat}:")
-        for deal in result.deals:
-            print(f"  {deal_to_line(deal)}")
+        lines = [f"{args.property} ({DESCRIPTIONS[query.prop]}), {rules.name}, "
+                 f"{args.players} players, seat {args.seat}:"]
+        lines += [f"  {deal_to_line(deal)}" for deal in result.deals]
         if result.proved_none:
-            print("  no such deal exists: the search space is exhausted (a proof)")
+            lines.append("  no such deal exists: the search space is exhausted (a proof)")
         elif stats.exhausted and len(result.deals) < args.count:
-            print("  no more deals: the search space is exhausted"
-                  + (f" ({stats.undecided} candidate(s) undecided)" if stats.undecided else ""))
+            lines.append("  no more deals: the search space is exhausted"
+                         + (f" ({stats.undecided} candidate(s) undecided)"
+                            if stats.undecided else ""))
         elif stats.timed_out:
-            print("  time limit reached")
-        print(f"  {stats.candidates} candidates, {stats.learned_clauses} learned clauses, "
-              f"{stats.seconds:.2f} s")
+            lines.append("  time limit reached")
+        lines.append(f"  {stats.candidates} candidates, {stats.learned_clauses} learned "
+                     f"clauses, {stats.seconds:.2f} s")
+    sys.stdout.write("\n".join(lines) + "\n")
     if result.deals:
         return EXIT_OK
     return EXIT_DISAGREE if result.proved_none else EXIT_TIME_LIMIT

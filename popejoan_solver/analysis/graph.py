@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import secrets
+from array import array
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model.cards import Mask, card_name, format_cards
 from ..model.deal import Deal
-from ..model.errors import PopeJoanError
-from ..model.play import Position
+from ..model.errors import PopeJoanError, clip
+from ..model.play import Game, Position, StopReason
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -43,39 +48,104 @@ def node_id(played: Mask, leader: int) -> str:
 
 
 def build_graph(deal: Deal, max_states: int = DEFAULT_MAX_STATES) -> tuple[nx.DiGraph, str]:
-    """Every position reachable from the deal's, breadth first; returns the graph and root."""
-    import networkx as nx  # loaded on first use: importing it takes about 0.1 s
-    start = Position.from_deal(deal)
-    graph = nx.DiGraph()
-    root = node_id(start.played, start.leader)
-    graph.add_node(root, **_node_attrs(start))
-    queue = deque([start])
+    """Every position reachable from the deal's, breadth first; returns the graph and root.
+
+    The search keeps its states in flat arrays and builds the networkx graph only at the end:
+    a tenth of the memory while it runs, and an interrupted search is freed at once (a
+    networkx graph of millions of states takes seconds to free, which Ctrl-C would wait for).
+    Running out of memory is a :class:`GraphTooLargeError`, not a crash.
+    """
+    try:
+        return _build(deal, max_states)
+    except MemoryError:
+        pass  # raised below, where nothing holds on to what was built any more
+    raise GraphTooLargeError(f"the state graph does not fit in memory (--max-states "
+                             f"{max_states}); lower --max-states or start from a later position")
+
+
+def _build(deal: Deal, max_states: int) -> tuple[nx.DiGraph, str]:
+    game = Game.from_deal(deal)
+    space = _explore(game, Position.from_deal(deal), max_states)
+    return _to_networkx(game, space), node_id(space.played[0], space.who[0])
+
+
+@dataclass
+class _StateSpace:
+    """The explored states and edges, in flat arrays (no object per state or edge).
+
+    State ``i`` has played cards ``played[i]`` and ``who[i]``, the seat to lead (the seat
+    out, for a finished one after a lead); edge ``j`` goes from ``source[j]`` to
+    ``target[j]`` by leading ``lead[j]``, whose run is ``length[j]`` cards long (the lead and
+    its successors) and stops for ``reason[j]`` (an index into ``StopReason``).
+    """
+
+    played: array[int] = field(default_factory=lambda: array("Q"))
+    who: array[int] = field(default_factory=lambda: array("b"))
+    source: array[int] = field(default_factory=lambda: array("Q"))
+    target: array[int] = field(default_factory=lambda: array("Q"))
+    lead: array[int] = field(default_factory=lambda: array("B"))
+    length: array[int] = field(default_factory=lambda: array("B"))
+    reason: array[int] = field(default_factory=lambda: array("B"))
+
+
+_REASONS = tuple(StopReason)
+
+
+def _explore(game: Game, start: Position, max_states: int) -> _StateSpace:
+    """Breadth first from ``start``; at most ``max_states`` states, else GraphTooLargeError."""
+    space = _StateSpace()
+    index: dict[int, int] = {start.played << 3 | start.leader: 0}
+    space.played.append(start.played)
+    space.who.append(start.leader)
+    queue = deque([0])
+    reason_index = {r: i for i, r in enumerate(_REASONS)}
     while queue:
-        position = queue.popleft()
-        source = node_id(position.played, position.leader)
+        state = queue.popleft()
+        position = Position(game, space.played[state], space.who[state])
         for lead in position.legal_leads():
             run, after = position.play(lead)
-            target = node_id(after.played, after.winner if after.is_over else after.leader)
-            if target not in graph:
-                if graph.number_of_nodes() >= max_states:
+            over = run.winner >= 0
+            who = run.winner if over else after.leader
+            key = after.played << 3 | who
+            target = index.get(key)
+            if target is None:
+                if len(index) >= max_states:
                     raise GraphTooLargeError(
                         f"the state graph has more than {max_states} states; raise "
-                        "--max-states or start from a later position"
-                    )
-                graph.add_node(target, **_node_attrs(after))
-                if not after.is_over:
-                    queue.append(after)
-            graph.add_edge(source, target, lead=card_name(lead),
-                           run=" ".join(card_name(c) for c in run.cards),
-                           reason=run.reason.value)
-    return graph, root
+                        "--max-states or start from a later position")
+                target = index[key] = len(space.played)
+                space.played.append(after.played)
+                space.who.append(who)
+                if not over:
+                    queue.append(target)
+            space.source.append(state)
+            space.target.append(target)
+            space.lead.append(lead)
+            space.length.append(len(run.cards))
+            space.reason.append(reason_index[run.reason])
+    return space
 
 
-def _node_attrs(position: Position) -> dict[str, Any]:
-    winner = position.winner
-    return {"played": format_cards(position.played),
-            "leader": 0 if winner >= 0 else position.leader + 1,
-            "terminal": winner >= 0, "winner": winner + 1}
+def _to_networkx(game: Game, space: _StateSpace) -> nx.DiGraph:
+    """The explored states as a networkx graph with the attributes :func:`export` writes."""
+    import networkx as nx  # loaded on first use: importing it takes about 0.1 s
+    graph = nx.DiGraph()
+    names = [node_id(p, w) for p, w in zip(space.played, space.who, strict=True)]
+    for name, played, who in zip(names, space.played, space.who, strict=True):
+        winner = game.winner(played)
+        graph.add_node(name, played=format_cards(played),
+                       leader=0 if winner >= 0 else who + 1, terminal=winner >= 0,
+                       winner=winner + 1)
+    successor = game.rules.successor
+    for source, target, lead, length, reason in zip(space.source, space.target, space.lead,
+                                                   space.length, space.reason, strict=True):
+        cards = [lead]
+        while len(cards) < length:
+            cards.append(successor[cards[-1]])
+        graph.add_edge(names[source], names[target], lead=card_name(lead),
+                       run=" ".join(card_name(c) for c in cards),
+                       reason=_REASONS[reason].value)
+    return graph
 
 
 def summarise(graph: nx.DiGraph, root: str) -> GraphSummary:
@@ -97,7 +167,17 @@ def _longest_from(graph: nx.DiGraph, root: str) -> int:
 
 
 def export(graph: nx.DiGraph, fmt: str) -> str:
-    """The graph as GraphML, Graphviz DOT or node-link JSON."""
+    """The graph as GraphML, Graphviz DOT or node-link JSON; a text too large for memory is a
+    :class:`GraphTooLargeError`, not a crash."""
+    try:
+        return _export(graph, fmt)
+    except MemoryError:
+        pass  # raised below, where nothing holds on to the partial text any more
+    raise GraphTooLargeError("the exported graph does not fit in memory; lower --max-states "
+                             "or start from a later position")
+
+
+def _export(graph: nx.DiGraph, fmt: str) -> str:
     import networkx as nx
     if fmt == "graphml":
         return "\n".join(nx.generate_graphml(graph)) + "\n"
@@ -114,3 +194,26 @@ def export(graph: nx.DiGraph, fmt: str) -> str:
         lines.append("}")
         return "\n".join(lines) + "\n"
     raise PopeJoanError(f"unknown graph format {fmt!r} (graphml, dot, json)")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all.
+
+    The text goes to a temporary file beside ``path``, renamed into place only once it is
+    complete and on disk: a failed or interrupted run (Ctrl-C) leaves neither a half-written
+    ``path`` nor the temporary file. A file that cannot be written is a
+    :class:`PopeJoanError` naming ``path``.
+    """
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
+    try:
+        with open(temp, "x", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            temp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise PopeJoanError(f"cannot write {clip(str(path))}: {exc.strerror or exc}") from None
+        raise

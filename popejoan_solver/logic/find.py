@@ -19,8 +19,11 @@ then a proof, provided no candidate was left undecided by a time limit.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import math
 import random
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,16 +39,21 @@ from ..model.cards import (
     Rank,
     card_name,
     card_suit,
+    format_cards,
     iter_mask,
     make_card,
 )
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal
-from ..model.errors import DealError
+from ..model.errors import DealError, PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.play import Game, Run
 from ..model.rules import LeadRule, PopeTurnup, Ruleset
 from ..search import forced_win
 from .lines import LineSearchTimeoutError, Verdict, find_line
+
+
+class QueryError(PopeJoanError):
+    """A find query that cannot be run: a time limit or a count out of range."""
 
 
 class Property(StrEnum):
@@ -272,19 +280,63 @@ def _first_lead_out_holds(deal: Deal, seat: int) -> bool:
                              for lead in game.legal_leads(0, 0))
 
 
-def find_deals(query: FindQuery) -> FindResult:
-    """Deals with the property, each verified exactly before it is returned."""
+def _validate(query: FindQuery) -> None:
+    """Refuse a query whose answer would be wrong or meaningless rather than run it.
+
+    A card outside the pack (the 8♦) would be a variable no clause constrains, so the
+    constraint on it would be dropped without a word; cards placed twice or too many for a
+    hand would make every "no such deal" a proof of nothing the user meant to ask.
+    """
     if not MIN_PLAYERS <= query.players <= MAX_PLAYERS:
         raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                         f"not {query.players}")
     if not 0 <= query.seat < query.players:
         raise DealError(f"seat must be from 1 to {query.players}, not {query.seat + 1}")
+    if query.time_limit is not None and not (math.isfinite(query.time_limit)
+                                             and query.time_limit > 0):
+        raise QueryError(f"--time-limit must be a finite number of seconds above 0, not "
+                         f"{query.time_limit} (leave it out for no limit)")
+    if query.count < 1:
+        raise QueryError(f"--count must be at least 1, not {query.count}")
+    hand = query.rules.cards_per_player(query.players)
+    placed = 0
+    for seat, mask in sorted(query.hold.items()):
+        if not 0 <= seat < query.players:
+            raise DealError(f"--hold names seat {seat + 1}, but there are {query.players} "
+                            "players")
+        _check_in_pack(mask, f"--hold {seat + 1}")
+        if mask.bit_count() > hand:
+            raise DealError(f"--hold {seat + 1}: {mask.bit_count()} cards, but a hand of "
+                            f"{query.players} players has {hand}")
+        if mask & placed:
+            raise DealError(f"--hold: {format_cards(mask & placed)} held by two seats")
+        placed |= mask
+    _check_in_pack(query.dead, "--dead")
+    size = query.rules.dead_hand_size(query.players)
+    if query.dead.bit_count() > size:
+        raise DealError(f"--dead: {query.dead.bit_count()} cards, but the dead hand of "
+                        f"{query.players} players has {size}")
+    if query.dead & placed:
+        raise DealError(f"{format_cards(query.dead & placed)} both held (--hold) and dead "
+                        "(--dead)")
+
+
+def _check_in_pack(mask: Mask, what: str) -> None:
+    if mask & ~PACK:
+        raise DealError(f"{what}: {format_cards(mask & ~PACK)} is not in the Pope Joan pack "
+                        "(the 8♦ is taken out)")
+
+
+def find_deals(query: FindQuery) -> FindResult:
+    """Deals with the property, each verified exactly before it is returned.
+
+    Ctrl-C raises KeyboardInterrupt within a fraction of a second, the SAT solver included.
+    """
+    _validate(query)
     started = time.monotonic()
     deadline = started + query.time_limit if query.time_limit is not None else None
     enc = DealEncoding(query.rules, query.players)
     for seat, mask in query.hold.items():
-        if not 0 <= seat < query.players:
-            raise DealError(f"--hold names seat {seat + 1}, but there are {query.players}")
         enc.clauses += [[enc.holds(c, seat)] for c in iter_mask(mask)]
     enc.clauses += [[enc.dead(c)] for c in iter_mask(query.dead)]
     _necessary(enc, query)
@@ -301,7 +353,11 @@ def find_deals(query: FindQuery) -> FindResult:
             if deadline is not None and time.monotonic() > deadline:
                 timed_out = True
                 break
-            if not sat.solve():
+            answer = _solve(sat, deadline)
+            if answer is None:
+                timed_out = True
+                break
+            if not answer:
                 exhausted = True
                 break
             model = sat.get_model()
@@ -320,6 +376,58 @@ def find_deals(query: FindQuery) -> FindResult:
     stats = FindStats(candidates, learned, undecided, exhausted, timed_out,
                       time.monotonic() - started)
     return FindResult(tuple(found), stats)
+
+
+def _solve(sat: Any, deadline: float | None) -> bool | None:
+    """``sat.solve()`` that Ctrl-C and the deadline stop at once; None when the deadline did.
+
+    Solved on the main thread, python-sat catches SIGINT itself and raises an error of its
+    own. So the solver runs on a thread of its own with the GIL released (``solve_limited``
+    with ``expect_interrupt``), and the main thread, free to take the signal, interrupts it,
+    waits until the thread is done with the solver and raises KeyboardInterrupt.
+    """
+    answer: list[bool | None] = []
+    failure: list[BaseException] = []
+    busy = threading.Lock()  # held by the worker for as long as it may touch the solver
+    cancelled = threading.Event()
+
+    def work() -> None:
+        with busy:
+            if cancelled.is_set():
+                return
+            try:
+                answer.append(sat.solve_limited(expect_interrupt=True))
+            except BaseException as exc:  # handed to the main thread, raised there
+                failure.append(exc)
+
+    worker = threading.Thread(target=work, name="popejoan-sat", daemon=True)
+    try:
+        worker.start()  # inside the try: Ctrl-C may land while it waits for the thread
+        while worker.is_alive():
+            left = 0.1 if deadline is None else deadline - time.monotonic()
+            if left <= 0:
+                _stop(sat, busy, cancelled)
+                sat.clear_interrupt()
+                break
+            worker.join(min(left, 0.1))
+    except BaseException:
+        _stop(sat, busy, cancelled)
+        raise
+    if failure:
+        raise failure[0]
+    return answer[0] if answer else None
+
+
+def _stop(sat: Any, busy: threading.Lock, cancelled: threading.Event) -> None:
+    """Interrupt the solver until the worker has let go of it (or will never touch it): only
+    then may the solver be deleted. A second Ctrl-C does not cut this short."""
+    while True:
+        with contextlib.suppress(KeyboardInterrupt):
+            cancelled.set()
+            sat.interrupt()
+            if busy.acquire(timeout=0.05):
+                busy.release()
+                return
 
 
 def _block(enc: DealEncoding, deal: Deal) -> list[int]:
@@ -364,15 +472,20 @@ def _symmetric_blocks(enc: DealEncoding, deal: Deal, query: FindQuery) -> list[l
 
 
 def parse_hold(text: str, players: int) -> tuple[int, Mask]:
-    """``SEAT:CARDS`` (seat from 1) to a 0-based seat and a mask."""
+    """``SEAT:CARDS`` (seat from 1) to a 0-based seat and a mask of cards in the pack."""
     seat_text, sep, cards = text.partition(":")
-    if not sep or not seat_text.strip().isdigit():
-        raise DealError(f"--hold wants SEAT:CARDS, like 1:QH,KH, not {text!r}")
+    seat_text = seat_text.strip()
+    if not sep or not seat_text.isascii() or not seat_text.isdigit():
+        raise DealError(f"--hold wants SEAT:CARDS, like 1:QH,KH, not {clip(text)!r}")
     seat = int(seat_text) - 1
     if not 0 <= seat < players:
         raise DealError(f"--hold names seat {seat + 1}, but there are {players} players")
-    return seat, CardSet.parse(cards.replace(",", " ")).mask
+    mask = CardSet.parse(cards.replace(",", " ")).mask
+    if not mask:
+        raise DealError(f"--hold {clip(text)!r} names no cards (write SEAT:CARDS, like 1:QH,KH)")
+    _check_in_pack(mask, f"--hold {seat + 1}")
+    return seat, mask
 
 
-__all__ = ["DESCRIPTIONS", "FindQuery", "FindResult", "FindStats", "Property",
+__all__ = ["DESCRIPTIONS", "FindQuery", "FindResult", "FindStats", "Property", "QueryError",
            "find_deals", "parse_hold"]

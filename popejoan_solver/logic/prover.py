@@ -12,9 +12,14 @@ was found to reach leaves the theorem *unknown*, never refuted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import FrameType
 from typing import Any
 
 import z3
@@ -39,6 +44,90 @@ FinalCondition = Callable[[SymbolicDeal, SymbolicPosition, SymbolicSettlement], 
 
 class ProofError(RuntimeError):
     """The encoding and the rules model disagree: a bug in one of them, never a user error."""
+
+
+_INTERRUPTED = ("interrupted", "canceled", "cancelled")
+"""Words of z3's reason for an ``unknown`` that a cancelled check gives (no query here sets a
+timeout or a resource limit, so only Ctrl-C cancels one)."""
+
+
+def check_sat(solver: z3.Solver) -> z3.CheckSatResult:
+    """``solver.check()``, except that a check stopped by Ctrl-C raises KeyboardInterrupt.
+
+    While ``check`` runs, z3 takes SIGINT itself: it cancels the search and returns ``unknown``
+    ("interrupted from keyboard"), and Python never sees the signal. Read as an answer, that
+    ``unknown`` would let the run go on and report verdicts; it is the interrupt it was.
+    """
+    if _deferred.pending:  # a Ctrl-C put off by safe_interrupts: no new check is started
+        raise KeyboardInterrupt
+    result = solver.check()
+    if result == z3.unknown and any(w in solver.reason_unknown() for w in _INTERRUPTED):
+        raise KeyboardInterrupt
+    return result
+
+
+_Z3_DIR = os.path.dirname(z3.__file__) + os.sep
+_RETRY_SECONDS = 0.005
+
+
+class _Deferred:
+    """A Ctrl-C that :func:`safe_interrupts` has put off, to be raised at a safe point."""
+
+    pending = False
+
+
+_deferred = _Deferred()
+
+
+def _safe_to_raise(frame: FrameType | None) -> bool:
+    """No frame of z3's Python API, and no ``__del__``, is on the stack."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or code.co_filename.startswith(_Z3_DIR):
+            return False
+        frame = frame.f_back
+    return True
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    """SIGINT (and its retries on SIGALRM): raise KeyboardInterrupt now, or in a moment."""
+    if _safe_to_raise(frame):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _deferred.pending = False
+        raise KeyboardInterrupt
+    _deferred.pending = True
+    signal.setitimer(signal.ITIMER_REAL, _RETRY_SECONDS)
+
+
+@contextlib.contextmanager
+def safe_interrupts() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt only where it cannot break z3's Python objects.
+
+    Raised inside z3's Python API, KeyboardInterrupt leaves objects half built (their
+    ``__del__`` then fails at exit with a traceback), becomes a ``ctypes.ArgumentError`` when
+    it lands in argument conversion, and is printed and lost when it lands in a ``__del__``
+    (the run goes on). Here SIGINT raises only with no z3 frame and no ``__del__`` on the
+    stack; otherwise it is tried again a few milliseconds later (SIGALRM), and
+    :func:`check_sat` starts no check meanwhile. Only on the main thread, while SIGINT has
+    Python's default handler and SIGALRM none (else it changes nothing).
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+            or signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL):
+        yield
+        return
+    _deferred.pending = False
+    signal.signal(signal.SIGALRM, _on_signal)
+    signal.signal(signal.SIGINT, _on_signal)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        if _deferred.pending:  # put off and not yet raised: never lost
+            _deferred.pending = False
+            raise KeyboardInterrupt
 
 
 class Status(StrEnum):
@@ -149,7 +238,7 @@ class Workspace:
             kept.add(*deal.constraints(), *position.well_formed(), position.stretch_invariant(),
                      z3.Not(position.over()), *step.constraints)
             kept.add(z3.Not(z3.And(*after.well_formed(), after.stretch_invariant())))
-            self._invariant[players] = init.check() == z3.unsat and kept.check() == z3.unsat
+            self._invariant[players] = check_sat(init) == z3.unsat and check_sat(kept) == z3.unsat
         return self._invariant[players]
 
     def step_frame(self, players: int) -> _StepFrame:
@@ -169,10 +258,11 @@ class Workspace:
     def check_step(self, players: int, bad: StepCondition) -> z3.CheckSatResult:
         frame = self.step_frame(players)
         frame.solver.push()
-        frame.solver.add(bad(frame.deal, frame.position, frame.step))
-        result = frame.solver.check()
-        frame.solver.pop()
-        return result
+        try:  # the frame is shared: an interrupted check must not leave ``bad`` asserted
+            frame.solver.add(bad(frame.deal, frame.position, frame.step))
+            return check_sat(frame.solver)
+        finally:
+            frame.solver.pop()
 
     def one_step_method(self) -> str:
         every = all(self.invariant_holds(p) for p in self.players)
@@ -198,9 +288,10 @@ class Workspace:
             k = len(frame.steps)
             position = frame.positions[k]
             step = SymbolicStep(position, f"lead{k + 1}")
+            after = step.after()
             frame.solver.add(z3.Not(position.over()), *step.constraints)
             frame.steps.append(step)
-            frame.positions.append(step.after())
+            frame.positions.append(after)
         return frame
 
     def search_line(self, bad: StepCondition, *, assumptions: Iterable[z3.BoolRef] = (),
@@ -212,14 +303,15 @@ class Workspace:
             for p in counts:
                 frame = self._line_frame(p, depth)
                 frame.solver.push()
-                frame.solver.add(bad(frame.deal, frame.positions[depth - 1],
-                                     frame.steps[depth - 1]), *assumptions)
-                if frame.solver.check() == z3.sat:
-                    model = frame.solver.model()
+                try:
+                    frame.solver.add(bad(frame.deal, frame.positions[depth - 1],
+                                         frame.steps[depth - 1]), *assumptions)
+                    if check_sat(frame.solver) == z3.sat:
+                        model = frame.solver.model()
+                        leads = tuple(s.decode_lead(model) for s in frame.steps[:depth])
+                        return Found(p, frame.deal.decode(model), leads)
+                finally:
                     frame.solver.pop()
-                    leads = tuple(s.decode_lead(model) for s in frame.steps[:depth])
-                    return Found(p, frame.deal.decode(model), leads)
-                frame.solver.pop()
         return None
 
     def search_settled_line(self, bad: FinalCondition,
@@ -231,20 +323,22 @@ class Workspace:
                 final = frame.positions[depth]
                 settlement = SymbolicSettlement(frame.deal, final)
                 frame.solver.push()
-                frame.solver.add(final.over(), *settlement.constraints,
-                                 bad(frame.deal, final, settlement))
-                if frame.solver.check() == z3.sat:
+                try:
+                    frame.solver.add(final.over(), *settlement.constraints,
+                                     bad(frame.deal, final, settlement))
+                    if check_sat(frame.solver) != z3.sat:
+                        continue
                     model = frame.solver.model()
+                finally:
                     frame.solver.pop()
-                    leads = tuple(s.decode_lead(model) for s in frame.steps[:depth])
-                    extra = {c.value: model.eval(settlement.carried[c],
-                                                 model_completion=True).as_long()
-                             for c in Compartment}
-                    carried = (Board(**{c.value: extra[c.value] + Board()[c]
-                                        for c in Compartment})
-                               if any(extra.values()) else None)
-                    return Found(p, frame.deal.decode(model), leads, carried)
-                frame.solver.pop()
+                leads = tuple(s.decode_lead(model) for s in frame.steps[:depth])
+                extra = {c.value: model.eval(settlement.carried[c],
+                                             model_completion=True).as_long()
+                         for c in Compartment}
+                carried = (Board(**{c.value: extra[c.value] + Board()[c]
+                                    for c in Compartment})
+                           if any(extra.values()) else None)
+                return Found(p, frame.deal.decode(model), leads, carried)
         return None
 
     def check_final(self, players: int, bad: FinalCondition,
@@ -259,7 +353,7 @@ class Workspace:
         solver = z3.Solver()
         solver.add(*deal.constraints(), *final.well_formed(), *settlement.constraints,
                    bad(deal, final, settlement))
-        return solver.check()
+        return check_sat(solver)
 
     # Replaying what the search found.
 

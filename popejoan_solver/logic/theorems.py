@@ -7,6 +7,7 @@ checks a published claim, and a check over a :class:`Workspace`. Names are a con
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -18,7 +19,7 @@ import z3
 from ..model.board import Board, Compartment
 from ..model.cards import POPE, Card, Mask, Rank, card_name, card_rank, iter_mask, make_card
 from ..model.deal import Deal
-from ..model.errors import RulesError
+from ..model.errors import RulesError, clip
 from ..model.notation import deal_from_json, deal_to_line
 from ..model.play import Run
 from ..model.rules import EARLY, HOYLE, MODERN, PARLETT, Ruleset, Source
@@ -32,6 +33,8 @@ from .prover import (
     Status,
     TheoremResult,
     Workspace,
+    check_sat,
+    safe_interrupts,
 )
 from .semantics import PlaySemantics
 from .settlement_encoding import SymbolicSettlement
@@ -165,7 +168,7 @@ def check_terminates(ws: Workspace) -> Outcome:
         deal = SymbolicDeal(ws.semantics, p)
         start = z3.Solver()
         start.add(*deal.constraints(), SymbolicPosition.outset(deal).over())
-        if start.check() != z3.unsat:
+        if check_sat(start) != z3.unsat:
             failures.append(f"{p} players: a player is out before play")
 
         def deadlock(_d: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
@@ -185,7 +188,7 @@ def check_terminates(ws: Workspace) -> Outcome:
         solver.add(*frame.deal.constraints(), *frame.position.well_formed(),
                    z3.Not(frame.position.over()), frame.position.stretch_invariant(),
                    deadlock(frame.deal, frame.position, frame.step))
-        if solver.check() != z3.unsat:
+        if check_sat(solver) != z3.unsat:
             failures.append(f"{p} players: a position not over with no legal lead")
         for name, bad in (("a lead that plays no new card", stale),
                           ("two players out at once", two_out)):
@@ -490,16 +493,27 @@ def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None
     chosen = list(names) if names is not None else list(THEOREMS)
     for name in chosen:
         if name not in THEOREMS:
-            raise RulesError(f"unknown theorem {name!r} (known: {', '.join(THEOREMS)})")
+            raise RulesError(f"unknown theorem {clip(name)!r} (known: {', '.join(THEOREMS)})")
     ws = workspace if workspace is not None else shared_workspace(sem)
     results = []
-    for name in chosen:
-        theorem = THEOREMS[name]
-        start = time.perf_counter()
-        outcome = theorem.check(ws)
-        results.append(TheoremResult(theorem.name, theorem.statement, theorem.source,
-                                     outcome.status, outcome.method, outcome.counterexample,
-                                     time.perf_counter() - start, outcome.details))
+    try:
+        with safe_interrupts():
+            for name in chosen:
+                theorem = THEOREMS[name]
+                start = time.perf_counter()
+                outcome = theorem.check(ws)
+                results.append(TheoremResult(theorem.name, theorem.statement, theorem.source,
+                                             outcome.status, outcome.method,
+                                             outcome.counterexample,
+                                             time.perf_counter() - start, outcome.details))
+    except BaseException as exc:
+        # Interrupted (Ctrl-C) or failed mid-way, a shared workspace may hold half-built
+        # encodings: the next call starts afresh rather than trust them.
+        if workspace is None:
+            shared_workspace.cache_clear()
+        if isinstance(exc, ctypes.ArgumentError) and "KeyboardInterrupt" in str(exc):
+            raise KeyboardInterrupt from None  # Ctrl-C inside z3's argument conversion
+        raise
     return results
 
 
