@@ -686,8 +686,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+    except MemoryError:
+        print("error: out of memory (a smaller --max-states or --tt-entries may help)",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     except OSError as exc:
-        print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        print(clip(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), 300),
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         resume = " (every row stored is kept: run it again to resume)" if argv_command(

@@ -216,9 +216,8 @@ def interruptible(work: Callable[[], _T], engines: Sequence[Engine]) -> _T:
     if threading.current_thread() is not threading.main_thread():
         return work()
     pool = ThreadPoolExecutor(1, thread_name_prefix="popejoan-solve")
-    future = pool.submit(work)
-    try:
-        return future.result()
+    try:  # submit inside: a Ctrl-C while the thread starts still cancels the engines
+        return pool.submit(work).result()
     except BaseException:
         for engine in engines:
             engine.cancel()
