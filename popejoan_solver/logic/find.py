@@ -32,7 +32,6 @@ from typing import Any
 
 from ..model.cards import (
     PACK,
-    POPE,
     Card,
     CardSet,
     Mask,
@@ -47,7 +46,8 @@ from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal
 from ..model.errors import DealError, PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.play import Game, Run
-from ..model.rules import LeadRule, PopeTurnup, Ruleset
+from ..model.rules import LeadRule, Ruleset
+from ..model.table import compile_rules
 from ..search import forced_win
 from .lines import LineSearchTimeoutError, Verdict, find_line
 
@@ -146,8 +146,9 @@ class DealEncoding:
             in_suit = [self.turnup(c) for c in self.cards if card_suit(c) == suit]
             self.clauses.append([-self.trumps(suit), *in_suit])
             self.clauses += [[self.trumps(suit), -t] for t in in_suit]
-        if rules.pope_turnup is PopeTurnup.ENDS_DEAL:
-            self.clauses.append([-self.turnup(POPE)])  # the deal must be played
+        ends = compile_rules(rules).ends_deal_turnup
+        if ends is not None:
+            self.clauses.append([-self.turnup(ends)])  # the deal must be played
 
     def _add(self, formula: Any) -> None:
         self.clauses += formula.clauses

@@ -335,7 +335,7 @@ class Workspace:
                 extra = {c.value: model.eval(settlement.carried[c],
                                              model_completion=True).as_long()
                          for c in Compartment}
-                carried = (Board(**{c.value: extra[c.value] + Board()[c]
+                carried = (Board(**{c.value: extra[c.value] + settlement.layout[c]
                                     for c in Compartment})
                            if any(extra.values()) else None)
                 return Found(p, frame.deal.decode(model), leads, carried)

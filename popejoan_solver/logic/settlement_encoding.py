@@ -3,22 +3,17 @@
 What each seat receives and what leaves each compartment are written separately (a seat's
 receipts from its own conditions, a compartment's payout from its own), so that the
 conservation theorem compares two independent sums instead of one sum with itself. The board
-starts as any carried-over counts (any non-negative integers) plus the standard dressing.
+starts as any carried-over counts (any non-negative integers) plus the ruleset's dressing.
 """
 
 from __future__ import annotations
 
 import z3
 
-from ..model.board import Board, Compartment
-from ..model.cards import POPE, Rank, make_card
-from ..model.rules import Dressing, PairRule, PopeTurnup
+from ..model.board import Compartment
+from ..model.errors import RulesError
+from ..model.table import Award, Taker, compile_rules
 from .encoding import FALSE, SymbolicDeal, SymbolicPosition, _and, _or
-
-HONOURS = ((Rank.ACE, Compartment.ACE), (Rank.KING, Compartment.KING),
-           (Rank.QUEEN, Compartment.QUEEN), (Rank.JACK, Compartment.JACK))
-PAIRS = ((Compartment.MATRIMONY, Rank.KING, Rank.QUEEN),
-         (Compartment.INTRIGUE, Rank.QUEEN, Rank.JACK))
 
 
 def _sum(terms: list[z3.ArithRef]) -> z3.ArithRef:
@@ -30,124 +25,127 @@ def _count(conditions: list[z3.BoolRef]) -> z3.ArithRef:
 
 
 class SymbolicSettlement:
-    """Every payment of one deal whose play ended in ``final`` (exactly one seat out)."""
+    """Every payment of one deal whose play ended in ``final`` (exactly one seat out).
+
+    Every rule comes from the ruleset's compiled table (:mod:`popejoan_solver.model.table`):
+    the dressing, the turn-up awards, the awards of play, the exempt card and the payment per
+    card left; nothing here restates them.
+    """
 
     def __init__(self, deal: SymbolicDeal, final: SymbolicPosition, name: str = "board",
                  abstract_counts: bool = False) -> None:
         self.deal = deal
         self.final = final
-        sem = deal.semantics
-        rules = sem.rules
+        self.table = compile_rules(deal.semantics.rules)
         players = deal.players
-        dealer = players - 1
+        dressed = self.table.dressing(players)
+        self.layout = dressed.layout
         self.carried = {c: z3.Int(f"{name}.carried[{c.value}]") for c in Compartment}
-        layout = Board()
-        before = {c: self.carried[c] + layout[c] for c in Compartment}
-        self.constraints: list[z3.BoolRef] = [v >= 0 for v in self.carried.values()]
+        before = {c: self.carried[c] + self.layout[c] for c in Compartment}
+        self.constraints: list[z3.BoolRef] = [
+            v >= 0 if c in self.table.compartments else v == 0
+            for c, v in self.carried.items()]
         self.winner = [final.out(s) for s in range(players)]
-
-        def trump_card(rank: int) -> list[tuple[z3.BoolRef, int]]:
-            """(trumps are suit T, the card of ``rank`` in T) for the four suits."""
-            return [(deal.trumps(t), make_card(t, rank)) for t in range(4)]
-
-        # Dressing: the dealer pays the layout, after the others' contributions if any.
-        dress = [z3.IntVal(0)] * players
-        total = sum(layout[c] for c in Compartment)
-        if rules.dressing is Dressing.PLAYERS:
-            dress = [z3.IntVal(-2)] * (players - 1) + [z3.IntVal(2 * (players - 1) - total)]
-        else:
-            dress[dealer] = z3.IntVal(-total)
-        self.dressing_net = dress
-
-        # The turn-up award.
-        pope_up = deal.turnup.get(POPE, FALSE)
-        ends = pope_up if rules.pope_turnup is PopeTurnup.ENDS_DEAL else FALSE
-        self.deal_played = z3.Not(ends)
-        turnup_take = {c: z3.BoolVal(False) for c in Compartment}
-        turnup_take[Compartment.POPE] = pope_up
-        turnup_take[Compartment.GAME] = ends
-        for rank, comp in HONOURS:
-            turnup_take[comp] = _or([deal.turnup[card] for _, card in trump_card(rank)
-                                     if card in deal.turnup])
-        n = sem.cards_per_player(players)
-        award = _sum([z3.If(turnup_take[c], before[c], 0) for c in Compartment])
-        self.turnup_net = [z3.If(ends, -n, 0) for _ in range(players - 1)]
-        self.turnup_net.append(award + z3.If(ends, n * (players - 1), 0))
-        after_turnup = {c: z3.If(turnup_take[c], 0, before[c]) for c in Compartment}
-        self.after_turnup = after_turnup
+        self.dressing_net = [z3.IntVal(-paid) for paid in dressed.paid]
+        self._turnup(before)
         # A played deal ends with exactly one seat out; an unplayed one with nothing played.
         self.constraints.append(z3.If(
             self.deal_played, z3.PbEq([(w, 1) for w in self.winner], 1),
             _and([z3.Not(v) for v in final.played.values()])))
+        self.takes: dict[tuple[int, Compartment], z3.ArithRef] = {
+            (s, c): z3.IntVal(0) for s in range(players) for c in Compartment}
+        self.payout: dict[Compartment, z3.ArithRef] = {c: z3.IntVal(0) for c in Compartment}
+        self._game()
+        for trumps in range(4):
+            for award in self.table.awards(trumps):
+                self._award(trumps, award)
+        self.board_after = {c: self.after_turnup[c] - self.payout[c] for c in Compartment}
+        self._cards_left(name, abstract_counts)
+        self.play_net = [_sum([self.takes[s, c] for c in Compartment]) + self.card_net[s]
+                         for s in range(players)]
 
-        played = final.played
+    def _turnup(self, before: dict[Compartment, z3.ArithRef]) -> None:
+        """The dealer's turn-up award, and whether the turn-up ends the deal unplayed."""
+        deal, table = self.deal, self.table
+        ends_card = table.ends_deal_turnup
+        ends = deal.turnup.get(ends_card, FALSE) if ends_card is not None else FALSE
+        self.deal_played = z3.Not(ends)
+        take = {c: _or([deal.turnup[k] for k in deal.cards if c in table.turnup_awards(k)])
+                for c in Compartment}
+        take[Compartment.GAME] = _or([take[Compartment.GAME], ends])
+        n = deal.semantics.cards_per_player(deal.players)
+        award = _sum([z3.If(take[c], before[c], 0) for c in Compartment])
+        self.turnup_net = [z3.If(ends, -n, 0) for _ in range(deal.players - 1)]
+        self.turnup_net.append(award + z3.If(ends, n * (deal.players - 1), 0))
+        self.after_turnup = {c: z3.If(take[c], 0, before[c]) for c in Compartment}
 
-        def played_by(card: int, seat: int) -> z3.BoolRef:
-            if card not in deal.dead:
-                return FALSE
-            return z3.And(played[card], deal.hold[card, seat], self.deal_played)
+    def _played_by(self, card: int, seat: int) -> z3.BoolRef:
+        if card not in self.deal.dead:
+            return FALSE
+        return z3.And(self.final.played[card], self.deal.hold[card, seat], self.deal_played)
 
-        # What each seat takes in play, compartment by compartment.
-        takes: dict[tuple[int, Compartment], z3.ArithRef] = {}
-        payout: dict[Compartment, z3.ArithRef] = {}
-        for s in range(players):
-            takes[s, Compartment.POPE] = z3.If(played_by(POPE, s), after_turnup[Compartment.POPE],
-                                               0)
-            takes[s, Compartment.GAME] = z3.If(z3.And(self.winner[s], self.deal_played),
-                                               after_turnup[Compartment.GAME], 0)
-            for rank, comp in HONOURS:
-                took = _or([z3.And(trump, played_by(card, s)) for trump, card in trump_card(rank)])
-                takes[s, comp] = z3.If(took, after_turnup[comp], 0)
-        payout[Compartment.POPE] = z3.If(z3.And(self.deal_played, played.get(POPE, FALSE)),
-                                          after_turnup[Compartment.POPE], 0)
-        payout[Compartment.GAME] = z3.If(self.deal_played, after_turnup[Compartment.GAME], 0)
-        for rank, comp in HONOURS:
-            both = _or([z3.And(trump, played.get(card, FALSE)) for trump, card in trump_card(rank)])
-            payout[comp] = z3.If(z3.And(self.deal_played, both), after_turnup[comp], 0)
-        for comp, high, low in PAIRS:
-            amount = after_turnup[comp]
-            half = (amount + 1) / 2 if sem.halves_round_up else amount / 2
-            whole_to = []
-            half_to = []
-            for s in range(players):
-                own = [z3.And(trump, played_by(h, s), played_by(lo, s))
-                       for (trump, h), (_, lo) in zip(trump_card(high), trump_card(low),
-                                                      strict=True)]
-                mixed = [z3.And(trump, played_by(h, s) != played_by(lo, s),
-                                played.get(h, FALSE), played.get(lo, FALSE))
-                         for (trump, h), (_, lo) in zip(trump_card(high), trump_card(low),
-                                                        strict=True)]
-                whole_to.append(_or(own))
-                half_to.append(_or(mixed) if rules.pairs is PairRule.DIVIDED else FALSE)
-                takes[s, comp] = z3.If(whole_to[-1], amount, z3.If(half_to[-1], half, 0))
-            split = _or(half_to)
-            emptied_by_split = amount if sem.halves_round_up else 2 * half
-            payout[comp] = z3.If(_or(whole_to), amount, z3.If(split, emptied_by_split, 0))
-        self.takes = takes
-        self.payout = payout
-        self.board_after = {c: after_turnup[c] - payout[c] for c in Compartment}
+    def _game(self) -> None:
+        """Game goes to the player out."""
+        amount = self.after_turnup[Compartment.GAME]
+        for s in range(self.deal.players):
+            self.takes[s, Compartment.GAME] = z3.If(z3.And(self.winner[s], self.deal_played),
+                                                    amount, 0)
+        self.payout[Compartment.GAME] = z3.If(self.deal_played, amount, 0)
 
-        # Going out: a counter per card left from every other seat, bar an unplayed Pope.
+    def _award(self, trumps: int, award: Award) -> None:
+        """One award of play, in force when ``trumps`` is trumps: what each seat takes of it
+        and what leaves its compartment, written separately."""
+        trump = self.deal.trumps(trumps)
+        comp = award.compartment
+        amount = self.after_turnup[comp]
+        played = self.final.played
+        all_played = _and([trump, self.deal_played] + [played.get(c, FALSE) for c in award.cards])
+        if len(award.cards) == 1:
+            for s in range(self.deal.players):
+                took = z3.And(trump, self._played_by(award.cards[0], s))
+                self.takes[s, comp] = self.takes[s, comp] + z3.If(took, amount, 0)
+            self.payout[comp] = self.payout[comp] + z3.If(all_played, amount, 0)
+            return
+        if len(award.cards) != 2:
+            raise RulesError(f"the z3 settlement encodes awards of one or two cards, not "
+                             f"{len(award.cards)} ({comp.value})")
+        high, low = award.cards
+        half = (amount + 1) / 2 if self.deal.semantics.halves_round_up else amount / 2
+        whole_to, half_to = [], []
+        for s in range(self.deal.players):
+            whole_to.append(z3.And(trump, self._played_by(high, s), self._played_by(low, s)))
+            mixed = z3.And(all_played, self._played_by(high, s) != self._played_by(low, s))
+            half_to.append(mixed if award.taker is Taker.DIVIDED else FALSE)
+            self.takes[s, comp] = self.takes[s, comp] + z3.If(
+                whole_to[-1], amount, z3.If(half_to[-1], half, 0))
+        emptied_by_split = amount if self.deal.semantics.halves_round_up else 2 * half
+        self.payout[comp] = self.payout[comp] + z3.If(
+            _or(whole_to), amount, z3.If(_or(half_to), emptied_by_split, 0))
+
+    def _cards_left(self, name: str, abstract_counts: bool) -> None:
+        """The table's payment for each card left, from every other seat to the one out, bar
+        the holder of the unplayed exempt card."""
+        deal, played = self.deal, self.final.played
+        players = deal.players
         if abstract_counts:
             # Any number of cards left, 0 to a full hand: a superset of the true counts that
             # keeps the arithmetic small for proofs about sums.
             left = [z3.Int(f"{name}.left[{s + 1}]") for s in range(players)]
-            self.constraints += [z3.And(v >= 0, v <= sem.cards_per_player(players))
-                                 for v in left]
+            hand = deal.semantics.cards_per_player(players)
+            self.constraints += [z3.And(v >= 0, v <= hand) for v in left]
             self.constraints += [z3.Implies(self.winner[s], left[s] == 0)
                                  for s in range(players)]
         else:
             left = [_count([z3.And(deal.hold[c, s], z3.Not(played[c])) for c in deal.cards])
                     for s in range(players)]
+        exempt_card = self.table.exempt_card
         pays = []
         for s in range(players):
-            exempt = (z3.And(deal.holds(POPE, s), z3.Not(played.get(POPE, FALSE)))
-                      if rules.pope_exemption else FALSE)
+            exempt = (z3.And(deal.holds(exempt_card, s), z3.Not(played.get(exempt_card, FALSE)))
+                      if exempt_card is not None else FALSE)
             pays.append(z3.If(z3.Or(self.winner[s], exempt, z3.Not(self.deal_played)), 0,
-                              left[s]))
+                              self.table.per_card_left * left[s]))
         self.card_net = [z3.If(self.winner[s], _sum(pays), 0) - pays[s] for s in range(players)]
-        self.play_net = [_sum([takes[s, c] for c in Compartment]) + self.card_net[s]
-                         for s in range(players)]
 
     def collects(self, seat: int, comp: Compartment) -> z3.BoolRef:
         """``seat`` takes counters from ``comp`` during play."""

@@ -16,7 +16,7 @@ from typing import Final
 
 import z3
 
-from ..model.board import Board, Compartment
+from ..model.board import Compartment
 from ..model.cards import POPE, Card, Mask, Rank, card_name, card_rank, iter_mask, make_card
 from ..model.deal import Deal
 from ..model.errors import RulesError, clip
@@ -24,6 +24,7 @@ from ..model.notation import deal_from_json, deal_to_line
 from ..model.play import Run
 from ..model.rules import EARLY, HOYLE, MODERN, PARLETT, Ruleset, Source
 from ..model.settlement import DealSettlement, settle
+from ..model.table import compile_rules
 from .encoding import SymbolicDeal, SymbolicPosition, SymbolicStep, _and, _or
 from .prover import (
     Counterexample,
@@ -51,6 +52,17 @@ class Theorem:
     statement: str
     source: Source | None
     check: Callable[[Workspace], Outcome]
+    not_for: Callable[[Ruleset], str | None] = lambda _rules: None
+    """Why the theorem says nothing under a ruleset (it is left out of the catalogue), or
+    None."""
+
+
+def _eight_pools(rules: Ruleset) -> str | None:
+    """The claim counts the eight pools of the board."""
+    if len(compile_rules(rules).compartments) != 8:
+        return "it counts the eight pools, and this ruleset's board has " \
+            f"{len(compile_rules(rules).compartments)} (option pools)"
+    return None
 
 
 # Families of one-step theorems.
@@ -214,11 +226,11 @@ def _conservation_parts() -> list[tuple[str, FinalCondition]]:
     balances when each part does; each part is a much smaller problem for the solver.
     """
     def dressing(deal: SymbolicDeal, _f: SymbolicPosition, st: SymbolicSettlement) -> z3.BoolRef:
-        layout = sum(Board()[c] for c in Compartment)
+        layout = sum(st.layout[c] for c in Compartment)
         return z3.Sum(*st.dressing_net) + layout != 0
 
     def turnup(deal: SymbolicDeal, _f: SymbolicPosition, st: SymbolicSettlement) -> z3.BoolRef:
-        taken = z3.Sum(*[st.carried[c] + Board()[c] - st.after_turnup[c] for c in Compartment])
+        taken = z3.Sum(*[st.carried[c] + st.layout[c] - st.after_turnup[c] for c in Compartment])
         return z3.Sum(*st.turnup_net) != taken
 
     def cards(deal: SymbolicDeal, _f: SymbolicPosition, st: SymbolicSettlement) -> z3.BoolRef:
@@ -460,9 +472,9 @@ THEOREMS: Final[Mapping[str, Theorem]] = {
         Theorem("six-of-eight-pools",
                 "A player who holds and plays the J, Q, K and A of trumps collects from (at "
                 "least) six of the eight pools.",
-                Source(PARLETT, "play J-Q-K-A of trumps, therefore, col ects from six of the "
-                       "eight", "OCR: \"col ects\" is \"collects\""),
-                check_six_pools),
+                Source(PARLETT, "play J-Q-K-A of trumps, therefore, col[l]ects from six of the "
+                       "eight"),
+                check_six_pools, _eight_pools),
         Theorem("matrimony-needs-one-hand",
                 "Matrimony is never paid when the K and Q of trumps are in different hands or "
                 "either is dead.",
@@ -490,10 +502,14 @@ def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None
           workspace: Workspace | None = None) -> list[TheoremResult]:
     """Prove or refute the named theorems (all by default) under a ruleset or a mutant."""
     sem = semantics if isinstance(semantics, PlaySemantics) else PlaySemantics.of(semantics)
-    chosen = list(names) if names is not None else list(THEOREMS)
+    chosen = list(names) if names is not None else [
+        name for name, theorem in THEOREMS.items() if theorem.not_for(sem.rules) is None]
     for name in chosen:
         if name not in THEOREMS:
             raise RulesError(f"unknown theorem {clip(name)!r} (known: {', '.join(THEOREMS)})")
+        reason = THEOREMS[name].not_for(sem.rules)
+        if reason is not None:
+            raise RulesError(f"theorem {name} does not apply to {sem.rules.name}: {reason}")
     ws = workspace if workspace is not None else shared_workspace(sem)
     results = []
     try:
