@@ -66,7 +66,7 @@ def test_the_encoding_settles_as_the_model_does(name: str) -> None:
         assert solver.check() == z3.sat, (name, index)
         model = solver.model()
 
-        def value(term: z3.ArithRef) -> int:
+        def value(term: z3.ArithRef, model: z3.ModelRef = model) -> int:
             return int(model.eval(term, model_completion=True).as_long())
 
         for seat in range(players):
