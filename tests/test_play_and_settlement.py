@@ -15,7 +15,7 @@ from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.errors import IllegalPlayError
 from popejoan_solver.model.examples import hoyle_dead_hand
 from popejoan_solver.model.play import Position, StopReason
-from popejoan_solver.model.rules import RULESETS, get_ruleset
+from popejoan_solver.model.rules import RULESETS, get_ruleset, variant_matrix
 from popejoan_solver.model.settlement import (
     apply_to_board,
     dressing,
@@ -27,12 +27,10 @@ from popejoan_solver.model.settlement import (
 )
 from popejoan_solver.model.table import compile_rules
 
-VARIANTS = [r.name for r in RULESETS.values()] + [
-    "hoyle-modernized+ace=high", "britannica+lead=lowest-in-hand", "parlett+pairs=divided",
-    "early-hoyle+pope_exemption=false,dressing=dealer", "hoyle-modernized+dead_hand=stock",
-    "peel+pools=five", "early-hoyle+pools=five", "britannica-1911+pools=five,stake=3",
-    "cassell+pools=five,pairs=divided",
-]
+VARIANTS = list(dict.fromkeys([r.name for r in RULESETS.values()]
+                               + [r.name for r in variant_matrix()]))
+"""Every named ruleset, and the pairwise variant matrix generated from the option
+declarations (model.rules.variant_matrix): no list of variants kept by hand."""
 
 
 def on_board(variant: str, board: Board) -> Board:
