@@ -203,3 +203,27 @@ def test_the_fuzzed_parser_is_the_command_lines(monkeypatch: pytest.MonkeyPatch)
     assert main(["stops", "some deal"]) == 0
     assert main(["solve", "another", "--seat", "1"]) == 0
     assert seen == ["some deal", "another"]
+
+
+def test_a_study_stops_at_ctrl_c_and_keeps_its_rows(tmp_path: Path) -> None:
+    out = tmp_path / "study.db"
+    proc = subprocess.Popen([sys.executable, "-m", "popejoan_solver", "study", "seat-values",
+                             "--deals", "300", "--players", "3", "--rules", "early-hoyle",
+                             "--workers", "2", "--out", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT, start_new_session=True)
+    time.sleep(4.0)
+    assert proc.poll() is None, "the study ended before the signal"
+    sent = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    out_text, err = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 1.5
+    assert proc.returncode == 130
+    lines = err.decode().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("error: interrupted")
+    assert out_text == b""  # no half report
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)  # no worker left behind
+    from popejoan_solver.analysis.batch import read_rows
+    assert list(read_rows(out))  # the rows solved before the signal are kept
