@@ -30,6 +30,8 @@ class Outcome:
     stdout: str
     stderr: str
     seconds: float
+    pid: int = 0
+    """The process (and process-group) id, for checks after it ended."""
 
 
 def _limits(memory: int) -> None:
@@ -66,3 +68,36 @@ def assert_contract(outcome: Outcome, status: int = 2, *, within: float | None =
         assert len(errors) == 1, outcome.stderr
     if within is not None:
         assert outcome.seconds < within, outcome.seconds
+
+
+def interrupt_cli(args: Sequence[str], *, after: float, timeout: float = 30) -> Outcome:
+    """Start ``python -m popejoan_solver ARGS`` in its own process group, send the group SIGINT
+    (Ctrl-C) ``after`` seconds in, and wait; ``seconds`` is the time from the signal to the end.
+    Fails if the command ended before the signal. The group's id is the returned ``pid``."""
+    proc = subprocess.Popen([sys.executable, "-m", "popejoan_solver", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                            start_new_session=True)
+    time.sleep(after)
+    assert proc.poll() is None, f"popejoan {args[0]} ended before the signal"
+    sent = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError(f"popejoan {args[0]} ran on {timeout} s after Ctrl-C") from None
+    return Outcome(proc.returncode, out.decode("utf-8", "replace"),
+                   err.decode("utf-8", "replace"), time.monotonic() - sent, proc.pid)
+
+
+def assert_interrupted(outcome: Outcome, within: float = 1.5) -> None:
+    """Ctrl-C's contract: status 130 soon after the signal, one ``error: interrupted`` line,
+    nothing on standard output (nothing half-written)."""
+    assert "Traceback" not in outcome.stderr, outcome.stderr
+    assert outcome.status == 130, (outcome.status, outcome.stderr[-2000:])
+    lines = outcome.stderr.splitlines()
+    assert len(lines) == 1, outcome.stderr
+    assert lines[0].startswith("error: interrupted"), outcome.stderr
+    assert outcome.stdout == ""
+    assert outcome.seconds < within, outcome.seconds

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -26,7 +25,7 @@ from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.examples import HOYLE_DEAD_HAND_LINE
 from popejoan_solver.model.notation import deal_to_json
 
-from .contract import ROOT, assert_contract, run_cli
+from .contract import ROOT, assert_contract, assert_interrupted, interrupt_cli, run_cli
 
 LINE = HOYLE_DEAD_HAND_LINE.replace("hoyle-modernized", "britannica")
 DEAL_JSON = json.dumps(deal_to_json(read_deal(None)))
@@ -118,18 +117,8 @@ def test_a_long_solve_stops_at_ctrl_c_within_a_second() -> None:
                            "--seed", "136", "--rules", "early-hoyle", "--format", "line"],
                           capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
     for threads in ("1", "2"):
-        proc = subprocess.Popen([sys.executable, "-m", "popejoan_solver", "solve", deal,
-                                 "--threads", threads, "--json"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, cwd=ROOT, start_new_session=True)
-        time.sleep(2.0)
-        assert proc.poll() is None, "the solve ended before the signal"
-        sent = time.monotonic()
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-        assert time.monotonic() - sent < 1.5
-        assert proc.returncode == 130
-        assert err.decode().splitlines() == ["error: interrupted"]
-        assert out == b""  # nothing half-written
+        assert_interrupted(interrupt_cli(["solve", deal, "--threads", threads, "--json"],
+                                         after=2.0))
 
 
 # ----------------------------------------------------------------------------- fuzzing
@@ -207,23 +196,12 @@ def test_the_fuzzed_parser_is_the_command_lines(monkeypatch: pytest.MonkeyPatch)
 
 def test_a_study_stops_at_ctrl_c_and_keeps_its_rows(tmp_path: Path) -> None:
     out = tmp_path / "study.db"
-    proc = subprocess.Popen([sys.executable, "-m", "popejoan_solver", "study", "seat-values",
-                             "--deals", "300", "--players", "3", "--rules", "early-hoyle",
-                             "--workers", "2", "--out", str(out)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=ROOT, start_new_session=True)
-    time.sleep(4.0)
-    assert proc.poll() is None, "the study ended before the signal"
-    sent = time.monotonic()
-    os.killpg(proc.pid, signal.SIGINT)
-    out_text, err = proc.communicate(timeout=30)
-    assert time.monotonic() - sent < 1.5
-    assert proc.returncode == 130
-    lines = err.decode().splitlines()
-    assert len(lines) == 1
-    assert lines[0].startswith("error: interrupted")
-    assert out_text == b""  # no half report
+    outcome = interrupt_cli(["study", "seat-values", "--deals", "300", "--players", "3",
+                             "--rules", "early-hoyle", "--workers", "2", "--out", str(out)],
+                            after=4.0)
+    assert_interrupted(outcome)  # and no half report on stdout
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):
-        os.killpg(proc.pid, 0)  # no worker left behind
+        os.killpg(outcome.pid, 0)  # no worker left behind
     from popejoan_solver.analysis.batch import read_rows
     assert list(read_rows(out))  # the rows solved before the signal are kept
