@@ -2,7 +2,8 @@
 
 Exit status: 0 done; 1 a case disagrees with the model, a theorem is refuted, or ``find``
 proved that no such deal exists; 2 bad input (one line ``error: ...`` on stderr); 3 a time
-limit ran out (bounds printed instead of exact values), or a theorem stayed unknown.
+limit ran out (bounds printed instead of exact values), or a theorem stayed unknown; 4 an
+internal error of ``prove`` (the encoding and the rules model disagree: a bug of the tool).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 # The proof and case commands import z3 on first use: loading it costs every other command
 # (`solve` above all) about 0.1 s of start-up.
 
-EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT, EXIT_TIME_LIMIT = 0, 1, 2, 3
+EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT, EXIT_TIME_LIMIT, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by a closed pipe
 
@@ -315,7 +316,7 @@ def _print_theorem(result: TheoremResult) -> None:
     print(f"{result.name}: {result.status.value.upper()}  ({result.seconds:.1f} s)")
     print(f"  {result.statement}")
     if result.source is not None:
-        print(f"  source: {result.source.file}: \"{result.source.phrase}\"")
+        print(f"  source: {result.source.cite()}")
     print(f"  method: {result.method}")
     for detail in result.details:
         print(f"  {detail}")
@@ -337,12 +338,17 @@ def cmd_prove(args: argparse.Namespace) -> int:
     import contextlib
     import io
 
-    from .logic.prover import Status
+    from .logic.prover import ProofError, Status
     from .logic.theorems import prove
 
     rules = _ruleset_from(args)
     names = args.theorem or None
-    results = prove(rules, names)  # Ctrl-C: KeyboardInterrupt, never a verdict
+    try:
+        results = prove(rules, names)  # Ctrl-C: KeyboardInterrupt, never a verdict
+    except ProofError as exc:  # neither an answer nor bad input
+        print(f"error: internal error: {clip(str(exc), 400)} (a bug of popejoan, not of the "
+              "rules or the input: please report it)", file=sys.stderr)
+        return EXIT_INTERNAL
     # The report is written in one piece once every theorem is settled: nothing half-written.
     report = io.StringIO()
     with contextlib.redirect_stdout(report):
@@ -350,7 +356,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
             _print_json({"theorems": [r.to_json() for r in results]})
         else:
             print(f"ruleset {rules.name}: {len(results)} theorem(s), every deal of 3-8 "
-                  "players\n")
+                  "players (each time includes the shared work the theorem needed, so the "
+                  "times overlap)\n")
             for result in results:
                 _print_theorem(result)
     sys.stdout.write(report.getvalue())

@@ -16,11 +16,12 @@ import contextlib
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 import z3
 
@@ -40,10 +41,14 @@ MAX_DEPTH = 3
 
 StepCondition = Callable[[SymbolicDeal, SymbolicPosition, SymbolicStep], z3.BoolRef]
 FinalCondition = Callable[[SymbolicDeal, SymbolicPosition, SymbolicSettlement], z3.BoolRef]
+_T = TypeVar("_T")
+SharedKey = tuple[str, int]
+"""A piece of shared work: (``invariant``, ``step`` or ``lines``, player count)."""
 
 
 class ProofError(RuntimeError):
-    """The encoding and the rules model disagree: a bug in one of them, never a user error."""
+    """The encoding and the rules model disagree: a bug of the tool, never a user error or an
+    answer (``popejoan prove`` exits with status 4)."""
 
 
 _INTERRUPTED = ("interrupted", "canceled", "cancelled")
@@ -220,40 +225,81 @@ class Workspace:
     _steps: dict[int, _StepFrame] = field(default_factory=dict)
     _lines: dict[int, _LineFrame] = field(default_factory=dict)
     _invariant: dict[int, bool] = field(default_factory=dict)
+    shared_seconds: dict[SharedKey, float] = field(default_factory=dict)
+    """Time spent on each piece of shared work, whichever theorem first needed it."""
+    _used: set[SharedKey] = field(default_factory=set)
+    _nested: float = 0.0
+
+    # The time of shared work, charged to every theorem that needs it.
+
+    def _shared(self, key: SharedKey, build: Callable[[], _T]) -> _T:
+        """Run ``build`` (shared work for ``key``), adding its own time to ``key``'s."""
+        self._used.add(key)
+        outer, self._nested = self._nested, 0.0
+        start = time.perf_counter()
+        try:
+            return build()
+        finally:
+            elapsed = time.perf_counter() - start
+            self.shared_seconds[key] = self.shared_seconds.get(key, 0.0) + elapsed - self._nested
+            self._nested = outer + elapsed
+
+    def start_theorem(self) -> None:
+        """Forget which shared work the previous theorem needed."""
+        self._used.clear()
+        self._nested = 0.0
+
+    def theorem_seconds(self, wall: float) -> float:
+        """A theorem's time: ``wall`` less the shared work done in it, plus all it needed."""
+        return wall - self._nested + sum(self.shared_seconds.get(k, 0.0) for k in self._used)
 
     # The inductive invariant.
 
     def invariant_holds(self, players: int) -> bool:
         """Fact 1 holds at the outset and every lead keeps it: two fresh, plain solver calls."""
+        key = ("invariant", players)
+        self._used.add(key)
         if players not in self._invariant:
-            deal = SymbolicDeal(self.semantics, players)
-            outset = SymbolicPosition.outset(deal)
-            init = z3.Solver()
-            init.add(*deal.constraints())
-            init.add(z3.Not(z3.And(*outset.well_formed(), outset.stretch_invariant())))
-            position = SymbolicPosition.fresh(deal, "p")
-            step = SymbolicStep(position, "s")
-            after = step.after()
-            kept = z3.Solver()
-            kept.add(*deal.constraints(), *position.well_formed(), position.stretch_invariant(),
-                     z3.Not(position.over()), *step.constraints)
-            kept.add(z3.Not(z3.And(*after.well_formed(), after.stretch_invariant())))
-            self._invariant[players] = check_sat(init) == z3.unsat and check_sat(kept) == z3.unsat
+            self._invariant[players] = self._shared(key, lambda: self._induction(players))
         return self._invariant[players]
+
+    def _induction(self, players: int) -> bool:
+        """The two solver calls of :meth:`invariant_holds`."""
+        deal = SymbolicDeal(self.semantics, players)
+        outset = SymbolicPosition.outset(deal)
+        init = z3.Solver()
+        init.add(*deal.constraints())
+        init.add(z3.Not(z3.And(*outset.well_formed(), outset.stretch_invariant())))
+        position = SymbolicPosition.fresh(deal, "p")
+        step = SymbolicStep(position, "s")
+        after = step.after()
+        kept = z3.Solver()
+        kept.add(*deal.constraints(), *position.well_formed(), position.stretch_invariant(),
+                 z3.Not(position.over()), *step.constraints)
+        kept.add(z3.Not(z3.And(*after.well_formed(), after.stretch_invariant())))
+        return bool(check_sat(init) == z3.unsat and check_sat(kept) == z3.unsat)
 
     def step_frame(self, players: int) -> _StepFrame:
         """Any position satisfying the invariant, not over, and one lead from it."""
-        if players not in self._steps:
-            deal = SymbolicDeal(self.semantics, players)
-            position = SymbolicPosition.fresh(deal, "p")
-            step = SymbolicStep(position, "s")
-            solver = z3.Solver()
-            solver.add(*deal.constraints(), *position.well_formed(), z3.Not(position.over()),
-                       *step.constraints)
-            if self.invariant_holds(players):
-                solver.add(position.stretch_invariant())
-            self._steps[players] = _StepFrame(deal, position, step, solver)
+        key = ("step", players)
+        self._used.add(key)
+        if players in self._steps:
+            self.invariant_holds(players)  # the frame assumes its result: it is charged too
+        else:
+            self._steps[players] = self._shared(key, lambda: self._build_step(players))
         return self._steps[players]
+
+    def _build_step(self, players: int) -> _StepFrame:
+        """The encoding behind :meth:`step_frame`."""
+        deal = SymbolicDeal(self.semantics, players)
+        position = SymbolicPosition.fresh(deal, "p")
+        step = SymbolicStep(position, "s")
+        solver = z3.Solver()
+        solver.add(*deal.constraints(), *position.well_formed(), z3.Not(position.over()),
+                   *step.constraints)
+        if self.invariant_holds(players):
+            solver.add(position.stretch_invariant())
+        return _StepFrame(deal, position, step, solver)
 
     def check_step(self, players: int, bad: StepCondition) -> z3.CheckSatResult:
         frame = self.step_frame(players)
@@ -277,6 +323,11 @@ class Workspace:
     # Bounded search for lines from the outset.
 
     def _line_frame(self, players: int, depth: int) -> _LineFrame:
+        """The unrolled lines from the outset for ``players``, at least ``depth`` leads deep."""
+        return self._shared(("lines", players), lambda: self._unroll(players, depth))
+
+    def _unroll(self, players: int, depth: int) -> _LineFrame:
+        """Build or deepen the frame of :meth:`_line_frame`."""
         frame = self._lines.get(players)
         if frame is None:
             deal = SymbolicDeal(self.semantics, players)
@@ -379,8 +430,11 @@ class Workspace:
                 run, position = position.play(position.legal_leads()[0])
                 runs.append(run)
         if not check(deal, runs):
-            raise ProofError(f"a counterexample from the encoding does not replay in the rules "
-                             f"model: {decoded} leads {[card_name(c) for c in found.leads]}")
+            raise ProofError(f"a line found by the encoding does not do in the rules model what "
+                             f"the encoding said: {found.players} players, hands "
+                             f"{' / '.join(format_cards(h) for h in decoded.hands)}, dead "
+                             f"{format_cards(decoded.dead)}, turn-up {card_name(decoded.turnup)}"
+                             f", leads {' '.join(card_name(c) for c in found.leads)}")
         return Counterexample(deal_to_json(deal), tuple(r.to_json() for r in runs), True)
 
 

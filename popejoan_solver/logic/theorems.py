@@ -136,18 +136,31 @@ def _below_dead() -> tuple[CardTest, ConcreteCardTest]:
     return symbolic, concrete
 
 
+def _deal_played(deal: SymbolicDeal) -> z3.BoolRef:
+    """The turn-up does not end the deal unplayed (the table's ``ends_deal_turnup``)."""
+    ends = compile_rules(deal.semantics.rules).ends_deal_turnup
+    return z3.Not(deal.turnup[ends]) if ends in deal.turnup else z3.BoolVal(True)
+
+
+def outset_turnups(rules: Ruleset, cards: Iterable[Card], target: Card) -> set[Card]:
+    """The turn-ups of a played deal under which ``target`` is not on Hoyle's list."""
+    ends = compile_rules(rules).ends_deal_turnup
+    return {t for t in cards if t not in (target, ends) and rules.successor[t] != target}
+
+
 def _listed_unreachable(deal: SymbolicDeal, c: Card) -> z3.BoolRef:
-    """Hoyle's list: the four aces, Pope, and the card next above the turn-up."""
+    """Hoyle's list: the four aces, Pope, and the card next above the turn-up; no card when the
+    turn-up ends the deal (the claim is about deals that are played)."""
     below = deal.semantics.rules.predecessor[c]
     fixed = card_rank(c) == Rank.ACE or c == POPE
-    return z3.BoolVal(True) if fixed else (deal.turnup[below] if below in deal.turnup
-                                            else z3.BoolVal(False))
+    above_turnup = deal.turnup[below] if below in deal.turnup else z3.BoolVal(False)
+    return z3.And(_deal_played(deal), z3.BoolVal(True) if fixed else above_turnup)
 
 
 def _listed_concrete(deal: Deal | None, c: Card, _dead: int, turnup: int) -> bool:
     assert deal is not None
-    return (card_rank(c) == Rank.ACE or c == POPE
-            or deal.rules.successor[turnup] == c)
+    return turnup != compile_rules(deal.rules).ends_deal_turnup and (
+        card_rank(c) == Rank.ACE or c == POPE or deal.rules.successor[turnup] == c)
 
 
 # The special theorems.
@@ -172,6 +185,19 @@ def check_played_on_top(ws: Workspace) -> Outcome:
     return _refute_by_line(ws, bad, seen, "a played card lies below an unplayed one")
 
 
+def _deadlock_free(ws: Workspace, players: int) -> bool:
+    """Every position not over has a legal lead: checked with the lead left free, assuming the
+    invariant only where the induction proved it (as the shared step frame does)."""
+    frame = ws.step_frame(players)
+    solver = z3.Solver()
+    solver.add(*frame.deal.constraints(), *frame.position.well_formed(),
+               z3.Not(frame.position.over()),
+               _and([z3.Not(frame.step.legal(c)) for c in frame.deal.cards]))
+    if ws.invariant_holds(players):
+        solver.add(frame.position.stretch_invariant())
+    return bool(check_sat(solver) == z3.unsat)
+
+
 def check_terminates(ws: Workspace) -> Outcome:
     failures = []
     bound = 0
@@ -183,9 +209,6 @@ def check_terminates(ws: Workspace) -> Outcome:
         if check_sat(start) != z3.unsat:
             failures.append(f"{p} players: a player is out before play")
 
-        def deadlock(_d: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
-            return _and([z3.Not(step.legal(c)) for c in step.deal.cards])
-
         def stale(_d: SymbolicDeal, pos: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
             return z3.Not(_or([z3.And(step.run[c], z3.Not(pos.played[c]))
                                for c in step.deal.cards]))
@@ -194,13 +217,7 @@ def check_terminates(ws: Workspace) -> Outcome:
             after = step.after()
             return z3.AtLeast(*[after.out(s) for s in range(step.deal.players)], 2)
 
-        # A deadlock needs no lead, so it is checked with the lead left free.
-        frame = ws.step_frame(p)
-        solver = z3.Solver()
-        solver.add(*frame.deal.constraints(), *frame.position.well_formed(),
-                   z3.Not(frame.position.over()), frame.position.stretch_invariant(),
-                   deadlock(frame.deal, frame.position, frame.step))
-        if check_sat(solver) != z3.unsat:
+        if not _deadlock_free(ws, p):
             failures.append(f"{p} players: a position not over with no legal lead")
         for name, bad in (("a lead that plays no new card", stale),
                           ("two players out at once", two_out)):
@@ -384,50 +401,70 @@ def _example_text(found: Found, example: Counterexample) -> str:
     return f"{deal_to_line(deal_from_json(example.deal))} with leads {leads}"
 
 
+def _led_to_first(ws: Workspace, players: int, target: Card,
+                  batch: list[Card]) -> Found | None:
+    """A played deal whose first lead leads to ``target``, with as much of ``batch`` dead as
+    can be (halving it until z3 finds one), replayed through the rules model."""
+    found = None
+    while batch and found is None:
+        def led_to(deal: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep,
+                   batch: list[Card] = batch) -> z3.BoolRef:
+            return z3.And(step.run[target], z3.Not(step.lead[target]), _deal_played(deal),
+                          *[deal.dead[t] for t in batch])
+        found = ws.search_line(led_to, players=(players,), max_depth=1)
+        if found is None:
+            batch = batch[: len(batch) // 2] if len(batch) > 1 else []
+    if found is not None:
+        ends = compile_rules(ws.semantics.rules).ends_deal_turnup
+        ws.replay(found, lambda deal, runs: (deal.turnup != ends
+                                             and target in runs[0].cards[1:]))
+    return found
+
+
+def _uncovered(ws: Workspace, players: int, target: Card) -> tuple[int, Card | None]:
+    """Deals found that lead to ``target`` on the first lead, and a turn-up none covers."""
+    turnups = outset_turnups(ws.semantics.rules, ws.step_frame(players).deal.cards, target)
+    size = ws.semantics.dead_size(players)
+    witnesses = 0
+    while turnups:
+        # A deal whose dead hand holds a batch of the turn-ups still uncovered covers them
+        # all: play does not depend on which dead card was turned up.
+        found = _led_to_first(ws, players, target, sorted(turnups)[:size])
+        if found is None:
+            return witnesses, min(turnups)
+        witnesses += 1
+        turnups -= {t for t in turnups if found.deal.dead >> t & 1}
+    return witnesses, None
+
+
 def check_unreachable_at_outset(ws: Workspace) -> Outcome:
     listed = never_led_to(_listed_unreachable, _listed_concrete)(ws)
     if listed.status is not Status.PROVED:
         return listed
-    # The other direction: every other card can be led to, for every turn-up.
-    rules = ws.semantics.rules
+    # The other direction: every other card can be led to, for every turn-up of a played deal.
     missing: list[str] = []
     witnesses = 0
     for p in ws.players:
         for target in ws.step_frame(p).deal.cards:
             if card_rank(target) == Rank.ACE or target == POPE:
                 continue
-            turnups = {t for t in ws.step_frame(p).deal.cards
-                       if t != target and rules.successor[t] != target}
-            size = ws.semantics.dead_size(p)
-            while turnups:
-                # Ask for a deal whose dead hand holds a whole batch of the turn-ups still
-                # uncovered; every dead card could have been the turn-up, since the play does
-                # not depend on which one was.
-                batch = sorted(turnups)[:size]
-                found = None
-                while batch and found is None:
-                    def led_to(deal: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep,
-                               target: Card = target, batch: list[Card] = batch) -> z3.BoolRef:
-                        return z3.And(step.run[target], z3.Not(step.lead[target]),
-                                      *[deal.dead[t] for t in batch])
-                    found = ws.search_line(led_to, players=(p,), max_depth=1)
-                    if found is None:
-                        batch = batch[: len(batch) // 2] if len(batch) > 1 else []
-                if found is None:
-                    missing.append(f"{card_name(target)} ({p} players, turn-up "
-                                   f"{card_name(min(turnups))})")
-                    break
-                witnesses += 1
-                turnups -= {t for t in turnups if found.deal.dead >> t & 1}
+            count, uncovered = _uncovered(ws, p, target)
+            witnesses += count
+            if uncovered is not None:
+                missing.append(f"{card_name(target)} ({p} players, turn-up "
+                               f"{card_name(uncovered)})")
+    ends = compile_rules(ws.semantics.rules).ends_deal_turnup
+    played = ("" if ends is None else f" that does not end the deal ({card_name(ends)} "
+              "turned up ends it unplayed, so the claim says nothing of it)")
     if missing:
         return Outcome(Status.UNKNOWN,
                        f"{listed.method}; but no first lead was found to reach "
                        + ", ".join(missing[:5]))
     return Outcome(Status.PROVED,
-                   f"{listed.method} (the listed cards are never led to); and every other card "
-                   f"is led to on the first lead of some deal, for every turn-up "
-                   f"({witnesses} deals found by z3, each covering every turn-up in its dead "
-                   f"hand)")
+                   f"{listed.method} (the listed cards are never led to in a played deal); and "
+                   f"every other card is led to on the first lead of some deal, for every "
+                   f"turn-up{played} ({witnesses} deals found by z3 and replayed through the "
+                   f"rules model, each covering every turn-up in its dead hand)")
 
 
 # The catalogue.
@@ -454,8 +491,9 @@ THEOREMS: Final[Mapping[str, Theorem]] = {
                 Source(EARLY, "if the ten of spades be turned up, the nine becomes a stop"),
                 always_stops(*_below_dead())),
         Theorem("unreachable-at-outset",
-                "Knowing only the turn-up, the cards known never to be led to are exactly the "
-                "four aces, Pope and the card next above the turn-up.",
+                "In a deal that is played (not ended unplayed by its turn-up), knowing only the "
+                "turn-up, the cards known never to be led to are exactly the four aces, Pope "
+                "and the card next above the turn-up.",
                 Source(HOYLE, "At the outset, the only known cards which cannot be led to are "
                        "the four aces, Pope"),
                 check_unreachable_at_outset),
@@ -516,12 +554,13 @@ def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None
         with safe_interrupts():
             for name in chosen:
                 theorem = THEOREMS[name]
+                ws.start_theorem()
                 start = time.perf_counter()
                 outcome = theorem.check(ws)
+                seconds = ws.theorem_seconds(time.perf_counter() - start)
                 results.append(TheoremResult(theorem.name, theorem.statement, theorem.source,
                                              outcome.status, outcome.method,
-                                             outcome.counterexample,
-                                             time.perf_counter() - start, outcome.details))
+                                             outcome.counterexample, seconds, outcome.details))
     except BaseException as exc:
         # Interrupted (Ctrl-C) or failed mid-way, a shared workspace may hold half-built
         # encodings: the next call starts afresh rather than trust them.

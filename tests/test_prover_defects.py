@@ -1,0 +1,122 @@
+"""Issue 12's defects of ``popejoan prove``: the early-hoyle Pope turn-up, internal errors (exit
+status 4), the deadlock check of ``terminates``, replayed examples, timings and citations."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import z3
+
+from popejoan_solver.cli import main
+from popejoan_solver.logic import theorems
+from popejoan_solver.logic.encoding import SymbolicPosition, SymbolicStep
+from popejoan_solver.logic.prover import Found, ProofError, Status, Workspace
+from popejoan_solver.logic.semantics import PlaySemantics
+from popejoan_solver.logic.theorems import THEOREMS, prove
+from popejoan_solver.model.cards import PACK, POPE, iter_mask
+from popejoan_solver.model.rules import get_ruleset
+
+EARLY = PlaySemantics.of(get_ruleset("early-hoyle"))
+HOYLE = PlaySemantics.of(get_ruleset("hoyle-modernized"))
+Replay = Callable[..., Any]
+
+
+def _three_players(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``prove`` (and so the CLI) works on 3 players only, to keep the tests short."""
+    @functools.lru_cache(maxsize=1)
+    def workspace(sem: PlaySemantics) -> Workspace:
+        return Workspace(sem, players=(3,))
+    monkeypatch.setattr(theorems, "shared_workspace", workspace)
+
+
+def _spy_replays(monkeypatch: pytest.MonkeyPatch, agree: bool) -> list[Found]:
+    """Record every line replayed; with ``agree`` False the rules model disagrees with all."""
+    seen: list[Found] = []
+    original: Replay = Workspace.replay
+
+    def replay(self: Workspace, found: Found, check: Replay, finish: bool = False) -> Any:
+        seen.append(found)
+        return original(self, found, check if agree else lambda _d, _r: False, finish)
+    monkeypatch.setattr(Workspace, "replay", replay)
+    return seen
+
+
+def test_pope_turned_up_is_not_a_turn_up_of_a_played_deal() -> None:
+    """Under early-hoyle the 9♦ turned up ends the deal: the claim leaves it out, and says so."""
+    from popejoan_solver.logic.theorems import outset_turnups
+    cards = list(iter_mask(PACK))
+    ten = POPE + 1
+    assert POPE not in outset_turnups(EARLY.rules, cards, ten + 1)
+    assert POPE in outset_turnups(HOYLE.rules, cards, ten + 1)
+    assert "played" in THEOREMS["unreachable-at-outset"].statement
+    (result,) = prove(EARLY, ["unreachable-at-outset"], Workspace(EARLY, players=(3,)))
+    assert result.status is Status.PROVED, result.method
+    assert "9D turned up ends it unplayed" in result.method
+
+
+def test_outset_examples_are_replayed_and_never_turn_up_pope(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every example deal of ``unreachable-at-outset`` goes through the rules model."""
+    seen = _spy_replays(monkeypatch, agree=True)
+    (result,) = prove(EARLY, ["unreachable-at-outset"], Workspace(EARLY, players=(3,)))
+    assert result.status is Status.PROVED
+    assert len(seen) > 40
+    assert all(found.deal.turnup != POPE for found in seen)
+
+
+def test_an_example_the_model_does_not_confirm_is_a_proof_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _spy_replays(monkeypatch, agree=False)
+    with pytest.raises(ProofError):
+        prove(HOYLE, ["unreachable-at-outset"], Workspace(HOYLE, players=(3,)))
+
+
+def test_a_disagreement_is_an_internal_error_with_status_4(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _three_players(monkeypatch)
+    _spy_replays(monkeypatch, agree=False)
+    assert main(["prove", "--rules", "parlett", "--theorem", "kings-are-stops"]) == 4
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("error: internal error: ")
+    assert captured.err.count("\n") == 1
+    assert "a bug of popejoan" in captured.err
+
+
+def test_terminates_does_not_assume_an_invariant_the_induction_failed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A false "invariant" (fails at the outset) and no legal lead anywhere: not proved."""
+    monkeypatch.setattr(SymbolicPosition, "stretch_invariant",
+                        lambda _self: z3.BoolVal(False))
+    monkeypatch.setattr(SymbolicStep, "legal", lambda _self, _card: z3.BoolVal(False))
+    ws = Workspace(HOYLE, players=(3,))
+    (result,) = prove(HOYLE, ["terminates"], ws)
+    assert not ws.invariant_holds(3)
+    assert result.status is not Status.PROVED, result.method
+    assert "no legal lead" in result.method
+
+
+def test_each_theorem_is_charged_the_shared_work_it_needed() -> None:
+    """``played-on-top`` reuses the induction done for ``pope-only-led``: its time includes it."""
+    ws = Workspace(HOYLE, players=(3,))
+    first, second = prove(HOYLE, ["pope-only-led", "played-on-top"], ws)
+    (alone,) = prove(HOYLE, ["played-on-top"], Workspace(HOYLE, players=(3,)))
+    induction = ws.shared_seconds[("invariant", 3)]
+    assert induction > 0
+    assert second.seconds >= induction
+    assert first.seconds >= induction + ws.shared_seconds[("step", 3)]
+    assert second.seconds >= 0.5 * alone.seconds
+
+
+def test_prove_text_cites_the_work_not_our_file(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _three_players(monkeypatch)
+    assert main(["prove", "--theorem", "pope-only-led", "--theorem",
+                 "seven-of-diamonds-stop"]) == 0
+    out = capsys.readouterr().out
+    assert ".txt" not in out
+    assert "source: Hoffmann, Hoyle's Games Modernized (c. 1909)" in out
+    assert "times overlap" in out
