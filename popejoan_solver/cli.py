@@ -9,6 +9,7 @@ internal error of ``prove`` (the encoding and the rules model disagree: a bug of
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 import os
@@ -66,7 +67,7 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one ``error: ...`` line and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
+        raise UsageError(clip(message, 300))
 
 
 def read_deal(text: str | None, stdin: Any = None) -> Deal:
@@ -75,6 +76,8 @@ def read_deal(text: str | None, stdin: Any = None) -> Deal:
         return hoyle_dead_hand()
     if text == "-":
         stream = stdin if stdin is not None else sys.stdin
+        if stream is None:
+            raise UsageError("standard input is closed: give the deal as a file or on a pipe")
         return parse_deal_text(read_bounded(getattr(stream, "buffer", stream), "standard input"))
     if os.path.exists(text):
         return parse_deal_text(read_text_file(text))
@@ -157,10 +160,15 @@ def cmd_graph(args: argparse.Namespace) -> int:
     from .analysis.graph import write_atomically
 
     deal = _load(args)
-    output = Path(args.output) if args.output is not None else None
+    output = Path(args.output).resolve() if args.output else None
+    if args.output == "":
+        raise UsageError("--output names no file")
     if output is not None:  # checked before the graph, which may take minutes to build
         if args.format is None:
             raise UsageError("--output needs --format (graphml, dot or json)")
+        if output.exists() and not output.is_dir() and not output.is_file():
+            raise UsageError(f"--output {clip(args.output)} is not a regular file (a device, "
+                             "pipe or socket): it would be replaced")
         if output.is_dir():
             raise UsageError(f"--output {clip(args.output)} is a directory")
         if not output.parent.is_dir():
@@ -193,7 +201,8 @@ def cmd_graph(args: argparse.Namespace) -> int:
 def _cases_dir(option: str | None) -> Path:
     if option is not None:
         if not Path(option).is_dir():
-            raise UsageError(f"--dir {clip(option)}: no such directory")
+            what = "is not a directory" if Path(option).exists() else "no such directory"
+            raise UsageError(f"--dir {clip(option)}: {what}")
         return Path(option)
     candidates = [os.environ.get("POPEJOAN_CASES"), "cases",
                   str(Path(__file__).resolve().parent.parent / "cases")]
@@ -223,7 +232,7 @@ def cmd_case(args: argparse.Namespace) -> int:
 
     cases = {c.name: c for c in load_cases(_cases_dir(args.dir))}
     if args.name not in cases:
-        raise UsageError(f"no case {args.name!r} (known: {', '.join(sorted(cases))})")
+        raise UsageError(f"no case {clip(args.name)!r} (known: {', '.join(sorted(cases))})")
     result = check_case(cases[args.name])
     if args.json:
         _print_json(result.to_json())
@@ -451,6 +460,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(f"{g.rules}, {g.players} players: {g.deals} deals"
               + (f" ({timed_out} past the time limit, left out of the rates)" if timed_out
                  else ""))
+        if not g.exact:
+            print("  no deal solved exactly (every one past the time limit): no rates or means")
+            print(f"  solve time: mean {g.mean_seconds:.3f} s, worst {g.worst_seconds:.3f} s\n")
+            continue
         low, high = wilson(g.any_forced_win, g.exact)
         print(f"  any seat has a forced win: {g.any_forced_win_rate:.3f} "
               f"[{low:.3f}, {high:.3f}]")
@@ -681,6 +694,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal or pipe that cannot show a card's suit symbol gets an escape, not a crash.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     try:
         args = build_parser().parse_args(argv)
         result: int = args.func(args)

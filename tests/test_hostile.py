@@ -25,7 +25,14 @@ from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.examples import HOYLE_DEAD_HAND_LINE
 from popejoan_solver.model.notation import deal_to_json
 
-from .contract import ROOT, assert_contract, assert_interrupted, interrupt_cli, run_cli
+from .contract import (
+    ROOT,
+    Outcome,
+    assert_contract,
+    assert_interrupted,
+    interrupt_cli,
+    run_cli,
+)
 
 LINE = HOYLE_DEAD_HAND_LINE.replace("hoyle-modernized", "britannica")
 DEAL_JSON = json.dumps(deal_to_json(read_deal(None)))
@@ -87,7 +94,37 @@ CASES: list[tuple[str, Case]] = [
         "dead": _rest("2C 5H 6H 7H"), "turnup": "KS"}).encode())),
     ("a fresh deal with seat 2 to lead", lambda t: (
         ["solve", HOYLE_DEAD_HAND_LINE + " | lead 2"], None)),
+    ("a JSON key written twice", lambda t: (
+        ["solve", "-"], DEAL_JSON[:-1].encode() + b', "rules": "parlett"}')),
+    ("a one-line section given twice", lambda t: (
+        ["solve", HOYLE_DEAD_HAND_LINE + " | board 9 2 2 1 1 1 1 1 | board 0 0 0 0 0 0 0 0"],
+        None)),
+    ("an empty 'played' for the wrong number of seats", lambda t: (
+        ["solve", "-"], DEAL_JSON[:-1].encode() + b', "played": ["", "", ""]}')),
+    ("graph --output onto a named pipe", lambda t: (
+        ["graph", SMALL, "--format", "dot", "--output", _fifo(t)], None)),
+    ("graph --output onto a device", lambda t: (
+        ["graph", SMALL, "--format", "dot", "--output", "/dev/full"], None)),
+    ("a 500-character subcommand", lambda t: (["x" * 500], None)),
+    ("a 500-character case name", lambda t: (["case", "q" * 500], None)),
 ]
+
+
+def _fifo(tmp: Path) -> str:
+    """A named pipe that nothing reads: writing it as a file would block or replace it."""
+    os.mkfifo(tmp / "pipe")
+    return str(tmp / "pipe")
+
+
+def _small_line() -> str:
+    from popejoan_solver.model.notation import deal_to_line
+    from popejoan_solver.model.rules import RULESETS
+
+    from .conftest import short_deal
+    return deal_to_line(short_deal(3, 3, 1, RULESETS["hoyle-modernized"]))
+
+
+SMALL: str = _small_line()
 
 
 def _case_dir(tmp: Path, data: bytes) -> tuple[list[str], bytes | None]:
@@ -205,3 +242,42 @@ def test_a_study_stops_at_ctrl_c_and_keeps_its_rows(tmp_path: Path) -> None:
         os.killpg(outcome.pid, 0)  # no worker left behind
     from popejoan_solver.analysis.batch import read_rows
     assert list(read_rows(out))  # the rows solved before the signal are kept
+
+
+def test_a_fifo_or_device_is_never_replaced_by_graph_output(tmp_path: Path) -> None:
+    pipe = _fifo(tmp_path)
+    assert_contract(run_cli(["graph", SMALL, "--format", "dot", "--output", pipe]))
+    assert Path(pipe).is_fifo()
+    assert Path("/dev/full").is_char_device()
+
+
+def test_closed_standard_input_is_one_error_line() -> None:
+    proc = subprocess.run(["bash", "-c", f"exec {sys.executable} -m popejoan_solver solve - <&-"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert_contract(Outcome(proc.returncode, proc.stdout, proc.stderr, 0.0))
+    assert "closed" in proc.stderr
+
+
+def test_a_terminal_without_suit_symbols_gets_escapes_not_a_crash() -> None:
+    outcome = run_cli(["rules"], env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert_contract(outcome, 0)
+    assert "9[\\u2666]" in outcome.stdout  # the quote "9[♦] in hand", escaped
+
+
+def test_stats_of_deals_all_past_the_time_limit_is_valid_json(tmp_path: Path) -> None:
+    out = tmp_path / "late.db"
+    assert_contract(run_cli(["batch", "--rules", "early-hoyle", "--players", "3", "--deals",
+                             "2", "--seed", "9", "--time-limit", "0.001", "--workers", "1",
+                             "--out", str(out)]), 0)
+    outcome = run_cli(["stats", str(out), "--json"])
+    assert_contract(outcome, 0)
+
+    def refuse(constant: str) -> object:
+        raise AssertionError(f"{constant} is not JSON")
+
+    group = json.loads(outcome.stdout, parse_constant=refuse)["groups"][0]
+    assert group["exact_deals"] == 0
+    assert group["forced_win_rate"] == [None, None, None]
+    text = run_cli(["stats", str(out)])
+    assert_contract(text, 0)
+    assert "nan" not in text.stdout

@@ -62,20 +62,27 @@ class Group:
         return self.any_forced_win / self.exact if self.exact else math.nan
 
     def to_json(self) -> dict[str, Any]:
+        """The group as JSON; a figure with no exact deal to rest on is null, never NaN."""
         return {
             "rules": self.rules,
             "players": self.players,
             "deals": self.deals,
-            "forced_win_rate": [round(r, 6) for r in self.forced_win_rate],
-            "any_forced_win_rate": round(self.any_forced_win_rate, 6),
-            "mean_guaranteed": [round(g[0], 4) for g in self.guaranteed],
+            "forced_win_rate": [_figure(r, 6) for r in self.forced_win_rate],
+            "any_forced_win_rate": _figure(self.any_forced_win_rate, 6),
+            "mean_guaranteed": [_figure(g[0], 4) for g in self.guaranteed],
             "exact_deals": self.exact,
-            "forced_win_ci95": [[round(x, 4) for x in wilson(w, self.exact)]
+            "forced_win_ci95": [[_figure(x, 4) for x in wilson(w, self.exact)]
                                 for w in self.forced_win],
-            "mean_guaranteed_ci95": [[round(g[1], 4), round(g[2], 4)] for g in self.guaranteed],
+            "mean_guaranteed_ci95": [[_figure(g[1], 4), _figure(g[2], 4)]
+                                     for g in self.guaranteed],
             "mean_seconds": round(self.mean_seconds, 4),
             "worst_seconds": round(self.worst_seconds, 4),
         }
+
+
+def _figure(value: float, digits: int) -> float | None:
+    """A rounded figure, or None (JSON null) where there was nothing to compute it from."""
+    return None if math.isnan(value) else round(value, digits)
 
 
 def mean_ci_from_sums(n: int, total: float, squares: float) -> tuple[float, float, float]:

@@ -67,6 +67,9 @@ def deal_from_json(data: object) -> Deal:
         if not isinstance(played_data, list):
             raise NotationError("played must be a list, one string of cards per seat")
         played = [_cards_field(p, f"played by seat {i + 1}") for i, p in enumerate(played_data)]
+        if len(played) != len(hands):
+            raise NotationError(f"played lists {len(played)} seats but there are {len(hands)} "
+                                "hands")
     to_lead = data.get("to_lead", 1)
     if type(to_lead) is not int:
         raise NotationError("to_lead must be a seat number")
@@ -171,12 +174,19 @@ def deal_from_line(text: str) -> Deal:
     played = None
     leader = 0
     board = None
+    seen: set[str] = set()
     for section in sections[2:]:
         word, _, rest = section.partition(" ")
         word = word.lower()
+        if word in seen:
+            raise NotationError(f"one-line deal: the section {clip(word)!r} is given twice")
+        seen.add(word)
         if word == "played":
             played = [_hand_from_line(t, f"played by seat {i + 1}")
                       for i, t in enumerate(rest.split())]
+            if len(played) != len(hands):
+                raise NotationError(f"one-line deal: 'played' lists {len(played)} seats but "
+                                    f"there are {len(hands)} hands")
         elif word == "lead":
             if not _WHOLE.fullmatch(rest.strip()):
                 raise NotationError("one-line deal: 'lead N' takes a seat number")
@@ -202,7 +212,7 @@ def _single_card(text: object) -> Card:
 
 def parse_deal_text(text: str) -> Deal:
     """Read a deal written as JSON, TOML or the one-line notation (told apart by content)."""
-    stripped = text.strip()
+    stripped = text.strip().removeprefix("\ufeff").strip()  # a byte-order mark is no content
     if not stripped:
         raise NotationError("the deal is empty")
     if stripped.startswith("{"):
@@ -223,7 +233,7 @@ def parse_deal_text(text: str) -> Deal:
 def decode_json(text: str) -> object:
     """Decode JSON, refusing nesting past the parser's depth and numbers too long to read."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise NotationError(f"broken JSON: {exc.msg} at line {exc.lineno} column "
                             f"{exc.colno}") from None
@@ -231,6 +241,16 @@ def decode_json(text: str) -> object:
         raise NotationError("broken JSON: nested too deeply to read") from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         raise NotationError(f"broken JSON: {clip(str(exc))}") from None
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object, refusing a key written twice (JSON would silently keep the last)."""
+    data: dict[str, object] = {}
+    for key, value in pairs:
+        if key in data:
+            raise NotationError(f"broken JSON: the key {clip(key)!r} is written twice")
+        data[key] = value
+    return data
 
 
 def decode_toml(text: str) -> object:

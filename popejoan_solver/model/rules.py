@@ -663,7 +663,8 @@ def parse_assignments(items: Sequence[str]) -> dict[str, str]:
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name.strip() or not value.strip():
-            raise RulesError(f"--set takes OPTION=VALUE, not {clip(item)!r}")
+            raise RulesError(f"a rule option is set as OPTION=VALUE (--set, or after '+' in a "
+                             f"ruleset name), not {clip(item)!r}")
         result[name.strip()] = value.strip()
     return result
 
