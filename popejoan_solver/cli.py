@@ -41,6 +41,7 @@ from .model.rules import (
     parse_assignments,
     rules_json,
     ruleset_lines,
+    split_rulesets,
 )
 from .model.settlement import Transfer
 from .model.stops import View, analyse_stops
@@ -424,7 +425,7 @@ def cmd_find(args: argparse.Namespace) -> int:
 def cmd_batch(args: argparse.Namespace) -> int:
     from .analysis.batch import EXIT_TERMINATED, BatchTerminatedError
 
-    rules = list(dict.fromkeys(r.strip() for r in args.rules.split(",") if r.strip()))
+    rules = list(dict.fromkeys(split_rulesets(args.rules)))
     if not rules:
         raise UsageError(f"--rules names no ruleset: {args.rules[:60]!r}")
     for name in rules:
@@ -488,8 +489,17 @@ def cmd_study(args: argparse.Namespace) -> int:
     from .analysis.reports import maxims_report, seat_values_report
 
     # A ruleset may carry its own deal count (``early-hoyle:120``) when it is slower to solve.
+    if args.name == "hoyle-maxims" and args.rules is not None:
+        raise UsageError("--rules is for seat-values: hoyle-maxims studies Hoffmann's maxims "
+                         "under hoyle-modernized")
+    report = Path(args.report) if args.report else None
+    if args.report is not None and (report is None or (report.exists() and not report.is_dir())):
+        raise UsageError(f"--report {clip(args.report)!r}: not a directory (checked before the "
+                         "study runs)")
     wanted: dict[str, int] = {}
-    for entry in (["hoyle-modernized"] if args.name == "hoyle-maxims" else args.rules.split(",")):
+    for entry in (["hoyle-modernized"] if args.name == "hoyle-maxims"
+                  else split_rulesets(",".join(RULESETS) if args.rules is None
+                                      else args.rules)):
         name, _, count = entry.strip().partition(":")
         if not name:
             continue
@@ -500,13 +510,13 @@ def cmd_study(args: argparse.Namespace) -> int:
             raise UsageError(f"--rules entry {entry[:60]!r}: at most {MAX_DEALS} deals")
         wanted[name] = int(count) if count else args.deals
     if not wanted:
-        raise UsageError(f"--rules names no ruleset: {args.rules[:60]!r}")
+        raise UsageError(f"--rules names no ruleset: {(args.rules or '')[:60]!r}")
     rules = list(wanted)
     players = parse_players(args.players)
     out = Path(args.out)
     try:  # run_batch checks the counts, --workers, --cluster and the file before any work
-        for count in sorted(set(wanted.values())):
-            run_batch(out, [r for r in rules if wanted[r] == count], players, count, args.seed,
+        for deals in sorted(set(wanted.values())):
+            run_batch(out, [r for r in rules if wanted[r] == deals], players, deals, args.seed,
                       workers=args.workers, cluster=args.cluster, time_limit=args.time_limit,
                       progress=tty_progress())
     except BatchTerminatedError as exc:  # SIGTERM: one line, and 128 + 15 as a shell reports
@@ -679,7 +689,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", choices=STUDIES)
     p.add_argument("--deals", type=_positive, required=True, metavar="N")
     p.add_argument("--players", default="3-8", metavar="3-8")
-    p.add_argument("--rules", default=",".join(RULESETS), metavar="R[:N][,R...]",
+    p.add_argument("--rules", metavar="R[:N][,R...]",
                    help="seat-values only (hoyle-maxims is about hoyle-modernized); R:N gives "
                    "that ruleset its own number of deals")
     p.add_argument("--seed", type=int, default=2026)

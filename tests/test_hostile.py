@@ -281,3 +281,22 @@ def test_stats_of_deals_all_past_the_time_limit_is_valid_json(tmp_path: Path) ->
     text = run_cli(["stats", str(out)])
     assert_contract(text, 0)
     assert "nan" not in text.stdout
+
+
+def test_ruleset_lists_keep_overrides_with_commas() -> None:
+    from popejoan_solver.model.rules import split_rulesets
+    assert split_rulesets("parlett, hoyle-modernized+ace=high,pairs=divided,peel") == [
+        "parlett", "hoyle-modernized+ace=high,pairs=divided", "peel"]
+    assert split_rulesets(" , ") == []
+
+
+def test_study_options_it_would_ignore_or_fail_on_late_are_refused_first(tmp_path: Path) -> None:
+    out = str(tmp_path / "s.db")
+    assert_contract(run_cli(["study", "hoyle-maxims", "--deals", "1", "--players", "3",
+                             "--rules", "parlett", "--out", out]), within=10)
+    (tmp_path / "file").write_text("x")
+    for report in ("", str(tmp_path / "file")):
+        assert_contract(run_cli(["study", "seat-values", "--deals", "1", "--players", "3",
+                                 "--rules", "parlett", "--out", out, "--report", report]),
+                        within=10)
+    assert not Path(out).exists()  # refused before any work

@@ -804,3 +804,16 @@ def rulesets_table() -> str:
     lines.append("")
     lines += [f"- `{r.name}`: {r.description}" for r in RULESETS.values()]
     return "\n".join(lines) + "\n"
+
+
+def split_rulesets(text: str) -> list[str]:
+    """A comma list of ruleset names, where a name's own overrides may hold commas too:
+    ``"parlett,hoyle-modernized+ace=high,pairs=divided"`` is two rulesets (an item with ``=``
+    and no ``+`` continues the ruleset before it)."""
+    names: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if names and "=" in item and "+" not in item and "+" in names[-1]:
+            names[-1] += "," + item
+        elif item:
+            names.append(item)
+    return names
