@@ -660,7 +660,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hold", metavar="SEAT:CARDS", action="append",
                    help="cards a seat must hold, e.g. 2:QH,KH (repeatable)")
     p.add_argument("--dead", metavar="CARDS", help="cards that must be dead, e.g. 8S,TS")
-    p.add_argument("--count", type=_positive, default=1, help="how many deals (default 1)")
+    p.add_argument("--count", type=_positive, default=1,
+                   help="how many distinct deals (default 1): two deals are the same when "
+                   "every seat holds the same cards; another turn-up is not a new deal")
     p.add_argument("--seed", type=int, default=0, help="varies which deals are found")
     p.add_argument("--time-limit", type=_seconds, metavar="S")
     p.add_argument("--json", action="store_true")

@@ -11,7 +11,11 @@ rules out every deal the same reason rules out, not just itself:
 * ``forced-win`` fails with the opponents' strategy, which is not a line; the clause forbids the
   deal under every relabelling of clubs, hearts and spades (play treats them alike) and with
   any of its dead cards turned up (play does not depend on the turn-up);
-* ``first-lead-out`` is encoded exactly, so its candidates never fail.
+* ``first-lead-out`` is encoded exactly, for any seat, so its candidates never fail.
+
+A turn-up that ends the deal (Pope, early-hoyle) leaves it unplayed: it has matrimony-never-paid
+(K and Q of trumps in one hand) and no other property. Once a deal is found, every deal with the
+same hands is ruled out: another turn-up is not a new deal.
 
 When the SAT solver runs out of candidates the search space is exhausted: "no such deal" is
 then a proof, provided no candidate was left undecided by a time limit.
@@ -146,9 +150,8 @@ class DealEncoding:
             in_suit = [self.turnup(c) for c in self.cards if card_suit(c) == suit]
             self.clauses.append([-self.trumps(suit), *in_suit])
             self.clauses += [[self.trumps(suit), -t] for t in in_suit]
-        ends = compile_rules(rules).ends_deal_turnup
-        if ends is not None:
-            self.clauses.append([-self.turnup(ends)])  # the deal must be played
+        self.ends = compile_rules(rules).ends_deal_turnup
+        """The turn-up that ends the deal unplayed (early-hoyle, cassell), or None."""
 
     def _add(self, formula: Any) -> None:
         self.clauses += formula.clauses
@@ -180,6 +183,10 @@ class DealEncoding:
                 turnup = c
         return Deal.create(tuple(hands), dead, turnup, self.rules)
 
+    def played(self) -> list[int]:
+        """Literals true exactly when the deal is played (its turn-up does not end it)."""
+        return [] if self.ends is None else [-self.turnup(self.ends)]
+
     def deal_literals(self, deal: Deal, suit_map: Mapping[int, int] | None = None) -> list[int]:
         """Literals fixing who holds each card (relabelled by ``suit_map``), turn-up left free."""
         remap = suit_map or {}
@@ -194,8 +201,14 @@ class DealEncoding:
 
 
 def _necessary(enc: DealEncoding, query: FindQuery) -> None:
-    """Add the property's necessary conditions (exact for first-lead-out)."""
+    """Add the property's necessary conditions (exact for first-lead-out).
+
+    A deal whose turn-up ends it is not played: nobody goes out and Matrimony is not paid, so
+    it has matrimony-never-paid (given K and Q of trumps in one hand) and no other property.
+    """
     rules = query.rules
+    if query.prop is not Property.MATRIMONY_NEVER_PAID:
+        enc.clauses += [[lit] for lit in enc.played()]
     if query.prop in (Property.MATRIMONY_NEVER_PAID, Property.MATRIMONY_ALWAYS_PAID):
         # The K and Q of trumps are dealt to one player.
         together = []
@@ -212,18 +225,19 @@ def _necessary(enc: DealEncoding, query: FindQuery) -> None:
 
 
 def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
-    """Exactly: the seat's whole hand is one unbroken stretch of one suit, led from its bottom,
-    and no other player's whole hand lies inside that stretch below its top."""
+    """Exactly: eldest legally leads the bottom of an unbroken stretch of one suit, the seat's
+    whole hand lies in it up to its top, and no other whole hand lies in it below its top."""
     choices = []
     for suit in range(4):
         order = [make_card(suit, r) for r in rules.suit_order]
         for i, j in itertools.combinations_with_replacement(range(13), 2):
             span = order[i:j + 1]
-            if any(c not in enc.cards for c in span):
-                continue  # the run cannot pass the absent 8♦
+            if any(c not in enc.cards for c in span) or (seat != 0 and i == j):
+                continue  # the run cannot pass the absent 8♦; eldest leads, the seat is out
             pick = enc.pool.id(f"first-run[{card_name(order[i])}-{card_name(order[j])}]")
             choices.append(pick)
-            enc.clauses.append([-pick, enc.holds(order[i], seat)])
+            enc.clauses.append([-pick, enc.holds(order[i], 0)])
+            enc.clauses += [[-pick, lit] for lit in _lead_literals(enc, rules, order[i], 0, 0)]
             enc.clauses.append([-pick, enc.holds(order[j], seat)])
             enc.clauses += [[-pick, -enc.dead(c)] for c in span]
             enc.clauses += [[-pick, -enc.holds(c, seat)] for c in enc.cards if c not in span]
@@ -232,28 +246,34 @@ def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
                 if other != seat:
                     enc.clauses.append([-pick] + [enc.holds(c, other) for c in enc.cards
                                                   if c not in below_top])
-    if seat != 0:
-        enc.clauses.append([])  # only seat 1 leads first
     enc.clauses.append(choices)
+
+
+def _lead_literals(enc: DealEncoding, rules: Ruleset, lead: Card, leader: int,
+                   played: Mask) -> list[int]:
+    """Literals that make ``lead`` legal for ``leader`` (who holds it) once ``played`` is out."""
+    if rules.lead is LeadRule.ANY:
+        return []
+    key = rules.order_key
+    lits = []
+    for d in enc.cards:
+        if played >> d & 1 or key[d] >= key[lead]:
+            continue
+        if rules.lead is LeadRule.LOWEST_OF_SUIT and card_suit(d) != card_suit(lead):
+            continue
+        lits.append(-enc.holds(d, leader))
+    return lits
 
 
 def _line_literals(enc: DealEncoding, deal: Deal, runs: list[Run]) -> list[int]:
     """Literals true of ``deal`` under which ``runs`` is still a legal line ending the same way."""
     rules = deal.rules
-    key = rules.order_key
-    lits = {enc.trumps(deal.trumps)}
+    lits = {enc.trumps(deal.trumps), *enc.played()}  # a line is played only in a played deal
     played = 0
     for run in runs:
         for card, seat in zip(run.cards, run.seats, strict=True):
             lits.add(enc.holds(card, seat))
-        if rules.lead is not LeadRule.ANY:
-            lead = run.lead
-            for d in enc.cards:
-                if played >> d & 1 or key[d] >= key[lead]:
-                    continue
-                if rules.lead is LeadRule.LOWEST_OF_SUIT and card_suit(d) != card_suit(lead):
-                    continue
-                lits.add(-enc.holds(d, run.leader))
+        lits.update(_lead_literals(enc, rules, run.lead, run.leader, played))
         above = rules.successor[run.stop_card]
         if run.winner < 0 and above >= 0 and deal.dead >> above & 1:
             lits.add(enc.dead(above))
@@ -275,10 +295,15 @@ def _matrimony_goal(deal: Deal, want_paid: bool) -> Any:
     return goal
 
 
+def _unplayed(deal: Deal) -> bool:
+    """The deal's turn-up ends it before play (a Pope turn-up under early-hoyle, cassell)."""
+    return deal.turnup == compile_rules(deal.rules).ends_deal_turnup
+
+
 def _first_lead_out_holds(deal: Deal, seat: int) -> bool:
     game = Game.from_deal(deal)
-    return seat == 0 and any(game.forced_run(0, 0, lead).winner == seat
-                             for lead in game.legal_leads(0, 0))
+    return not _unplayed(deal) and any(game.forced_run(0, 0, lead).winner == seat
+                                       for lead in game.legal_leads(0, 0))
 
 
 def _validate(query: FindQuery) -> None:
@@ -432,23 +457,39 @@ def _stop(sat: Any, busy: threading.Lock, cancelled: threading.Event) -> None:
 
 
 def _block(enc: DealEncoding, deal: Deal) -> list[int]:
+    """The clause ruling out this one deal, turn-up included (a failed or undecided one)."""
     return [-lit for lit in enc.deal_literals(deal)] + [-enc.turnup(deal.turnup)]
+
+
+def _same_deal(enc: DealEncoding, deal: Deal) -> list[int]:
+    """The clause ruling out every deal the same as a found one: every seat holds the same
+    cards (so the dead hand is the same too), whatever the turn-up."""
+    return [-lit for lit in enc.deal_literals(deal)]
 
 
 def _check(enc: DealEncoding, query: FindQuery, deal: Deal,
            deadline: float | None) -> tuple[bool | None, list[list[int]]]:
     """Verify a candidate: (has the property, clauses to add); None when undecided."""
+    verdict, clauses = _verify(enc, query, deal, deadline)
+    return verdict, [_same_deal(enc, deal)] if verdict else clauses
+
+
+def _verify(enc: DealEncoding, query: FindQuery, deal: Deal,
+            deadline: float | None) -> tuple[bool | None, list[list[int]]]:
+    """The exact check of one candidate, and the clauses a failed one teaches."""
     prop = query.prop
     remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
-    if prop is Property.FIRST_LEAD_OUT:
-        ok = _first_lead_out_holds(deal, query.seat)
+    if _unplayed(deal):  # nobody goes out, Matrimony is not paid (see _necessary)
+        ok = prop is Property.MATRIMONY_NEVER_PAID and _pair_in_one_hand(deal)
         return ok, [_block(enc, deal)]
+    if prop is Property.FIRST_LEAD_OUT:
+        return _first_lead_out_holds(deal, query.seat), [_block(enc, deal)]
     if prop is Property.FORCED_WIN:
         value = forced_win(deal, query.seat + 1, time_limit=remaining)
         if not value.is_exact:
             return None, [_block(enc, deal)]
         if value.lower:
-            return True, [_block(enc, deal)]
+            return True, []
         return False, _symmetric_blocks(enc, deal, query)
     game = Game.from_deal(deal)
     want_paid = prop is Property.MATRIMONY_NEVER_PAID  # look for the line that refutes it
@@ -457,8 +498,14 @@ def _check(enc: DealEncoding, query: FindQuery, deal: Deal,
     except LineSearchTimeoutError:
         return None, [_block(enc, deal)]
     if line is None:
-        return True, [_block(enc, deal)]
+        return True, []
     return False, [[-lit for lit in _line_literals(enc, deal, line)]]
+
+
+def _pair_in_one_hand(deal: Deal) -> bool:
+    """The K and Q of trumps were dealt to one player."""
+    holder = deal.holder(make_card(deal.trumps, Rank.KING))
+    return holder >= 0 and holder == deal.holder(make_card(deal.trumps, Rank.QUEEN))
 
 
 def _symmetric_blocks(enc: DealEncoding, deal: Deal, query: FindQuery) -> list[list[int]]:
