@@ -70,8 +70,8 @@ typedef struct {
     int award_seat[MAX_AWARDS][2];
     val_t award_amount[MAX_AWARDS][2];
     val_t game_stake;
-    uint64_t pope_bit;
-    int pope_slot;
+    uint64_t exempt_bit;
+    int exempt_slot;
     unsigned char *tt;     /* buckets of BUCKET_BYTES */
     int wide;              /* entries are WideEntry (values beyond the int16 range) */
     int ways;              /* entries per bucket */
@@ -85,7 +85,7 @@ typedef struct {
     int is_max[MAX_SEATS];
     int prune_blocks;
     val_t all_mine;
-    val_t pope_mine;        /* the Pope's stake if the target holds the Pope */
+    val_t exempt_mine;     /* the exempt card's (Pope's) award if the target holds it */
     uint64_t theirs;
     uint64_t in_play;
     int history[MAX_SEATS][64];  /* move ordering: cut-offs per (leader, lead), weighted */
@@ -122,11 +122,11 @@ HOT static val_t payoff(const Core *c, uint64_t played, int winner, int seat) {
         for (int o = 0; o < c->n; o++) {
             if (o == winner) continue;
             uint64_t left = c->dealt[o] & ~played;
-            if (!(left & c->pope_bit)) value += popcount(left);
+            if (!(left & c->exempt_bit)) value += popcount(left);
         }
     } else {
         uint64_t left = c->dealt[seat] & ~played;
-        if (!(left & c->pope_bit)) value -= popcount(left);
+        if (!(left & c->exempt_bit)) value -= popcount(left);
     }
     return value;
 }
@@ -384,8 +384,8 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader) {
     /* Fact 3c: another seat's unplayed Pope outside those spans is either kept (its holder
      * then pays nothing, the Pope included) or played: one more card either way, unless it is
      * the card just charged for the seat on lead. */
-    const uint64_t pope = c->pope_bit & ~played & ~cover;
-    if (pope && c->holder[c->pope_slot] != t && !(led_outside && c->holder[c->pope_slot] == leader))
+    const uint64_t pope = c->exempt_bit & ~played & ~cover;
+    if (pope && c->holder[c->exempt_slot] != t && !(led_outside && c->holder[c->exempt_slot] == leader))
         bound -= 1;
     return bound;
 }
@@ -431,8 +431,8 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
          * Pope is played it takes the Pope's stake and pays the rest (fact 3c). */
         const int sure = leader != t ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
         val_t floor = sure - popcount(held);
-        if (held & c->pope_bit) {
-            val_t after_pope = c->pope_mine - popcount(held) + (sure > 1 ? sure : 1);
+        if (held & c->exempt_bit) {
+            val_t after_pope = c->exempt_mine - popcount(held) + (sure > 1 ? sure : 1);
             floor = after_pope < 0 ? after_pope : 0;
         }
         for (int a = 0; a < c->n_awards; a++) {
@@ -524,10 +524,10 @@ static void prepare(Core *c, int goal, int target) {
         for (int k = 0; k < c->award_takers[a]; k++)
             if (c->award_seat[a][k] == target) mine += c->award_amount[a][k];
     c->all_mine = mine;
-    c->pope_mine = 0;
+    c->exempt_mine = 0;
     for (int a = 0; a < c->n_awards; a++)
-        if (c->pope_bit && c->award_mask[a] == c->pope_bit && c->award_seat[a][0] == target)
-            c->pope_mine = c->award_amount[a][0];
+        if (c->exempt_bit && c->award_mask[a] == c->exempt_bit && c->award_seat[a][0] == target)
+            c->exempt_mine = c->award_amount[a][0];
     uint64_t in_play = 0;
     for (int s = 0; s < c->n; s++) in_play |= c->dealt[s];
     c->theirs = in_play & ~c->dealt[target];
@@ -611,16 +611,16 @@ static int read_u64_list(PyObject *seq, uint64_t *out, Py_ssize_t want, const ch
     return (int)n;
 }
 
-/* Core(dealt, up, holder, lead_rule, awards, game_stake, pope_bit, tt_entries)
+/* Core(dealt, up, holder, lead_rule, awards, game_stake, exempt_bit, tt_entries)
  *   awards: sequence of (mask, ((seat, amount), ...)) */
 static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     (void)kwds;
     PyObject *dealt, *up, *holder, *awards;
     int lead_rule;
     val_t game_stake;
-    unsigned long long pope_bit, tt_entries;
+    unsigned long long exempt_bit, tt_entries;
     if (!PyArg_ParseTuple(args, "OOOiOLKK", &dealt, &up, &holder, &lead_rule, &awards,
-                          &game_stake, &pope_bit, &tt_entries))
+                          &game_stake, &exempt_bit, &tt_entries))
         return -1;
     int n = read_u64_list(dealt, c->dealt, -1, "dealt");
     if (n < 0) return -1;
@@ -643,9 +643,9 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->lead_rule = lead_rule;
     c->prune_blocks = lead_rule == LEAD_ANY;
     c->game_stake = game_stake;
-    c->pope_bit = pope_bit;
-    c->pope_slot = pope_bit ? bit_index(pope_bit) : 0;
-    if (pope_bit && c->holder[c->pope_slot] < 0) c->pope_bit = 0;  /* a dead Pope pays no one */
+    c->exempt_bit = exempt_bit;
+    c->exempt_slot = exempt_bit ? bit_index(exempt_bit) : 0;
+    if (exempt_bit && c->holder[c->exempt_slot] < 0) c->exempt_bit = 0;  /* a dead Pope pays no one */
     PyObject *fast = PySequence_Fast(awards, "awards");
     if (!fast) return -1;
     Py_ssize_t na = PySequence_Fast_GET_SIZE(fast);

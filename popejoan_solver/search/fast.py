@@ -98,8 +98,8 @@ class SlotGame:
         self.awards = tuple(awards)
         self.game_stake = board.game
         exempt = table.exempt_card
-        self.pope_bit = 1 << self.slot_of[exempt] if exempt is not None else 0
-        self.pope_holder = self.holder[self.slot_of[exempt]] if exempt is not None else -1
+        self.exempt_bit = 1 << self.slot_of[exempt] if exempt is not None else 0
+        self.exempt_holder = self.holder[self.slot_of[exempt]] if exempt is not None else -1
 
     def payoff(self, played: Mask, winner: int, seat: int) -> int:
         """Seat's net counters when the deal ends with ``played`` and ``winner`` out."""
@@ -115,11 +115,11 @@ class SlotGame:
             for other in range(self.players):
                 if other != winner:
                     left = dealt[other] & ~played
-                    if not (left & self.pope_bit):
+                    if not (left & self.exempt_bit):
                         value += left.bit_count()
         else:
             left = dealt[seat] & ~played
-            if not (left & self.pope_bit):
+            if not (left & self.exempt_bit):
                 value -= left.bit_count()
         return value
 
@@ -173,7 +173,7 @@ class FastEngine:
         if _core is not None and compiled is not False:
             sg = self.slots
             self._core = _core.Core(sg.dealt, sg.up, sg.holder, int(game.table.lead),
-                                    sg.awards, sg.game_stake, sg.pope_bit, tt_entries)
+                                    sg.awards, sg.game_stake, sg.exempt_bit, tt_entries)
         self.core = "c" if self._core is not None else "python"
         self._tables: dict[Objective, dict[int, tuple[int, int, int]]] = {}
         self._guess: dict[Objective, int] = {}
@@ -308,9 +308,9 @@ class FastEngine:
         all_mine = sum(amount for _, amount in mine) + sg.game_stake
         others = tuple(o for o in seats if o != target)
         my_cards = dealt[target]
-        pope_bit = sg.pope_bit if sg.pope_holder >= 0 else 0
-        pope_holder = sg.pope_holder
-        pope_mine = sum(amount for cards, amount in mine if pope_bit and cards == pope_bit)
+        exempt_bit = sg.exempt_bit if sg.exempt_holder >= 0 else 0
+        exempt_holder = sg.exempt_holder
+        exempt_mine = sum(amount for cards, amount in mine if exempt_bit and cards == exempt_bit)
         theirs = sg.in_play & ~my_cards
 
         def terminal(final: Mask, winner: int) -> int:
@@ -373,8 +373,8 @@ class FastEngine:
                 led_outside = leader != target and not dealt[leader] & ~played & cover
                 if led_outside:
                     bound -= 1  # Fact 3b: the seat on lead plays one more unpaid card
-                if (pope_bit & ~played & ~cover and pope_holder != target
-                        and not (led_outside and pope_holder == leader)):
+                if (exempt_bit & ~played & ~cover and exempt_holder != target
+                        and not (led_outside and exempt_holder == leader)):
                     bound -= 1  # Fact 3c: another's Pope is kept (and exempts) or played
                 if bound <= alpha:
                     return bound
@@ -382,8 +382,8 @@ class FastEngine:
                 # its longest block of consecutive cards.
                 sure = 0 if leader != target else _longest_block(held) if prune_blocks else 1
                 floor = sure - held.bit_count()
-                if held & pope_bit:  # Fact 3c: the Pope's holder pays nothing, or its rest
-                    floor = min(0, pope_mine - held.bit_count() + max(sure, 1))
+                if held & exempt_bit:  # Fact 3c: the Pope's holder pays nothing, or its rest
+                    floor = min(0, exempt_mine - held.bit_count() + max(sure, 1))
                 for cards, amount in mine:
                     if played & cards == cards:
                         floor += amount
