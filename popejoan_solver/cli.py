@@ -301,8 +301,6 @@ def _print_solution(deal: Deal, solution: Solution) -> None:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     deal = _load(args)
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError("--time-limit takes a number of seconds above 0")
     seats = [args.seat] if args.seat is not None else None
     solution = solve(deal, seats=seats, engine=args.engine, time_limit=args.time_limit,
                      tt_entries=args.tt_entries, threads=args.threads)
@@ -431,8 +429,6 @@ def cmd_batch(args: argparse.Namespace) -> int:
     for name in rules:
         get_ruleset(name)
     players = parse_players(args.players)
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError("--time-limit takes a number of seconds above 0")
     try:  # run_batch checks --deals, --workers, --cluster and the file before any work
         report = run_batch(Path(args.out), rules, players, args.deals, args.seed,
                            workers=args.workers, cluster=args.cluster,

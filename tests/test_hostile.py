@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import subprocess
 import sys
@@ -300,3 +301,14 @@ def test_study_options_it_would_ignore_or_fail_on_late_are_refused_first(tmp_pat
                                  "--rules", "parlett", "--out", out, "--report", report]),
                         within=10)
     assert not Path(out).exists()  # refused before any work
+
+
+@pytest.mark.parametrize("limit", [math.nan, math.inf, 0.0, -1.0])
+def test_the_python_api_refuses_a_time_limit_that_is_no_limit(limit: float) -> None:
+    # NaN never runs out: from Python (not only through the parser) it was an unbounded solve.
+    from popejoan_solver.search import forced_win, solve
+    deal = read_deal(None)
+    with pytest.raises(PopeJoanError, match="time-limit"):
+        solve(deal, time_limit=limit)
+    with pytest.raises(PopeJoanError, match="time-limit"):
+        forced_win(deal, 1, time_limit=limit)

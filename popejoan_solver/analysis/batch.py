@@ -52,7 +52,7 @@ from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, deal_random
 from ..model.errors import PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.rules import get_ruleset
-from ..search import solve
+from ..search.api import check_time_limit, solve
 
 FORMAT: Final = "popejoan-batch"
 VERSION: Final = 1
@@ -231,8 +231,7 @@ def check_request(rules: Sequence[str], players: Sequence[int], deals: int,
     if workers is not None and not 1 <= workers <= max_workers():
         raise PopeJoanError(f"--workers must be from 1 to {max_workers()} on this machine "
                             f"({WORKERS_PER_CORE} per core), not {workers}")
-    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
-        raise PopeJoanError("--time-limit takes a number of seconds above 0")
+    check_time_limit(time_limit)
     if cluster is not None:
         parse_cluster(cluster)
     return names, counts

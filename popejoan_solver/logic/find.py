@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import math
 import random
 import threading
 import time
@@ -52,7 +51,7 @@ from ..model.notation import deal_to_json
 from ..model.play import Game, Run
 from ..model.rules import LeadRule, Ruleset
 from ..model.table import compile_rules
-from ..search import forced_win
+from ..search.api import check_time_limit, forced_win
 from .lines import LineSearchTimeoutError, Verdict, find_line
 
 
@@ -318,10 +317,7 @@ def _validate(query: FindQuery) -> None:
                         f"not {query.players}")
     if not 0 <= query.seat < query.players:
         raise DealError(f"seat must be from 1 to {query.players}, not {query.seat + 1}")
-    if query.time_limit is not None and not (math.isfinite(query.time_limit)
-                                             and query.time_limit > 0):
-        raise QueryError(f"--time-limit must be a finite number of seconds above 0, not "
-                         f"{query.time_limit} (leave it out for no limit)")
+    check_time_limit(query.time_limit)
     if query.count < 1:
         raise QueryError(f"--count must be at least 1, not {query.count}")
     hand = query.rules.cards_per_player(query.players)

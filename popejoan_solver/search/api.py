@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import queue
 import threading
@@ -48,6 +49,14 @@ class Engine(Protocol):
                  threshold: int) -> bool: ...
 
     def cancel(self) -> None: ...
+
+
+def check_time_limit(time_limit: float | None) -> None:
+    """A time limit is a finite number of seconds above 0, or None for none: NaN would never
+    run out and infinity is not a limit (every command and the Python API check it here)."""
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise PopeJoanError(f"--time-limit must be a finite number of seconds above 0, not "
+                            f"{time_limit} (leave it out for no limit)")
 
 
 def make_engine(name: str, game: Game, board: Board, deadline: float | None,
@@ -166,6 +175,7 @@ def solve(
     ``threads`` searches the seats side by side (default: one per core for the compiled fast
     engine, else one); each thread has its own transposition table of ``tt_entries``.
     """
+    check_time_limit(time_limit)
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
     n = deal.players
@@ -329,6 +339,7 @@ def forced_win(deal: Deal, seat: int, *, time_limit: float | None = None,
     """
     if not 1 <= seat <= deal.players:
         raise PopeJoanError(f"seat must be from 1 to {deal.players}, not {seat}")
+    check_time_limit(time_limit)
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     game = Game.from_deal(deal)
     dressed = deal.board_or_dressed
