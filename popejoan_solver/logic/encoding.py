@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 import z3
 
-from ..model.cards import Card, Mask, card_name, card_suit, iter_mask, make_card
-from ..model.rules import LeadRule
+from ..model.cards import Card, Mask, card_name, card_suit, iter_mask
+from ..model.errors import RulesError
+from ..model.table import LeadId
 from .semantics import PlaySemantics
 
 FALSE = z3.BoolVal(False)
@@ -54,6 +55,8 @@ class SymbolicDeal:
 
     def __init__(self, semantics: PlaySemantics, players: int, name: str = "deal") -> None:
         self.semantics = semantics
+        self.table = semantics.table
+        self.chains = Chains(self.table.successor)
         self.players = players
         self.cards: list[Card] = list(iter_mask(semantics.pack))
         self.hold = {(c, s): z3.Bool(f"{name}.holds[{card_name(c)},{s + 1}]")
@@ -147,7 +150,7 @@ class SymbolicPosition:
     def stretch_invariant(self) -> z3.BoolRef:
         """Solver Fact 1: while the deal goes on, a played card's in-play successor is played."""
         deal = self.deal
-        successor = deal.semantics.rules.successor
+        successor = deal.table.successor
         terms = []
         for c in deal.cards:
             above = successor[c]
@@ -163,88 +166,132 @@ class SymbolicPosition:
         raise ValueError("no seat to lead in the model")
 
 
+class Chains:
+    """The table's successor as the encodings walk it: for each card of the pack, the cards
+    above it (nearest first, up to the top of its chain) and those below it (nearest first).
+
+    Read from ``table.successor`` alone, which is what :meth:`Game.forced_run` follows; the
+    suit order is never consulted. Cards out of the pack (the 8♦) are in the chains: a run
+    that meets one stops, since it is never available. A successor that is not a set of
+    chains (a card with two cards just below it, or a cycle) is refused: the run's definition
+    would not be unique.
+    """
+
+    def __init__(self, successor: tuple[int, ...]) -> None:
+        cards = range(len(successor))
+        self.above: dict[Card, tuple[Card, ...]] = {}
+        below: dict[Card, list[Card]] = {}
+        for c in cards:
+            chain: list[Card] = []
+            card = successor[c]
+            while card >= 0:
+                if card == c or card in chain:
+                    raise RulesError(f"the successor table has a cycle through "
+                                     f"{card_name(c)}: the encodings need chains")
+                chain.append(card)
+                card = successor[card]
+            self.above[c] = tuple(chain)
+            if successor[c] >= 0:
+                below.setdefault(successor[c], []).append(c)
+        for c, just_below in below.items():
+            if len(just_below) > 1:
+                raise RulesError(f"the successor table puts {len(just_below)} cards just "
+                                 f"below {card_name(c)}: the encodings need chains")
+        self.below: dict[Card, tuple[Card, ...]] = {
+            c: tuple(sorted((b for b in cards if c in self.above[b]),
+                            key=lambda b, c=c: self.above[b].index(c)))  # type: ignore[misc]
+            for c in cards}
+        """Every card (in the pack or not) whose chain reaches ``c``, nearest first."""
+        self.bottom = {c: (self.below[c][-1] if self.below[c] else c) for c in cards}
+        """The bottom of each card's chain: it names the chain (a suit, for the real rules)."""
+
+
 class SymbolicStep:
-    """One lead from a position and the run it forces, defined card by card."""
+    """One lead from a position and the run it forces, defined card by card from the table's
+    successor (:class:`Chains`)."""
 
     def __init__(self, position: SymbolicPosition, name: str) -> None:
         self.position = position
         deal = position.deal
         self.deal = deal
-        sem = deal.semantics
-        rules = sem.rules
-        key = rules.order_key
+        chains = deal.chains
         self.lead = {c: z3.Bool(f"{name}.lead[{card_name(c)}]") for c in deal.cards}
         self.run = {c: z3.Bool(f"{name}.run[{card_name(c)}]") for c in deal.cards}
         self.goes_on = {c: z3.Bool(f"{name}.goes_on[{card_name(c)}]") for c in deal.cards}
         self.empties = {c: z3.Bool(f"{name}.empties[{card_name(c)}]") for c in deal.cards}
-        played = position.is_played
         cons: list[z3.BoolRef] = [exactly(list(self.lead.values()), 1)]
         cons += [z3.Implies(self.lead[c], self.legal(c)) for c in deal.cards]
-
-        def available(card: Card) -> z3.BoolRef:
-            return z3.And(deal.in_play(card), z3.Not(played(card))) if card in deal.dead else FALSE
-
-        def skippable(card: Card) -> z3.BoolRef:
-            if card not in deal.dead:
-                return FALSE  # out of the pack: never jumped
-            options = []
-            if sem.skip_played:
-                options.append(played(card))
-            if sem.skip_dead:
-                options.append(deal.dead[card])
-            return _or(options)
-
-        # outside[suit, s]: every card seat s was dealt outside ``suit`` is played already.
+        # outside[chain, s]: every card seat s was dealt outside that chain is played already.
         outside = {
-            (suit, s): _and([z3.Implies(deal.hold[d, s], played(d))
-                             for d in deal.cards if card_suit(d) != suit])
-            for suit in range(4) for s in range(deal.players)
+            (bottom, s): _and([z3.Implies(deal.hold[d, s], position.is_played(d))
+                               for d in deal.cards if chains.bottom[d] != bottom])
+            for bottom in set(chains.bottom.values()) for s in range(deal.players)
         }
-        for suit in range(4):
-            order = [make_card(suit, r) for r in rules.suit_order]
-            for i, c in enumerate(order):
-                if c not in deal.dead:
-                    continue
-                # The run goes on from c to the first card above it that it cannot skip,
-                # if that card is available; it stops at c otherwise.
-                reach_from_below = []
-                for j in range(i - 1, -1, -1):
-                    b = order[j]
-                    gap = _and([skippable(x) for x in order[j + 1:i]])
-                    if b in deal.dead and not z3.is_false(gap):
-                        reach_from_below.append(z3.And(self.run[b], z3.Not(self.empties[b]),
-                                                       gap))
-                cons.append(self.run[c] == _or([self.lead[c],
-                                                z3.And(available(c), _or(reach_from_below))]))
-                onward = []
-                for j in range(i + 1, len(order)):
-                    gap = _and([skippable(x) for x in order[i + 1:j]])
-                    if not z3.is_false(gap):
-                        onward.append(z3.And(gap, available(order[j])))
-                cons.append(self.goes_on[c] == z3.And(self.run[c], z3.Not(self.empties[c]),
-                                                      _or(onward)))
-                # c empties its player's hand when every other card of that player is played
-                # already or comes earlier in this run (lower in the same suit).
-                per_seat = []
-                for s in range(deal.players):
-                    rest = [outside[suit, s]]
-                    for d in order:
-                        if d != c and d in deal.dead:
-                            earlier = self.run[d] if key[d] < key[c] else FALSE
-                            rest.append(z3.Implies(deal.hold[d, s], _or([played(d), earlier])))
-                    per_seat.append(z3.And(deal.hold[c, s], _and(rest)))
-                cons.append(self.empties[c] == z3.And(self.run[c], _or(per_seat)))
+        for c in deal.cards:
+            # The run reaches c from the nearest card below it that it cannot skip, if c is
+            # available; it goes on from c to the first card above that it cannot skip, if
+            # that card is available (Game.forced_run: the successor, else a stop).
+            reach = [z3.And(self.run[b], z3.Not(self.empties[b]), gap)
+                     for b, gap in self._gaps(chains.below[c]) if b in deal.dead]
+            cons.append(self.run[c] == _or([self.lead[c],
+                                            z3.And(self._available(c), _or(reach))]))
+            onward = [z3.And(gap, self._available(a)) for a, gap in self._gaps(chains.above[c])]
+            cons.append(self.goes_on[c] == z3.And(self.run[c], z3.Not(self.empties[c]),
+                                                  _or(onward)))
+            # c empties its player's hand when every other card of that player is played
+            # already or comes earlier in this run (below it in its chain).
+            same = [d for d in deal.cards if d != c and chains.bottom[d] == chains.bottom[c]]
+            per_seat = []
+            for s in range(deal.players):
+                rest = [outside[chains.bottom[c], s]]
+                rest += [z3.Implies(deal.hold[d, s], _or([position.is_played(d),
+                                                          self.run[d] if d in chains.below[c]
+                                                          else FALSE])) for d in same]
+                per_seat.append(z3.And(deal.hold[c, s], _and(rest)))
+            cons.append(self.empties[c] == z3.And(self.run[c], _or(per_seat)))
         self.constraints = cons
 
+    def _available(self, card: Card) -> z3.BoolRef:
+        """``card`` is in the pack, dealt to a player and not yet played."""
+        deal = self.deal
+        if card not in deal.dead:
+            return FALSE
+        return z3.And(deal.in_play(card), z3.Not(self.position.is_played(card)))
+
+    def _skippable(self, card: Card) -> z3.BoolRef:
+        """Only a mutant's run passes over a card (:class:`PlaySemantics`)."""
+        deal, sem = self.deal, self.deal.semantics
+        if card not in deal.dead:
+            return FALSE  # out of the pack: never passed over
+        options = []
+        if sem.skip_played:
+            options.append(self.position.is_played(card))
+        if sem.skip_dead:
+            options.append(deal.dead[card])
+        return _or(options)
+
+    def _gaps(self, cards: tuple[Card, ...]) -> list[tuple[Card, z3.BoolRef]]:
+        """Each card of ``cards`` (nearest first) with the condition that the run passes over
+        every card before it; those it can never reach are left out."""
+        result = []
+        gap: z3.BoolRef = TRUE
+        for card in cards:
+            result.append((card, gap))
+            gap = _and([gap, self._skippable(card)])
+            if z3.is_false(gap):
+                break
+        return result
+
     def legal(self, card: Card) -> z3.BoolRef:
-        """The seat to lead may lead ``card``: it holds it and the lead rule allows it."""
+        """The seat to lead may lead ``card``: it holds it and the table's lead rule allows it
+        (no lower card by ``order_key``, of its suit or of the hand; :func:`legal_leads`)."""
         position = self.position
-        rules = self.deal.semantics.rules
-        key = rules.order_key
+        table = self.deal.table
+        key = table.order_key
         terms = [position.leader_holds(card)]
-        if rules.lead is not LeadRule.ANY:
+        if table.lead is not LeadId.ANY:
             terms += [z3.Not(position.leader_holds(d)) for d in self.deal.cards
-                      if key[d] < key[card] and (rules.lead is LeadRule.LOWEST_IN_HAND
+                      if key[d] < key[card] and (table.lead is LeadId.LOWEST_IN_HAND
                                                  or card_suit(d) == card_suit(card))]
         return _and(terms)
 

@@ -1,10 +1,13 @@
 """What the encodings need to know of a ruleset, and the deliberately broken variants.
 
-The encodings take a :class:`PlaySemantics` rather than a :class:`Ruleset` so that the tests can
-hand them a *mutant*: the rules with one thing broken on purpose (the 8♦ left in the pack, a
-run that jumps a card it should stop at, a pair split that creates a counter). A prover that
-still says "proved" for a mutant whose theorem is false would be worthless; the tests check it
-does not.
+Every rule fact the encodings use comes from the ruleset's compiled table
+(:func:`~popejoan_solver.model.table.compile_rules`): the pack, the successor of each card,
+the lead rule and its order, the turn-up that ends the deal; the dealing from the model's own
+helpers. The encodings take a :class:`PlaySemantics` rather than a :class:`Ruleset` so that
+the tests can hand them a *mutant*: the rules with one thing broken on purpose (the 8♦ left in
+the pack, a run that jumps a card it should stop at, a pair split that creates a counter). A
+prover that still says "proved" for a mutant whose theorem is false would be worthless; the
+tests check it does not.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Final
 
-from ..model.cards import EIGHT_OF_DIAMONDS, PACK, Mask
+from ..model.cards import EIGHT_OF_DIAMONDS, Mask
 from ..model.errors import RulesError
-from ..model.rules import DeadHandRule, PairRule, Ruleset
+from ..model.rules import PairRule, Ruleset
+from ..model.table import RuleTable, compile_rules
 
 
 @dataclass(frozen=True)
@@ -23,7 +27,8 @@ class PlaySemantics:
     """The rules as the encodings read them; ``mutant`` is empty for the rules as written."""
 
     rules: Ruleset
-    pack: Mask = PACK
+    extra_cards: Mask = 0
+    """Mutant: cards added to the table's pack (dealt like any card)."""
     skip_played: bool = False
     """Mutant: a run passes over a played card to the next card instead of stopping."""
     skip_dead: bool = False
@@ -45,20 +50,28 @@ class PlaySemantics:
         """True when the rules model itself can replay what the encoding finds."""
         return not self.mutant
 
+    @property
+    def table(self) -> RuleTable:
+        """The ruleset's compiled table: what the model plays from."""
+        return compile_rules(self.rules)
+
+    @property
+    def pack(self) -> Mask:
+        return self.table.pack | self.extra_cards
+
     def cards_per_player(self, players: int) -> int:
-        size = self.pack.bit_count()
-        if self.rules.dead_hand is DeadHandRule.EQUAL_HANDS:
-            return size // (players + 1)
-        return (size - self.rules.stock_size) // players
+        """The model's dealing rule (:meth:`Ruleset.cards_per_player`)."""
+        return self.rules.cards_per_player(players)
 
     def dead_size(self, players: int) -> int:
+        """The rest of the pack: the model's dead hand, plus any extra cards of a mutant."""
         return self.pack.bit_count() - players * self.cards_per_player(players)
 
 
 MUTANTS: Final[Mapping[str, tuple[str, Callable[[Ruleset], PlaySemantics]]]] = {
     "eight-in-pack": (
         "the 8♦ is left in the pack and dealt like any card",
-        lambda r: PlaySemantics(r, pack=PACK | 1 << EIGHT_OF_DIAMONDS, mutant="eight-in-pack"),
+        lambda r: PlaySemantics(r, extra_cards=1 << EIGHT_OF_DIAMONDS, mutant="eight-in-pack"),
     ),
     "run-jumps-played": (
         "a run that reaches a played card jumps over it and goes on",

@@ -126,32 +126,33 @@ POPE_TEST = _const(lambda c: c == POPE)
 
 def _below_dead() -> tuple[CardTest, ConcreteCardTest]:
     def symbolic(deal: SymbolicDeal, c: Card) -> z3.BoolRef:
-        above = deal.semantics.rules.successor[c]
+        above = deal.table.successor[c]
         return deal.is_dead(above) if above >= 0 else z3.BoolVal(False)
 
     def concrete(deal: Deal | None, c: Card, dead: int, _t: int) -> bool:
         assert deal is not None
-        above = deal.rules.successor[c]
+        above = compile_rules(deal.rules).successor[c]
         return above >= 0 and bool(dead >> above & 1)
     return symbolic, concrete
 
 
 def _deal_played(deal: SymbolicDeal) -> z3.BoolRef:
     """The turn-up does not end the deal unplayed (the table's ``ends_deal_turnup``)."""
-    ends = compile_rules(deal.semantics.rules).ends_deal_turnup
+    ends = deal.table.ends_deal_turnup
     return z3.Not(deal.turnup[ends]) if ends in deal.turnup else z3.BoolVal(True)
 
 
 def outset_turnups(rules: Ruleset, cards: Iterable[Card], target: Card) -> set[Card]:
     """The turn-ups of a played deal under which ``target`` is not on Hoyle's list."""
-    ends = compile_rules(rules).ends_deal_turnup
-    return {t for t in cards if t not in (target, ends) and rules.successor[t] != target}
+    table = compile_rules(rules)
+    ends = table.ends_deal_turnup
+    return {t for t in cards if t not in (target, ends) and table.successor[t] != target}
 
 
 def _listed_unreachable(deal: SymbolicDeal, c: Card) -> z3.BoolRef:
     """Hoyle's list: the four aces, Pope, and the card next above the turn-up; no card when the
     turn-up ends the deal (the claim is about deals that are played)."""
-    below = deal.semantics.rules.predecessor[c]
+    below = deal.table.predecessor[c]
     fixed = card_rank(c) == Rank.ACE or c == POPE
     above_turnup = deal.turnup[below] if below in deal.turnup else z3.BoolVal(False)
     return z3.And(_deal_played(deal), z3.BoolVal(True) if fixed else above_turnup)
@@ -159,8 +160,9 @@ def _listed_unreachable(deal: SymbolicDeal, c: Card) -> z3.BoolRef:
 
 def _listed_concrete(deal: Deal | None, c: Card, _dead: int, turnup: int) -> bool:
     assert deal is not None
-    return turnup != compile_rules(deal.rules).ends_deal_turnup and (
-        card_rank(c) == Rank.ACE or c == POPE or deal.rules.successor[turnup] == c)
+    table = compile_rules(deal.rules)
+    return turnup != table.ends_deal_turnup and (
+        card_rank(c) == Rank.ACE or c == POPE or table.successor[turnup] == c)
 
 
 # The special theorems.
