@@ -1,0 +1,622 @@
+"""Mutation testing as a standing check: realistic slips put into ``model/``, ``logic/`` and the
+search engines one at a time, each of which some check of the repository must catch.
+
+Each mutant is a small source patch (file, exact old text, new text). It is applied in a fresh
+copy of the repository's committed tree (``git archive HEAD``; never the working tree, where
+others work), whose compiled core is built from that copy's ``_core.c``, and the mutant's
+killers run there with ``PYTHONPATH`` set to the copy: chosen ``popejoan prove`` theorems,
+translation validation, selected tests. A killer must pass on the unmutated copy to count.
+The C core takes its tables from ``model/table.py`` and its runs from the fast engine's slots,
+so a ``model/`` mutant reaches every engine that reads what it changes; the differential tests
+compare the engines with the reference engine, which plays through ``model/play.py``.
+
+    .venv/bin/python tools/mutants.py                # every mutant, stop at the first kill
+    .venv/bin/python tools/mutants.py --all-killers --markdown /tmp/table.md
+    .venv/bin/python tools/mutants.py --list
+    .venv/bin/python tools/mutants.py pope-exemption-never-ends lead-rule-ignored
+
+Exit status: 0 every mutant caught, 1 a mutant survived or its patch no longer applies (the
+old text is not found exactly once: update the patch), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_TIMEOUT = 300.0
+"""Seconds each killer may run before it is stopped (a killer that hangs is not a kill)."""
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """Replace ``old`` (which must occur exactly once in ``path``) by ``new``."""
+
+    path: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Killer:
+    """A check that must pass on the repository and should fail on a mutant.
+
+    ``kind`` is ``prove`` (``args``: theorem, ruleset; passes when the theorem has ``expect``),
+    ``pytest`` (``args``: test ids; passes when they all pass) or ``python`` (``args``: one
+    module run with ``-m`` and its arguments; passes on exit status 0).
+    """
+
+    kind: str
+    args: tuple[str, ...]
+    expect: str = "proved"
+
+    @property
+    def label(self) -> str:
+        if self.kind == "prove":
+            return f"prove {self.args[0]} ({self.args[1]})"
+        if self.kind == "pytest":
+            return " ".join(a.removeprefix("tests/") for a in self.args)
+        return "python -m " + " ".join(self.args)
+
+    def command(self) -> list[str]:
+        if self.kind == "prove":
+            return [sys.executable, "-m", "popejoan_solver", "prove", "--theorem", self.args[0],
+                    "--rules", self.args[1], "--json"]
+        if self.kind == "pytest":
+            return [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                    "--no-header", *self.args]
+        return [sys.executable, "-m", *self.args]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One realistic slip: what it breaks, where, and the checks expected to catch it."""
+
+    name: str
+    what: str
+    hunks: tuple[Hunk, ...]
+    killers: tuple[Killer, ...]
+
+
+@dataclass
+class Verdict:
+    """What one killer said: passed (the mutant got through it) or failed, and why."""
+
+    killer: Killer
+    killed: bool
+    detail: str
+    seconds: float
+
+
+@dataclass
+class MutantResult:
+    """A mutant's fate: killed by which killers, survived, or stale (its patch did not apply)."""
+
+    mutant: Mutant
+    status: str
+    """``killed``, ``SURVIVED`` or ``STALE``."""
+    verdicts: list[Verdict] = field(default_factory=list)
+    seconds: float = 0.0
+    note: str = ""
+
+    def caught_by(self) -> str:
+        kills = [v.detail if v.killer.kind == "pytest" and v.detail.endswith(" failed")
+                 else f"{v.killer.label}: {v.detail}" for v in self.verdicts if v.killed]
+        return "; ".join(kills) if kills else self.note or "nothing"
+
+
+def prove(theorem: str, rules: str = "hoyle-modernized", expect: str = "proved") -> Killer:
+    return Killer("prove", (theorem, rules), expect)
+
+
+def tests(*ids: str) -> Killer:
+    return Killer("pytest", ids)
+
+
+# The killers the mutants share.
+ENCODED_RUN = tests("tests/test_logic.py::test_encoded_run_is_the_models_run")
+DIFFERENTIAL = tests("tests/test_solver.py::test_fast_engine_agrees_with_reference")
+PLAY = tests("tests/test_play_and_settlement.py")
+SETTLEMENT_ENCODING = tests("tests/test_settlement_encoding.py")
+FIND = tests("tests/test_find_independent.py")
+PROVE_TESTS = tests("tests/test_logic.py::test_hoyle_theorems_are_proved",
+                    "tests/test_logic.py::test_parlett_kings_are_not_stops_with_a_replayed_line",
+                    "tests/test_logic.py::test_mutants_are_refuted")
+
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        "successor-wraps-past-king",
+        "the successor table wraps round from the top of a suit to its bottom (K then A)",
+        (Hunk("popejoan_solver/model/rules.py",
+              "            for low, high in itertools.pairwise(order):",
+              "            for low, high in itertools.pairwise((*order, order[0])):"),),
+        (prove("kings-are-stops"), ENCODED_RUN, DIFFERENTIAL, PLAY),
+    ),
+    Mutant(
+        "ace-order-swapped",
+        "ace low and ace high swapped in the suit order (Kings no longer stops under Hoyle)",
+        (Hunk("popejoan_solver/model/rules.py",
+              "        if self.ace is AceRank.LOW:\n            return tuple(range(13))",
+              "        if self.ace is AceRank.HIGH:\n            return tuple(range(13))"),),
+        (prove("kings-are-stops"), ENCODED_RUN, DIFFERENTIAL, PLAY),
+    ),
+    Mutant(
+        "seven-of-diamonds-not-stop",
+        "the successor of the 7♦ taken within the pack: the 9♦ follows it, as the 8♦ is out",
+        (Hunk("popejoan_solver/model/rules.py",
+              "                table[make_card(suit, low)] = make_card(suit, high)",
+              "                if not PACK >> make_card(suit, high) & 1:\n"
+              "                    high = order[order.index(high) + 1]\n"
+              "                table[make_card(suit, low)] = make_card(suit, high)"),),
+        (prove("seven-of-diamonds-stop"), prove("pope-only-led"), ENCODED_RUN, DIFFERENTIAL,
+         PLAY),
+    ),
+    Mutant(
+        "eight-in-pack",
+        "the 8♦ left in the pack",
+        (Hunk("popejoan_solver/model/cards.py",
+              "PACK: Final = FULL_MASK & ~(1 << EIGHT_OF_DIAMONDS)",
+              "PACK: Final = FULL_MASK"),),
+        (prove("seven-of-diamonds-stop"), PLAY, DIFFERENTIAL),
+    ),
+    Mutant(
+        "run-jumps-dead-card",
+        "a run passes over a card of the dead hand to the next card in play",
+        (Hunk("popejoan_solver/model/play.py",
+              "        if not self.in_play >> above & 1:\n            return StopReason.DEAD\n",
+              "        while above >= 0 and above != EIGHT_OF_DIAMONDS "
+              "and not self.in_play >> above & 1:\n"
+              "            above = self.rules.successor[above]\n"
+              "        if above < 0 or above == EIGHT_OF_DIAMONDS:\n"
+              "            return StopReason.DEAD\n"),
+         Hunk("popejoan_solver/model/play.py",
+              "            card = self.rules.successor[card]\n",
+              "            card = self.rules.successor[card]\n"
+              "            while not self.in_play >> card & 1:\n"
+              "                card = self.rules.successor[card]\n")),
+        (prove("below-dead-is-stop"), ENCODED_RUN, DIFFERENTIAL, PLAY),
+    ),
+    Mutant(
+        "lead-rule-ignored",
+        "the play model lets the leader lead any card it holds, whatever the lead rule",
+        (Hunk("popejoan_solver/model/play.py",
+              "        return legal_leads(self.rules, self.dealt[leader] & ~played)",
+              "        held = self.dealt[leader] & ~played\n"
+              "        return sorted(iter_mask(held), "
+              "key=lambda c: (c // 13, self.rules.order_key[c]))"),),
+        (prove("kings-are-stops", "britannica"), ENCODED_RUN, DIFFERENTIAL, PLAY),
+    ),
+    Mutant(
+        "lead-rule-any-in-table",
+        "the rule table gives the engines lead=any for every ruleset",
+        (Hunk("popejoan_solver/model/table.py",
+              "        lead=LEAD_IDS[rules.lead],",
+              "        lead=LeadId.ANY,"),),
+        (DIFFERENTIAL, tests("tests/test_table.py")),
+    ),
+    Mutant(
+        "out-noticed-at-end-of-run",
+        "going out is noticed only when the run stops, not on the card that empties the hand",
+        (Hunk("popejoan_solver/model/play.py",
+              "            if not self.dealt[seat] & ~played:\n"
+              "                return Run(leader, tuple(cards), tuple(seats), StopReason.OUT, -1, "
+              "seat)\n"
+              "            reason = self.stop_reason(card, played)\n"
+              "            if reason is not None:\n",
+              "            reason = self.stop_reason(card, played)\n"
+              "            if reason is not None:\n"
+              "                if not self.dealt[seat] & ~played:\n"
+              "                    return Run(leader, tuple(cards), tuple(seats), StopReason.OUT,"
+              " -1, seat)\n"),),
+        (prove("terminates"), ENCODED_RUN, DIFFERENTIAL, PLAY),
+    ),
+    Mutant(
+        "pope-exemption-never-ends",
+        "the holder dealt Pope is exempt from paying even after playing it",
+        (Hunk("popejoan_solver/model/settlement.py",
+              "        if exempt is not None and left >> exempt & 1:",
+              "        if exempt is not None and game.dealt[seat] >> exempt & 1:"),),
+        (prove("counters-conserved"), DIFFERENTIAL, PLAY, SETTLEMENT_ENCODING),
+    ),
+    Mutant(
+        "unplayed-pope-paid",
+        "the exemption read from the played cards: an unplayed Pope's holder pays",
+        (Hunk("popejoan_solver/model/settlement.py",
+              "        if exempt is not None and left >> exempt & 1:",
+              "        if exempt is not None and played >> exempt & 1:"),),
+        (prove("counters-conserved"), DIFFERENTIAL, PLAY, SETTLEMENT_ENCODING),
+    ),
+    Mutant(
+        "matrimony-across-hands",
+        "Matrimony (and Intrigue) paid whole to the first card's player when the pair is split",
+        (Hunk("popejoan_solver/model/table.py",
+              "    if len(seats) == 1:\n",
+              "    if len(seats) == 1 or award.taker is Taker.SAME_PLAYER:\n"),),
+        (prove("matrimony-needs-one-hand"), SETTLEMENT_ENCODING, PLAY, DIFFERENTIAL),
+    ),
+    Mutant(
+        "cards-left-counts-dealt",
+        "the payment per card left counts every card dealt, not those left in hand",
+        (Hunk("popejoan_solver/model/settlement.py",
+              "            transfers.append(Transfer(seat, winner, table.per_card_left * "
+              "left.bit_count(),",
+              "            transfers.append(Transfer(seat, winner, table.per_card_left * "
+              "game.dealt[seat].bit_count(),"),),
+        (prove("counters-conserved"), SETTLEMENT_ENCODING, DIFFERENTIAL, PLAY),
+    ),
+    Mutant(
+        "pope-turnup-option-inverted",
+        "the option pope_turnup read inverted: a Pope turned up ends the deal when it should not",
+        (Hunk("popejoan_solver/model/table.py",
+              "PopeTurnup.ENDS_DEAL else None",
+              "PopeTurnup.COMPARTMENT else None"),),
+        (prove("unreachable-at-outset"), PLAY, tests("tests/test_table.py")),
+    ),
+    Mutant(
+        "turnup-first-dead-card",
+        "the deal turns up the first card dealt to the dead hand instead of the last",
+        (Hunk("popejoan_solver/model/deal.py",
+              "    return Deal.create(tuple(hands), dead, cards[-1], rules, board)",
+              "    return Deal.create(tuple(hands), dead, cards[players], rules, board)"),),
+        (tests("tests/test_deal_and_notation.py"), tests("tests/test_stops_graph_cases.py")),
+    ),
+    Mutant(
+        "line-search-first-lead-only",
+        "the line search of find explores only the first legal lead of each position",
+        (Hunk("popejoan_solver/logic/lines.py",
+              "        for lead in game.legal_leads(played, leader):",
+              "        for lead in game.legal_leads(played, leader)[:1]:"),),
+        (FIND, tests("tests/test_logic.py::test_find_matrimony_never_paid_is_verified_"
+                     "independently")),
+    ),
+    Mutant(
+        "find-first-lead-only",
+        "find's exact check of first-lead-out tries only the first legal lead",
+        (Hunk("popejoan_solver/logic/find.py",
+              "                                       for lead in game.legal_leads(0, 0))",
+              "                                       for lead in game.legal_leads(0, 0)[:1])"),),
+        (FIND, tests("tests/test_logic.py::test_find_first_lead_out_and_a_proof_of_none")),
+    ),
+    Mutant(
+        "find-diamonds-symmetric",
+        "find's learned clauses relabel diamonds too, as if all four suits were alike",
+        (Hunk("popejoan_solver/logic/find.py",
+              "    perms = [(0, 2, 3)] if pinned else list(itertools.permutations((0, 2, 3)))\n"
+              "    for perm in perms:\n"
+              "        mapping = dict(zip((0, 2, 3), perm, strict=True))",
+              "    perms = [(0, 1, 2, 3)] if pinned else list(itertools.permutations((0, 1, 2, "
+              "3)))\n"
+              "    for perm in perms:\n"
+              "        mapping = dict(zip((0, 1, 2, 3), perm, strict=True))"),),
+        (FIND, tests("tests/test_logic.py")),
+    ),
+    Mutant(
+        "encoding-lowest-of-suit-ignored",
+        "the z3 lead rule checks only lowest-in-hand, so lowest-of-suit allows any lead",
+        (Hunk("popejoan_solver/logic/encoding.py",
+              "        if table.lead is not LeadId.ANY:",
+              "        if table.lead is LeadId.LOWEST_IN_HAND:"),),
+        (prove("kings-are-stops", "britannica"), ENCODED_RUN),
+    ),
+    Mutant(
+        "encoding-run-past-going-out",
+        "the z3 run goes on past the card that empties its player's hand",
+        (Hunk("popejoan_solver/logic/encoding.py",
+              "            reach = [z3.And(self.run[b], z3.Not(self.empties[b]), gap)",
+              "            reach = [z3.And(self.run[b], gap)"),),
+        (prove("terminates"), ENCODED_RUN),
+    ),
+    Mutant(
+        "encoding-exemption-never-ends",
+        "the z3 settlement exempts the holder of Pope even after it is played",
+        (Hunk("popejoan_solver/logic/settlement_encoding.py",
+              "            exempt = (z3.And(deal.holds(exempt_card, s), "
+              "z3.Not(played.get(exempt_card, FALSE)))",
+              "            exempt = (deal.holds(exempt_card, s)"),),
+        (prove("counters-conserved"), SETTLEMENT_ENCODING),
+    ),
+    Mutant(
+        "stop-theorem-vacuous",
+        "the stop theorems' failure condition also asks for a lead that is not in the run "
+        "(it can never hold, so every stop claim is 'proved')",
+        (Hunk("popejoan_solver/logic/theorems.py",
+              "            return _or([z3.And(cards(deal, c), step.goes_on[c]) "
+              "for c in deal.cards])",
+              "            return _or([z3.And(cards(deal, c), step.goes_on[c], "
+              "z3.Not(step.run[c]))\n                        for c in deal.cards])"),),
+        (prove("kings-are-stops", "parlett", expect="refuted"), PROVE_TESTS),
+    ),
+    Mutant(
+        "line-unrolling-one-lead",
+        "the prover's bounded search for a counterexample line unrolls only the first lead",
+        (Hunk("popejoan_solver/logic/prover.py",
+              "        for depth in range(1, (max_depth or self.max_depth) + 1):\n"
+              "            for p in counts:",
+              "        for depth in range(1, 2):\n"
+              "            for p in counts:"),),
+        (prove("kings-are-stops", "parlett", expect="refuted"), PROVE_TESTS,
+         tests("tests/test_prover_defects.py")),
+    ),
+    Mutant(
+        "fast-runs-cross-suits",
+        "the fast engine's stretches run on from the top of one suit into the next",
+        (Hunk("popejoan_solver/search/fast.py",
+              "                same_suit = above % 13 != 0",
+              "                same_suit = above < 52"),),
+        (DIFFERENTIAL,),
+    ),
+    Mutant(
+        "fast-block-pruning-any-rule",
+        "the fast engine's Fact 3d block bound used under every lead rule, not only lead=any",
+        (Hunk("popejoan_solver/search/fast.py",
+              "        prune_blocks = sg.game.table.lead is LeadId.ANY",
+              "        prune_blocks = True"),),
+        (DIFFERENTIAL, tests("tests/test_variants.py::test_the_engines_agree_on_the_new_rulesets",
+                             "tests/test_solver.py")),
+    ),
+    Mutant(
+        "reference-bounds-stored-exact",
+        "the reference engine stores every result as exact, forgetting fail-soft bounds",
+        (Hunk("popejoan_solver/search/reference.py",
+              "        if best <= window_low:\n            upper = min(upper, best)\n"
+              "        elif best >= window_high:\n            lower = max(lower, best)\n"
+              "        else:\n            lower = upper = best",
+              "        lower = upper = best"),),
+        (DIFFERENTIAL, tests("tests/test_solver.py")),
+    ),
+)
+
+
+class StaleMutantError(Exception):
+    """A mutant's old text is not found exactly once: the code moved on; update the patch."""
+
+
+def apply(mutant: Mutant, tree: Path) -> None:
+    """Apply every hunk of ``mutant`` to the copy at ``tree``, or raise StaleMutantError."""
+    for hunk in mutant.hunks:
+        path = tree / hunk.path
+        if not path.is_file():
+            raise StaleMutantError(f"{hunk.path} does not exist")
+        text = path.read_text(encoding="utf-8")
+        count = text.count(hunk.old)
+        if count != 1:
+            first = hunk.old.strip().splitlines()[0]
+            raise StaleMutantError(f"old text found {count} times in {hunk.path} (expected "
+                                   f"once): {first!r}")
+        path.write_text(text.replace(hunk.old, hunk.new), encoding="utf-8")
+
+
+def export_tree(dest: Path, source: str = "HEAD") -> None:
+    """The repository's committed tree at ``source`` (``git archive``) in ``dest``; a copy of
+    the files on disk when ``source`` is ``worktree`` or git is unavailable."""
+    dest.mkdir(parents=True)
+    if source != "worktree":
+        try:
+            data = subprocess.run(["git", "-C", str(ROOT), "archive", source],
+                                  capture_output=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            data = b""
+        if data:
+            with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+                archive.extractall(dest, filter="data")
+            return
+    ignore = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.so", "build", "*.egg-info",
+                                    ".*_cache", ".hypothesis", "benchmarks")
+    for item in ROOT.iterdir():
+        if item.name.startswith(".") or item.name == "benchmarks":
+            continue
+        if item.is_dir():
+            shutil.copytree(item, dest / item.name, ignore=ignore)
+        else:
+            shutil.copy2(item, dest / item.name)
+
+
+def build_core(tree: Path) -> str:
+    """Compile the C core in the copy; what happened, in a few words."""
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+                          cwd=tree, capture_output=True, text=True)
+    built = list((tree / "popejoan_solver" / "search").glob("_core*.so"))
+    if done.returncode or not built:
+        return "the C core did not build: the Python engines only"
+    return "C core built from the copy's _core.c"
+
+
+def run_killer(killer: Killer, tree: Path, timeout: float) -> Verdict:
+    """Run ``killer`` in the copy at ``tree``; killed when it fails there."""
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTEST_ADDOPTS", None)
+    start = time.perf_counter()
+    proc = subprocess.Popen(killer.command(), cwd=tree, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return Verdict(killer, False, f"timed out after {timeout:.0f} s",
+                       time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    killed, detail = judge(killer, proc.returncode, out, err)
+    return Verdict(killer, killed, detail, seconds)
+
+
+def judge(killer: Killer, status: int, out: str, err: str) -> tuple[bool, str]:
+    """Did the killer fail (the mutant is caught), and how, from its exit status and output."""
+    if killer.kind == "prove":
+        try:
+            (theorem,) = json.loads(out)["theorems"]
+            found = str(theorem["status"])
+        except (ValueError, KeyError, TypeError):
+            last = (err.strip().splitlines() or ["no output"])[-1]
+            return True, f"exit {status}: {last[:160]}"
+        if found == killer.expect:
+            return False, found
+        return True, f"{found} (expected {killer.expect})"
+    if status == 0:
+        return False, "passed"
+    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", out, flags=re.MULTILINE)
+    if failed:
+        return True, f"{failed[0].removeprefix('tests/')} failed"
+    last = ((out + err).strip().splitlines() or ["no output"])[-1]
+    return True, f"exit {status}: {last[:160]}"
+
+
+@dataclass
+class Session:
+    """A base copy of the repository and the killers' verdicts on it (computed when needed)."""
+
+    base: Path
+    timeout: float
+    baseline: dict[Killer, Verdict] = field(default_factory=dict)
+
+    def sound(self, killer: Killer) -> Verdict:
+        """The killer's verdict on the unmutated copy (it must pass there to count)."""
+        if killer not in self.baseline:
+            self.baseline[killer] = run_killer(killer, self.base, self.timeout)
+        return self.baseline[killer]
+
+    def run(self, mutant: Mutant, all_killers: bool = False) -> MutantResult:
+        """Apply ``mutant`` in a fresh copy of the base and run its killers there."""
+        start = time.perf_counter()
+        tree = self.base.parent / f"mutant-{mutant.name}"
+        shutil.copytree(self.base, tree, symlinks=True)
+        try:
+            try:
+                apply(mutant, tree)
+            except StaleMutantError as exc:
+                return MutantResult(mutant, "STALE", [], time.perf_counter() - start,
+                                    f"patch does not apply: {exc}")
+            result = MutantResult(mutant, "SURVIVED")
+            for killer in mutant.killers:
+                verdict = run_killer(killer, tree, self.timeout)
+                if verdict.killed and self.sound(killer).killed:
+                    verdict = Verdict(killer, False, f"{verdict.detail}, but it fails on the "
+                                      "unmutated copy too", verdict.seconds)
+                result.verdicts.append(verdict)
+                if verdict.killed:
+                    result.status = "killed"
+                    if not all_killers:
+                        break
+            result.seconds = time.perf_counter() - start
+            return result
+        finally:
+            shutil.rmtree(tree, ignore_errors=True)
+
+
+def make_session(workdir: Path, source: str, build: bool, timeout: float) -> tuple[Session, str]:
+    """The base copy in ``workdir`` (with the sources beside it, as in the checkout)."""
+    base = workdir / "base"
+    export_tree(base, source)
+    shared = ROOT.parent / "shared"
+    if shared.is_dir():
+        (workdir / "shared").symlink_to(shared)
+    note = build_core(base) if build else "C core not built: the Python engines only"
+    return Session(base, timeout), note
+
+
+def run_mutants(mutants: Iterable[Mutant], *, source: str = "HEAD", build: bool = True,
+                timeout: float = DEFAULT_TIMEOUT, all_killers: bool = False,
+                echo: bool = False) -> list[MutantResult]:
+    """Run each mutant in its own copy of the repository; the results in order."""
+    with tempfile.TemporaryDirectory(prefix="popejoan-mutants-") as tmp:
+        session, note = make_session(Path(tmp), source, build, timeout)
+        if echo:
+            print(f"# copy of {source} in {tmp}; {note}", flush=True)
+        results = []
+        for mutant in mutants:
+            result = session.run(mutant, all_killers)
+            if echo:
+                print(line(result), flush=True)
+            results.append(result)
+        return results
+
+
+def line(result: MutantResult) -> str:
+    return f"{result.mutant.name}: {result.status} ({result.seconds:.1f} s): {result.caught_by()}"
+
+
+def markdown(results: Sequence[MutantResult]) -> str:
+    """The table of ``docs/proofs.md``: mutant, what it breaks, what caught it, time."""
+    rows = ["| mutant | the slip | caught by | time |", "|---|---|---|---|"]
+    for r in results:
+        where = ", ".join(dict.fromkeys(h.path.removeprefix("popejoan_solver/")
+                                        for h in r.mutant.hunks))
+        caught = r.caught_by() if r.status == "killed" else f"**{r.status}**: {r.caught_by()}"
+        rows.append(f"| `{r.mutant.name}` ({where}) | {r.mutant.what} | "
+                    f"{caught.replace('|', '/')} | {r.seconds:.0f} s |")
+    return "\n".join(rows) + "\n"
+
+
+def select(names: Sequence[str]) -> list[Mutant]:
+    """The named mutants (all when none is named); ValueError for an unknown name."""
+    known = {m.name: m for m in MUTANTS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"unknown mutant {unknown[0]!r} (see --list)")
+    return [known[n] for n in names] if names else list(MUTANTS)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("names", nargs="*", help="mutants to run (all by default)")
+    parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument("--all-killers", action="store_true",
+                        help="run every killer of a mutant, not only up to the first kill")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                        help="seconds per killer (default %(default)s)")
+    parser.add_argument("--source", default="HEAD",
+                        help="the commit to copy (default HEAD), or 'worktree' for the files "
+                             "on disk")
+    parser.add_argument("--no-build", action="store_true", help="do not compile the C core")
+    parser.add_argument("--markdown", type=Path, help="write the table to this file")
+    parser.add_argument("--json", type=Path, help="write the results as JSON to this file")
+    args = parser.parse_args(argv)
+    try:
+        chosen = select(args.names)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.list:
+        for m in chosen:
+            print(f"{m.name}: {m.what} [{', '.join(k.label for k in m.killers)}]")
+        return 0
+    start = time.perf_counter()
+    results = run_mutants(chosen, source=args.source, build=not args.no_build,
+                          timeout=args.timeout, all_killers=args.all_killers, echo=True)
+    total = time.perf_counter() - start
+    caught = sum(r.status == "killed" for r in results)
+    print(f"# {caught} of {len(results)} mutants caught in {total:.0f} s")
+    if args.markdown:
+        args.markdown.write_text(markdown(results), encoding="utf-8")
+    if args.json:
+        args.json.write_text(json.dumps([to_json(r) for r in results], indent=2) + "\n",
+                             encoding="utf-8")
+    for r in results:
+        if r.status != "killed":
+            print(f"error: mutant {r.mutant.name} {r.status}: {r.caught_by()}", file=sys.stderr)
+    return 0 if caught == len(results) else 1
+
+
+def to_json(result: MutantResult) -> dict[str, object]:
+    return {"mutant": result.mutant.name, "what": result.mutant.what, "status": result.status,
+            "seconds": round(result.seconds, 1), "note": result.note,
+            "killers": [{"killer": v.killer.label, "killed": v.killed, "detail": v.detail,
+                         "seconds": round(v.seconds, 1)} for v in result.verdicts]}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
