@@ -1,0 +1,385 @@
+"""Translation validation: the z3 encodings checked equal to the rules model they stand for.
+
+A proof is about the encoding; it is a proof about the rules only if the encoding's one step
+(a lead and its run, who leads next, who is out) and its settlement are what the model
+(:mod:`popejoan_solver.model.play`, :mod:`~popejoan_solver.model.settlement`) computes. Two
+checks, both over the same compiled rule table:
+
+* :func:`validate_deals` (concrete): for given deals, every position play reaches from the
+  outset and every card the seat on lead holds: the encoding, with deal, position and lead
+  fixed, has exactly the model's run, stop card, next leader and player out, and refuses
+  exactly the leads the model refuses; every finished line is settled alike. :func:`window_deals`
+  gives every deal of a small shape, so that this is exhaustive over it.
+* :func:`validate_symbolic` (symbolic): one z3 query per player count that the encoding's
+  step equals a second, direct definition of the run (the loop of :meth:`Game.forced_run`
+  unrolled over time, from ``table.successor``), for every deal and every position (reachable
+  or not) and every legal lead.
+
+A mismatch raises :class:`ValidationError` (a :class:`ProofError`: a bug of the tool).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+
+import z3
+
+from ..model.board import Compartment
+from ..model.cards import Card, Mask, card_name, format_cards, iter_mask
+from ..model.deal import Deal
+from ..model.play import Position, Run
+from ..model.settlement import net, settle
+from .encoding import FALSE, SymbolicDeal, SymbolicPosition, SymbolicStep, _and, _or
+from .prover import ProofError, check_sat
+from .semantics import PlaySemantics
+from .settlement_encoding import SymbolicSettlement
+
+
+class ValidationError(ProofError):
+    """The encoding and the rules model disagree on a step or a settlement."""
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """What one validation compared."""
+
+    deals: int = 0
+    positions: int = 0
+    leads: int = 0
+    """Legal leads whose run, stop, next leader and player out were compared."""
+    refused: int = 0
+    """Leads the model refuses, checked refused by the encoding."""
+    settlements: int = 0
+    seconds: float = 0.0
+
+    def __add__(self, other: ValidationReport) -> ValidationReport:
+        return ValidationReport(self.deals + other.deals, self.positions + other.positions,
+                                self.leads + other.leads, self.refused + other.refused,
+                                self.settlements + other.settlements,
+                                self.seconds + other.seconds)
+
+    def summary(self) -> str:
+        return (f"{self.deals} deals, {self.positions} positions, {self.leads} leads compared, "
+                f"{self.refused} illegal leads refused, {self.settlements} settlements, "
+                f"{self.seconds:.1f} s")
+
+
+def _true(model: z3.ModelRef, term: z3.BoolRef) -> bool:
+    return bool(z3.is_true(model.eval(term, model_completion=True)))
+
+
+class _Checker:
+    """One step and one settlement of the encoding, for one player count, evaluated with the
+    deal, the position and the lead fixed (the definitions then have exactly one solution)."""
+
+    def __init__(self, semantics: PlaySemantics, players: int) -> None:
+        self.deal = SymbolicDeal(semantics, players, "v")
+        self.position = SymbolicPosition.fresh(self.deal, "p")
+        self.step = SymbolicStep(self.position, "s")
+        self.after = self.step.after()
+        self.stops = {c: self.step.stop(c) for c in self.deal.cards}
+        self.outs = [self.after.out(s) for s in range(players)]
+        self.solver = z3.Solver()
+        self.solver.add(*self.step.constraints)
+        self.final = SymbolicPosition.fresh(self.deal, "end")
+        self.settlement = SymbolicSettlement(self.deal, self.final)
+        self.settler = z3.Solver()
+        self.settler.add(*self.settlement.constraints,
+                         *[v == 0 for v in self.settlement.carried.values()])
+        self._negated: dict[int, z3.BoolRef] = {}
+
+    def _literal(self, var: z3.BoolRef, value: bool) -> z3.BoolRef:
+        """``var`` or its negation (built once: building z3 terms is most of the time)."""
+        if value:
+            return var
+        key = var.get_id()
+        if key not in self._negated:
+            self._negated[key] = z3.Not(var)
+        return self._negated[key]
+
+    def deal_literals(self, deal: Deal) -> list[z3.BoolRef]:
+        sym = self.deal
+        lits = []
+        for c in sym.cards:
+            lits += [self._literal(sym.hold[c, s], deal.holder(c) == s)
+                     for s in range(sym.players)]
+            lits += [self._literal(sym.dead[c], bool(deal.dead >> c & 1)),
+                     self._literal(sym.turnup[c], c == deal.turnup)]
+        return lits
+
+    def check_position(self, deal: Deal, position: Position) -> tuple[int, int]:
+        """Every card held by the seat on lead: (legal leads compared, illegal ones refused)."""
+        fixed = [self._literal(self.position.played[c], bool(position.played >> c & 1))
+                 for c in self.deal.cards]
+        fixed += [self._literal(v, s == position.leader)
+                  for s, v in enumerate(self.position.leader)]
+        legal = set(position.legal_leads())
+        held = deal.dealt_hand(position.leader) & ~position.played
+        compared = refused = 0
+        for lead in iter_mask(held):
+            result, model = check_sat_with(self.solver, [*fixed, self.step.lead[lead]])
+            where = (f"{deal.players} players, hands {_hands(deal)}, played "
+                     f"{format_cards(position.played) or '-'}, seat {position.leader + 1} "
+                     f"leads {card_name(lead)}")
+            if lead not in legal:
+                if result != z3.unsat:
+                    raise ValidationError(f"the encoding allows a lead the model refuses: {where}")
+                refused += 1
+                continue
+            if model is None:
+                raise ValidationError(f"the encoding refuses a legal lead: {where}")
+            run = position.game.forced_run(position.played, position.leader, lead)
+            self._compare_run(model, run, where)
+            compared += 1
+        return compared, refused
+
+    def _compare_run(self, model: z3.ModelRef, run: Run, where: str) -> None:
+        cards = self.deal.cards
+        ran = {c for c in cards if _true(model, self.step.run[c])}
+        stops = [c for c in cards if _true(model, self.stops[c])]
+        out = [s for s, term in enumerate(self.outs) if _true(model, term)]
+        leads = [s for s in range(self.deal.players) if _true(model, self.after.leader[s])]
+        expected_out = [run.winner] if run.winner >= 0 else []
+        if (ran != set(run.cards) or stops != [run.stop_card] or out != expected_out
+                or (run.winner < 0 and leads != [run.next_leader])):
+            raise ValidationError(
+                f"the encoding's run differs from the model's: {where}: model "
+                f"{' '.join(card_name(c) for c in run.cards)} (out {run.winner + 1 or '-'}, "
+                f"next {run.next_leader + 1 or '-'}); encoding "
+                f"{' '.join(card_name(c) for c in sorted(ran))} stop "
+                f"{' '.join(card_name(c) for c in stops)} (out {[s + 1 for s in out]}, next "
+                f"{[s + 1 for s in leads]})")
+
+    def check_settlement(self, deal: Deal, deal_literals: list[z3.BoolRef], played: Mask,
+                         winner: int) -> None:
+        """The encoding's settlement of a finished line equals the model's, seat by seat and
+        compartment by compartment (the board as dressed, nothing carried over)."""
+        expected = settle(deal, played, winner)
+        fixed = [self._literal(self.final.played[c], bool(played >> c & 1))
+                 for c in self.deal.cards]
+        _, model = check_sat_with(self.settler, [*deal_literals, *fixed])
+        if model is None:
+            raise ValidationError(f"the encoding cannot settle a finished line: hands "
+                                  f"{_hands(deal)}, played {format_cards(played)}")
+        st = self.settlement
+
+        def value(term: z3.ArithRef) -> int:
+            return int(model.eval(term, model_completion=True).as_long())
+
+        seats = [(value(st.dressing_net[s]), value(st.turnup_net[s]), value(st.play_net[s]))
+                 for s in range(deal.players)]
+        wanted = [(net(expected.dressing, s), net(expected.turnup, s), net(expected.play, s))
+                  for s in range(deal.players)]
+        board = {c: value(st.board_after[c]) for c in Compartment}
+        if seats != wanted or board != dict(expected.board_after.items()):
+            raise ValidationError(
+                f"the encoding settles a finished line otherwise than the model: hands "
+                f"{_hands(deal)}, turn-up {card_name(deal.turnup)}, played "
+                f"{format_cards(played)}: (dressing, turn-up, play) per seat {seats} against "
+                f"{wanted}")
+
+
+def check_sat_with(solver: z3.Solver, assumptions: list[z3.BoolRef],
+                   ) -> tuple[z3.CheckSatResult, z3.ModelRef | None]:
+    """A check with ``assumptions`` added for it alone, and its model if satisfiable (Ctrl-C
+    stays an interrupt, :func:`check_sat`)."""
+    solver.push()
+    try:
+        solver.add(*assumptions)
+        result = check_sat(solver)
+        return result, solver.model() if result == z3.sat else None
+    finally:
+        solver.pop()
+
+
+def _hands(deal: Deal) -> str:
+    return " / ".join(format_cards(deal.dealt_hand(s)) for s in range(deal.players))
+
+
+def _reachable(deal: Deal) -> Iterator[Position]:
+    """Every position play reaches from the deal's outset, each once."""
+    start = Position.from_deal(deal)
+    seen = {(start.played, start.leader)}
+    todo = [start]
+    while todo:
+        position = todo.pop()
+        yield position
+        for lead in position.legal_leads():
+            after = position.play(lead)[1]
+            if (after.played, after.leader) not in seen:
+                seen.add((after.played, after.leader))
+                todo.append(after)
+
+
+def validate_deals(semantics: PlaySemantics, deals: Iterable[Deal]) -> ValidationReport:
+    """Every reachable position of each deal, every card its leader holds, and the settlement
+    of every finished line: the encoding against the model."""
+    return _validate(semantics, ((deal, _reachable(deal)) for deal in deals))
+
+
+def validate_line(semantics: PlaySemantics, deal: Deal, rng: random.Random) -> ValidationReport:
+    """Every position of one random line of ``deal`` (each card its leader holds), and the
+    settlement where it ends: for full deals, whose positions are too many to visit."""
+    def line() -> Iterator[Position]:
+        position = Position.from_deal(deal)
+        yield position
+        while not position.is_over:
+            position = position.play(rng.choice(position.legal_leads()))[1]
+            yield position
+    return _validate(semantics, [(deal, line())])
+
+
+def _validate(semantics: PlaySemantics,
+              cases: Iterable[tuple[Deal, Iterable[Position]]]) -> ValidationReport:
+    """Each deal's given positions: a step from each position not over, the settlement of
+    each finished one (or, when the turn-up ends the deal, of the deal left unplayed)."""
+    start = time.perf_counter()
+    checkers: dict[int, _Checker] = {}
+    report = ValidationReport()
+    ends = semantics.table.ends_deal_turnup
+    for deal, positions in cases:
+        checker = checkers.get(deal.players) or checkers.setdefault(
+            deal.players, _Checker(semantics, deal.players))
+        literals = checker.deal_literals(deal)
+        unplayed = deal.turnup == ends
+        if unplayed:
+            checker.check_settlement(deal, literals, 0, -1)
+        checker.solver.push()
+        checker.solver.add(*literals)
+        counts = [0, 0, 0, int(unplayed)]  # positions, leads, refused, settlements
+        try:
+            for position in positions:
+                counts[0] += 1
+                if not position.is_over:
+                    compared, refused = checker.check_position(deal, position)
+                    counts[1] += compared
+                    counts[2] += refused
+                elif not unplayed:
+                    checker.check_settlement(deal, literals, position.played, position.winner)
+                    counts[3] += 1
+        finally:
+            checker.solver.pop()
+        report += ValidationReport(1, *counts)
+    return replace(report, seconds=time.perf_counter() - start)
+
+
+def window_deals(semantics: PlaySemantics, window: Iterable[Card],
+                 hand_sizes: tuple[int, ...]) -> Iterator[Deal]:
+    """Every deal in which the seats hold ``hand_sizes`` cards of ``window`` (the rest of the
+    window is dead, as is every card outside it; the turn-up is the lowest card outside the
+    window that does not end the deal, so that every deal is played)."""
+    cards = [c for c in window if semantics.pack >> c & 1]
+    ends = semantics.table.ends_deal_turnup
+    turnup = next(c for c in iter_mask(semantics.pack) if c not in cards and c != ends)
+    for hands in _assignments(cards, hand_sizes):
+        held = 0
+        for hand in hands:
+            held |= hand
+        yield Deal.create(hands, semantics.pack & ~held, turnup, semantics.rules)
+
+
+def _assignments(cards: list[Card], sizes: tuple[int, ...]) -> Iterator[tuple[Mask, ...]]:
+    """Every way to give ``sizes[s]`` of ``cards`` to each seat ``s``."""
+    if not sizes:
+        yield ()
+        return
+    for hand in itertools.combinations(cards, sizes[0]):
+        rest = [c for c in cards if c not in hand]
+        for others in _assignments(rest, sizes[1:]):
+            yield (sum(1 << c for c in hand), *others)
+
+
+# The symbolic check: the encoding's step against the run unrolled over time.
+
+class _UnrolledRun:
+    """Game.forced_run as a z3 term, step by step: ``at[i][c]`` says the run's ``i``-th card
+    is ``c``; after each card the run stops if its player has none left, if its successor
+    (``table.successor``) is missing, out of the pack, dead or played, and goes on to the
+    successor otherwise."""
+
+    def __init__(self, position: SymbolicPosition, lead: dict[Card, z3.BoolRef]) -> None:
+        deal = position.deal
+        successor = deal.table.successor
+        self.players = deal.players
+        cards = deal.cards
+        at: list[dict[Card, z3.BoolRef]] = [dict(lead)]
+        so_far = dict(lead)
+        self.out_at: list[list[z3.BoolRef]] = []
+        longest = max(len(deal.chains.above[c]) for c in cards) + 1
+        for _ in range(longest):
+            current = at[-1]
+            # The player of the current card (one seat, if any card is current) is out when
+            # every card dealt to it is played already or earlier in this run.
+            out = [_or([z3.And(current[c], deal.hold[c, s]) for c in cards if c in current])
+                   for s in range(deal.players)]
+            out = [z3.And(o, _and([z3.Implies(deal.hold[d, s],
+                                              _or([position.played[d], so_far[d]]))
+                                   for d in cards]))
+                   for s, o in enumerate(out)]
+            self.out_at.append(out)
+            going_on = z3.Not(_or(out))
+            following: dict[Card, z3.BoolRef] = dict.fromkeys(cards, FALSE)
+            for c in cards:
+                above = successor[c]
+                if above >= 0 and above in following:
+                    following[above] = z3.And(current[c], going_on, deal.in_play(above),
+                                              z3.Not(position.played[above]))
+            at.append(following)
+            so_far = {c: _or([so_far[c], following[c]]) for c in cards}
+        self.at = at
+        self.ran = so_far
+        self.overrun = _or(list(at[-1].values()))
+        """A card still current after the longest chain: the unrolling was too short."""
+
+    def stop(self, card: Card) -> z3.BoolRef:
+        """``card`` is the last card of the run."""
+        return _or([z3.And(self.at[i][card], z3.Not(_or(list(self.at[i + 1].values()))))
+                    for i in range(len(self.at) - 1)])
+
+    def out(self, seat: int) -> z3.BoolRef:
+        return _or([step[seat] for step in self.out_at])
+
+
+def symbolic_query(semantics: PlaySemantics, players: int) -> z3.Solver:
+    """A solver that is satisfiable exactly when, for some deal of ``players`` and some
+    well-formed position not over (reachable or not) and some legal lead, the encoding's step
+    and the unrolled run disagree on a card of the run, the stop card, who is out or who
+    leads next."""
+    deal = SymbolicDeal(semantics, players, "deal")
+    position = SymbolicPosition.fresh(deal, "p")
+    step = SymbolicStep(position, "s")
+    after = step.after()
+    unrolled = _UnrolledRun(position, step.lead)
+    differs = [step.run[c] != unrolled.ran[c] for c in deal.cards]
+    differs += [step.stop(c) != unrolled.stop(c) for c in deal.cards]
+    differs += [after.out(s) != unrolled.out(s) for s in range(players)]
+    differs += [z3.And(z3.Not(unrolled.out(s)), after.leader[s]
+                       != _or([z3.And(unrolled.stop(c), deal.hold[c, s]) for c in deal.cards]))
+                for s in range(players)]
+    differs.append(unrolled.overrun)
+    solver = z3.Solver()
+    solver.add(*deal.constraints(), *position.well_formed(), z3.Not(position.over()),
+               *step.constraints, z3.Or(*differs))
+    return solver
+
+
+def validate_symbolic(semantics: PlaySemantics, players: Iterable[int]) -> float:
+    """The symbolic check for each player count; its time. Raises :class:`ValidationError`
+    with the deal of a disagreement."""
+    start = time.perf_counter()
+    for p in players:
+        solver = symbolic_query(semantics, p)
+        result = check_sat(solver)
+        if result != z3.unsat:
+            raise ValidationError(f"the encoding's step differs from the run unrolled from the "
+                                  f"rule table ({semantics.name}, {p} players): z3 says "
+                                  f"{result}")
+    return time.perf_counter() - start
+
+
+__all__ = ["ValidationError", "ValidationReport", "symbolic_query", "validate_deals",
+           "validate_line", "validate_symbolic", "window_deals"]
