@@ -2,8 +2,9 @@
 
 Exit status: 0 done; 1 a case disagrees with the model, a theorem is refuted, or ``find``
 proved that no such deal exists; 2 bad input (one line ``error: ...`` on stderr); 3 a time
-limit ran out (bounds printed instead of exact values), or a theorem stayed unknown; 4 an
-internal error of ``prove`` (the encoding and the rules model disagree: a bug of the tool).
+limit ran out (bounds printed instead of exact values), or a theorem stayed unknown or was
+vacuous; 4 an internal error of ``prove`` (the encoding and the rules model disagree, or a
+frame of a proof is impossible: a bug of the tool).
 """
 
 from __future__ import annotations
@@ -372,7 +373,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
     statuses = {r.status for r in results}
     if Status.REFUTED in statuses:
         return EXIT_DISAGREE
-    return EXIT_TIME_LIMIT if Status.UNKNOWN in statuses else EXIT_OK
+    return EXIT_TIME_LIMIT if statuses & {Status.UNKNOWN, Status.VACUOUS} else EXIT_OK
 
 
 # ----------------------------------------------------------------------------- find

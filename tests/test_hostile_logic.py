@@ -158,8 +158,8 @@ def test_an_interrupted_z3_check_is_an_interrupt_not_an_answer(
 
 def test_a_theorem_is_proved_again_after_an_interrupted_run(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The third check (the theorem's own, after the invariant's two) is interrupted; the
-    same workspace then proves the theorem as if nothing had happened."""
+    """The third check (the vacuity guard's, after the theorem's own and the deal frame's)
+    is interrupted; the same workspace then proves the theorem as if nothing had happened."""
     real = z3.Solver.check
     calls = [0]
 

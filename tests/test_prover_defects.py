@@ -100,14 +100,18 @@ def test_terminates_does_not_assume_an_invariant_the_induction_failed(
 
 
 def test_each_theorem_is_charged_the_shared_work_it_needed() -> None:
-    """``played-on-top`` reuses the induction done for ``pope-only-led``: its time includes it."""
+    """``kings-are-stops`` reuses the one-lead frame built for ``pope-only-led``: its time
+    includes it; ``played-on-top`` is charged its induction."""
     ws = Workspace(HOYLE, players=(3,))
-    first, second = prove(HOYLE, ["pope-only-led", "played-on-top"], ws)
-    (alone,) = prove(HOYLE, ["played-on-top"], Workspace(HOYLE, players=(3,)))
-    induction = ws.shared_seconds[("invariant", 3)]
+    first, second, third = prove(HOYLE, ["pope-only-led", "kings-are-stops", "played-on-top"],
+                                 ws)
+    (alone,) = prove(HOYLE, ["kings-are-stops"], Workspace(HOYLE, players=(3,)))
+    step, induction = ws.shared_seconds[("step", 3)], ws.shared_seconds[("invariant", 3)]
+    assert step > 0
     assert induction > 0
-    assert second.seconds >= induction
-    assert first.seconds >= induction + ws.shared_seconds[("step", 3)]
+    assert first.seconds >= step
+    assert second.seconds >= step
+    assert third.seconds >= induction
     assert second.seconds >= 0.5 * alone.seconds
 
 

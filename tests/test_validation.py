@@ -4,16 +4,20 @@ reported as proved (vacuity guards)."""
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
 
 import pytest
+import z3
 
+from popejoan_solver.cli import main
 from popejoan_solver.logic.encoding import Chains
-from popejoan_solver.logic.prover import Status, Workspace
+from popejoan_solver.logic.prover import ProofError, Status, Workspace
 from popejoan_solver.logic.semantics import PlaySemantics, mutant
-from popejoan_solver.logic.theorems import prove
+from popejoan_solver.logic.theorems import PREMISES, THEOREMS, prove
+from popejoan_solver.logic.vacuity import Premise
 from popejoan_solver.logic.validation import (
     ValidationError,
     ValidationReport,
@@ -140,3 +144,50 @@ def test_the_step_equals_the_unrolled_run_for_every_deal() -> None:
     encoding's step is the run of Game.forced_run unrolled from the table (z3, unsat), under
     ace high and lowest-of-suit (the other player counts and rulesets: docs/proofs.md)."""
     validate_symbolic(PlaySemantics.of(PARLETT), [3])
+
+
+# Vacuity guards.
+
+@dataclass(frozen=True)
+class NoDeal(PlaySemantics):
+    """A broken encoding in which no deal exists (hands of 20 cards): every query is
+    unsatisfiable, so without the guards every theorem would be "proved"."""
+
+    def cards_per_player(self, players: int) -> int:
+        return 20
+
+
+def test_an_impossible_frame_is_an_internal_error() -> None:
+    sem = NoDeal(HOYLE, mutant="no-deal")
+    for name in ("kings-are-stops", "counters-conserved"):
+        with pytest.raises(ProofError, match="vacuous proof: a deal is impossible"):
+            prove(sem, [name], Workspace(sem, players=(3,)))
+
+
+def test_a_premise_without_a_model_is_vacuous(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """The kings theorem made to say "a King that is also no card ends its run": its check
+    passes, its premise has no model, and it is reported vacuous (status 3), not proved."""
+    premise = Premise(PREMISES["kings-are-stops"].frames, "a King is played that is no card",
+                      lambda _d, _p, _s: z3.BoolVal(False))
+    monkeypatch.setitem(PREMISES, "kings-are-stops", premise)
+    sem = PlaySemantics.of(HOYLE)
+    (result,) = prove(sem, ["kings-are-stops"], Workspace(sem, players=(3, 4)))
+    assert result.status is Status.VACUOUS
+    assert "impossible for 3, 4 players" in result.method
+    monkeypatch.setattr("popejoan_solver.logic.theorems.shared_workspace",
+                        lambda s: Workspace(s, players=(3,)))
+    assert main(["prove", "--theorem", "kings-are-stops", "--json"]) == 3
+    assert json.loads(capsys.readouterr().out)["theorems"][0]["status"] == "vacuous"
+
+
+def test_every_theorem_has_its_premise_checked() -> None:
+    """Each proof says which premise and frames were found satisfiable; the stop theorems
+    and Fact 1 are proved without the induction ever running (no proof assumes Fact 1)."""
+    assert set(PREMISES) == set(THEOREMS)
+    sem = PlaySemantics.of(HOYLE)
+    ws = Workspace(sem, players=(3,))
+    results = prove(sem, ["kings-are-stops", "terminates", "matrimony-needs-one-hand"], ws)
+    assert [r.status for r in results] == [Status.PROVED] * 3
+    assert all("not vacuous" in r.details[-1] for r in results)
+    assert not ws._invariant  # the induction never ran

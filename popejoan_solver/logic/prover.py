@@ -1,10 +1,12 @@
 """The proof machinery: encodings shared per player count, induction, one-step checks, and a
 bounded search for a concrete counterexample line that is then replayed through the rules model.
 
-A theorem about play is *proved* when its one-step check is unsatisfiable in every position that
-satisfies the inductive invariant (Fact 1 of ``docs/solver.md``), for 3 to 8 players; the
-invariant itself is re-proved by two separate, plain solver calls (it holds at the outset; every
-lead keeps it). Since every reachable position satisfies it, nothing reachable is left out. A
+A theorem about play is *proved* when its one-step check is unsatisfiable in every well-formed
+position not over (reachable or not) and every legal lead from it, for 3 to 8 players, and the
+frame and the theorem's premise are satisfiable (:mod:`.vacuity`). The inductive invariant
+(Fact 1 of ``docs/solver.md``) is a theorem of its own, proved by two separate, plain solver
+calls (it holds at the outset; every lead keeps it); no other proof assumes it, since none
+needs it (``tests/test_validation.py`` proves the catalogue without it). A
 theorem is *refuted* only by a line of play found from the outset (bounded model checking) and
 replayed through :mod:`popejoan_solver.model`; a one-step counterexample at a position no line
 was found to reach leaves the theorem *unknown*, never refuted.
@@ -139,6 +141,8 @@ class Status(StrEnum):
     PROVED = "proved"
     REFUTED = "refuted"
     UNKNOWN = "unknown"
+    VACUOUS = "vacuous"
+    """The checks pass, but the theorem's premise has no model: it says nothing."""
 
 
 @dataclass(frozen=True)
@@ -280,12 +284,10 @@ class Workspace:
         return bool(check_sat(init) == z3.unsat and check_sat(kept) == z3.unsat)
 
     def step_frame(self, players: int) -> _StepFrame:
-        """Any position satisfying the invariant, not over, and one lead from it."""
+        """Any well-formed position not over (reachable or not), and one lead from it."""
         key = ("step", players)
         self._used.add(key)
-        if players in self._steps:
-            self.invariant_holds(players)  # the frame assumes its result: it is charged too
-        else:
+        if players not in self._steps:
             self._steps[players] = self._shared(key, lambda: self._build_step(players))
         return self._steps[players]
 
@@ -297,8 +299,6 @@ class Workspace:
         solver = z3.Solver()
         solver.add(*deal.constraints(), *position.well_formed(), z3.Not(position.over()),
                    *step.constraints)
-        if self.invariant_holds(players):
-            solver.add(position.stretch_invariant())
         return _StepFrame(deal, position, step, solver)
 
     def check_step(self, players: int, bad: StepCondition) -> z3.CheckSatResult:
@@ -311,11 +311,8 @@ class Workspace:
             frame.solver.pop()
 
     def one_step_method(self) -> str:
-        every = all(self.invariant_holds(p) for p in self.players)
-        hypothesis = ("every position satisfying the inductive invariant (Fact 1, re-proved by "
-                      "two separate solver calls per player count)" if every
-                      else "every position (the invariant failed, so none was assumed)")
-        return f"z3: one lead checked from {hypothesis}, {self.players_text()}"
+        return (f"z3: one lead checked from every well-formed position not over, reachable or "
+                f"not (no invariant assumed), {self.players_text()}")
 
     def players_text(self) -> str:
         return f"{self.players[0]}-{self.players[-1]} players"

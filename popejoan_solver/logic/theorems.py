@@ -39,6 +39,7 @@ from .prover import (
 )
 from .semantics import PlaySemantics
 from .settlement_encoding import SymbolicSettlement
+from .vacuity import Frame, Guard, Premise, in_run
 
 CardTest = Callable[[SymbolicDeal, Card], z3.BoolRef]
 """Whether a card belongs to a set that depends on the deal (e.g. "just below a dead card")."""
@@ -188,15 +189,13 @@ def check_played_on_top(ws: Workspace) -> Outcome:
 
 
 def _deadlock_free(ws: Workspace, players: int) -> bool:
-    """Every position not over has a legal lead: checked with the lead left free, assuming the
-    invariant only where the induction proved it (as the shared step frame does)."""
+    """Every position not over has a legal lead: checked with the lead left free, in every
+    well-formed position not over (as the shared step frame is)."""
     frame = ws.step_frame(players)
     solver = z3.Solver()
     solver.add(*frame.deal.constraints(), *frame.position.well_formed(),
                z3.Not(frame.position.over()),
                _and([z3.Not(frame.step.legal(c)) for c in frame.deal.cards]))
-    if ws.invariant_holds(players):
-        solver.add(frame.position.stretch_invariant())
     return bool(check_sat(solver) == z3.unsat)
 
 
@@ -532,6 +531,62 @@ THEOREMS: Final[Mapping[str, Theorem]] = {
 }
 
 
+def _apart(deal: SymbolicDeal, _f: SymbolicPosition, _st: SymbolicSettlement) -> z3.BoolRef:
+    """The K and Q of trumps are not in one hand (the premise of matrimony-needs-one-hand)."""
+    return z3.Not(_or([z3.And(deal.trumps(suit), _or([
+        z3.And(deal.holds(make_card(suit, Rank.KING), s),
+               deal.holds(make_card(suit, Rank.QUEEN), s)) for s in range(deal.players)]))
+        for suit in range(4)]))
+
+
+def _quartet_played(deal: SymbolicDeal, final: SymbolicPosition,
+                    _st: SymbolicSettlement) -> z3.BoolRef:
+    return _or([_trump_quartet(deal, final, s) for s in range(deal.players)])
+
+
+_ONE_LEAD = (Frame.DEAL, Frame.LEAD)
+PREMISES: Final[Mapping[str, Premise]] = {
+    "pope-only-led": Premise(_ONE_LEAD, "Pope is played", in_run(POPE_TEST[0])),
+    "kings-are-stops": Premise(_ONE_LEAD, "a King is played", in_run(KING_TEST[0])),
+    "seven-of-diamonds-stop": Premise(_ONE_LEAD, "the 7♦ is played", in_run(SEVEN_TEST[0])),
+    "below-dead-is-stop": Premise(_ONE_LEAD, "a card just below a dead card is played",
+                                  in_run(_below_dead()[0])),
+    "unreachable-at-outset": Premise(_ONE_LEAD, "a listed card is played",
+                                     in_run(_listed_unreachable)),
+    "terminates": Premise(_ONE_LEAD),
+    "counters-conserved": Premise((Frame.DEAL, Frame.FINISHED)),
+    "six-of-eight-pools": Premise((Frame.DEAL, Frame.FINISHED),
+                                  "a player holds and plays the J, Q, K and A of trumps",
+                                  final=_quartet_played),
+    "matrimony-needs-one-hand": Premise((Frame.DEAL, Frame.FINISHED),
+                                        "the K and Q of trumps are not in one hand",
+                                        final=_apart),
+    "played-on-top": Premise(_ONE_LEAD, "a position satisfies the invariant",
+                             lambda _d, position, _s: position.stretch_invariant()),
+}
+"""What each theorem quantifies over, and the premise its claim is conditioned on: both are
+checked satisfiable, for every player count, before it is reported proved."""
+
+
+def _vetted(guard: Guard, name: str, outcome: Outcome) -> Outcome:
+    """``outcome``, unless it is a proof whose premise has no model for some player count
+    (then vacuous); a frame with no model raises :class:`ProofError`."""
+    if outcome.status is not Status.PROVED:
+        return outcome
+    premise = PREMISES[name]
+    failed = guard.premise_fails(premise)
+    if failed:
+        counts = ", ".join(str(p) for p in failed)
+        return Outcome(Status.VACUOUS, f"{outcome.method}; but its premise ({premise.what}) "
+                       f"is impossible for {counts} players, so the proof says nothing",
+                       None, outcome.details)
+    frames = ", ".join(f.value for f in premise.frames)
+    checked = f"premise ({premise.what}) and " if premise.what else ""
+    return Outcome(outcome.status, outcome.method, outcome.counterexample, (
+        *outcome.details, f"not vacuous: {checked}frames ({frames}) each have a model, "
+        f"{guard.ws.players_text()}"))
+
+
 @functools.lru_cache(maxsize=4)
 def shared_workspace(semantics: PlaySemantics) -> Workspace:
     """One workspace per semantics, so that theorems proved one call at a time share encodings."""
@@ -552,13 +607,14 @@ def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None
             raise RulesError(f"theorem {name} does not apply to {sem.rules.name}: {reason}")
     ws = workspace if workspace is not None else shared_workspace(sem)
     results = []
+    guard = Guard(ws)
     try:
         with safe_interrupts():
             for name in chosen:
                 theorem = THEOREMS[name]
                 ws.start_theorem()
                 start = time.perf_counter()
-                outcome = theorem.check(ws)
+                outcome = _vetted(guard, name, theorem.check(ws))
                 seconds = ws.theorem_seconds(time.perf_counter() - start)
                 results.append(TheoremResult(theorem.name, theorem.statement, theorem.source,
                                              outcome.status, outcome.method,
