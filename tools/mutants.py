@@ -133,6 +133,8 @@ DIFFERENTIAL = tests("tests/test_solver.py::test_fast_engine_agrees_with_referen
 PLAY = tests("tests/test_play_and_settlement.py")
 SETTLEMENT_ENCODING = tests("tests/test_settlement_encoding.py")
 FIND = tests("tests/test_find_independent.py")
+VALIDATION = tests("tests/test_validation.py")
+GAPS = tests("tests/test_mutation_gaps.py")
 PROVE_TESTS = tests("tests/test_logic.py::test_hoyle_theorems_are_proved",
                     "tests/test_logic.py::test_parlett_kings_are_not_stops_with_a_replayed_line",
                     "tests/test_logic.py::test_mutants_are_refuted")
@@ -292,19 +294,6 @@ MUTANTS: tuple[Mutant, ...] = (
         (FIND, tests("tests/test_logic.py::test_find_first_lead_out_and_a_proof_of_none")),
     ),
     Mutant(
-        "find-diamonds-symmetric",
-        "find's learned clauses relabel diamonds too, as if all four suits were alike",
-        (Hunk("popejoan_solver/logic/find.py",
-              "    perms = [(0, 2, 3)] if pinned else list(itertools.permutations((0, 2, 3)))\n"
-              "    for perm in perms:\n"
-              "        mapping = dict(zip((0, 2, 3), perm, strict=True))",
-              "    perms = [(0, 1, 2, 3)] if pinned else list(itertools.permutations((0, 1, 2, "
-              "3)))\n"
-              "    for perm in perms:\n"
-              "        mapping = dict(zip((0, 1, 2, 3), perm, strict=True))"),),
-        (FIND, tests("tests/test_logic.py")),
-    ),
-    Mutant(
         "encoding-lowest-of-suit-ignored",
         "the z3 lead rule checks only lowest-in-hand, so lowest-of-suit allows any lead",
         (Hunk("popejoan_solver/logic/encoding.py",
@@ -349,7 +338,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "        for depth in range(1, 2):\n"
               "            for p in counts:"),),
         (prove("kings-are-stops", "parlett", expect="refuted"), PROVE_TESTS,
-         tests("tests/test_prover_defects.py")),
+         tests("tests/test_prover_defects.py"), GAPS),
     ),
     Mutant(
         "fast-runs-cross-suits",
@@ -357,7 +346,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/search/fast.py",
               "                same_suit = above % 13 != 0",
               "                same_suit = above < 52"),),
-        (DIFFERENTIAL,),
+        (DIFFERENTIAL, GAPS),
     ),
     Mutant(
         "fast-block-pruning-any-rule",
