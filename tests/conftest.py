@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from popejoan_solver.model.cards import PACK, iter_mask
+from popejoan_solver.model.cards import iter_mask
 from popejoan_solver.model.deal import Deal
 from popejoan_solver.model.rules import RULESETS, Ruleset
 
@@ -29,7 +29,7 @@ def short_deal(players: int, per_hand: int, seed: int, rules: Ruleset,
                played_leads: int = 0) -> Deal:
     """A deal of ``per_hand`` cards to each seat, every other card dead (composed problems)."""
     rng = random.Random(seed)
-    cards = list(iter_mask(PACK))
+    cards = list(iter_mask(rules.pack))
     rng.shuffle(cards)
     hands = [0] * players
     for i in range(players * per_hand):

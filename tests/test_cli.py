@@ -199,7 +199,7 @@ def test_python_dash_m_and_console_script_agree() -> None:
     assert result.returncode == 0
     names = [r["name"] for r in json.loads(result.stdout)["rulesets"]]
     assert names == ["hoyle-modernized", "britannica", "parlett", "early-hoyle", "peel", "cassell",
-                     "britannica-1911"]
+                     "britannica-1911", "spinado"]
 
 
 def test_a_closed_pipe_is_not_an_error() -> None:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from popejoan_solver.model.board import Board
+from popejoan_solver.model.board import Board, Compartment
 from popejoan_solver.model.cards import CardSet, parse_card
 from popejoan_solver.model.deal import Deal, deal_random, deal_warnings
 from popejoan_solver.model.errors import DealError, NotationError, PopeJoanError
@@ -22,6 +22,7 @@ from popejoan_solver.model.notation import (
 )
 from popejoan_solver.model.play import Position
 from popejoan_solver.model.rules import RULESETS, get_ruleset
+from popejoan_solver.model.table import compile_rules
 
 
 @st.composite
@@ -36,7 +37,9 @@ def deals(draw: st.DrawFn) -> Deal:
         if not options:
             break
         _, position = position.play(options[draw(st.integers(0, len(options) - 1))])
-    board = draw(st.none() | st.builds(Board, *[st.integers(0, 40)] * 8))
+    kept = compile_rules(rules).compartments
+    board = draw(st.none() | st.builds(Board, *[st.integers(0, 40) if c in kept else st.just(0)
+                                                for c in Compartment]))
     game = position.game
     return Deal.create(
         tuple(game.held(position.played, s) for s in range(deal.players)), deal.dead,

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from popejoan_solver.model.board import Board, Compartment
-from popejoan_solver.model.cards import PACK, POPE, CardSet, card_name, make_card, parse_card
+from popejoan_solver.model.cards import POPE, CardSet, card_name, make_card, parse_card
 from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.errors import IllegalPlayError
 from popejoan_solver.model.examples import hoyle_dead_hand
@@ -80,10 +80,11 @@ def test_illegal_leads_are_refused() -> None:
 def composed(hands: list[str], turnup: str, rules: str = "hoyle-modernized") -> Deal:
     """A short composed deal: the hands given, every other card dead."""
     masks = [CardSet.parse(h).mask for h in hands]
-    dead = PACK
+    ruleset = get_ruleset(rules)
+    dead = ruleset.pack
     for mask in masks:
         dead &= ~mask
-    return Deal.create(masks, dead, parse_card(turnup), get_ruleset(rules))
+    return Deal.create(masks, dead, parse_card(turnup), ruleset)
 
 
 def _play_line(deal: Deal, leads: list[str]) -> Position:

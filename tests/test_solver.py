@@ -98,12 +98,19 @@ def test_value_properties(players: int, per_hand: int, seed: int, variant: str) 
     solution = solve(deal)
     dressed = deal.board_or_dressed  # the ruleset's fresh board for this many players
     board_total = dressed.total()
+    game = Game.from_deal(deal)
+    # Spinado's Kings and Spin: paid by every opponent of the card's player.
+    between = [a for a in game.table.awards(game.trumps)
+               if a.compartment is None and game.holder[a.cards[0]] >= 0]
     for seat in solution.seats:
+        owed = sum(a.from_each for a in between if game.holder[a.cards[0]] != seat.seat - 1)
+        owing = sum(a.from_each * (players - 1) for a in between
+                    if game.holder[a.cards[0]] == seat.seat - 1)
         assert seat.guaranteed.lower <= seat.best_case.lower
         if seat.forced_win.lower:
-            assert seat.guaranteed.lower >= dressed.game
-        assert seat.guaranteed.lower >= -deal.hands[seat.seat - 1].bit_count()
-        assert seat.best_case.lower <= board_total + sum(h.bit_count() for h in deal.hands)
+            assert seat.guaranteed.lower >= dressed.game - owed
+        assert seat.guaranteed.lower >= -deal.hands[seat.seat - 1].bit_count() - owed
+        assert seat.best_case.lower <= board_total + sum(h.bit_count() for h in deal.hands) + owing
     # The line ends with one player out, and its values sum to what the board paid out.
     if solution.line:
         last = solution.line[-1]

@@ -1,4 +1,5 @@
-"""The explicit state graph of a deal: a node per position, an edge per lead and its run."""
+"""The explicit state graph of a deal: a node per position, an edge per run a lead can end in
+(one per lead, or several where a choice inside the run gives a lead more than one outcome)."""
 
 from __future__ import annotations
 
@@ -102,8 +103,9 @@ def _explore(game: Game, start: Position, max_states: int) -> _StateSpace:
     while queue:
         state = queue.popleft()
         position = Position(game, space.played[state], space.who[state])
-        for lead in position.legal_leads():
-            run, after = position.play(lead)
+        for lead, run in ((card, run) for card in position.legal_leads()
+                          for run in position.outcomes(card)):
+            after = position.after(run)
             over = run.winner >= 0
             who = run.winner if over else after.leader
             key = after.played << 3 | who

@@ -55,6 +55,8 @@ class SymbolicSettlement:
         self.takes: dict[tuple[int, Compartment], z3.ArithRef] = {
             (s, c): z3.IntVal(0) for s in range(players) for c in Compartment}
         self.payout: dict[Compartment, z3.ArithRef] = {c: z3.IntVal(0) for c in Compartment}
+        self.between: list[z3.ArithRef] = [z3.IntVal(0) for _ in range(players)]
+        """Payments between players in play (Spinado's Kings and Spin, from each opponent)."""
         self._game()
         for trumps in range(4):
             for award in self.table.awards(trumps):
@@ -62,7 +64,7 @@ class SymbolicSettlement:
         self.board_after = {c: self.after_turnup[c] - self.payout[c] for c in Compartment}
         self._cards_left(name, abstract_counts)
         self.play_net = [_sum([self.takes[s, c] for c in Compartment]) + self.card_net[s]
-                         for s in range(players)]
+                         + self.between[s] for s in range(players)]
 
     def _turnup(self, before: dict[Compartment, z3.ArithRef]) -> None:
         """The dealer's turn-up award, and whether the turn-up ends the deal unplayed."""
@@ -97,6 +99,9 @@ class SymbolicSettlement:
         and what leaves its compartment, written separately."""
         trump = self.deal.trumps(trumps)
         comp = award.compartment
+        if comp is None:
+            self._from_each(trump, award)
+            return
         amount = self.after_turnup[comp]
         played = self.final.played
         all_played = _and([trump, self.deal_played] + [played.get(c, FALSE) for c in award.cards])
@@ -121,6 +126,15 @@ class SymbolicSettlement:
         emptied_by_split = amount if self.deal.semantics.halves_round_up else 2 * half
         self.payout[comp] = self.payout[comp] + z3.If(
             _or(whole_to), amount, z3.If(_or(half_to), emptied_by_split, 0))
+
+    def _from_each(self, trump: z3.BoolRef, award: Award) -> None:
+        """A single-card award paid by every other player to the card's player."""
+        players = self.deal.players
+        took = [z3.And(trump, self._played_by(award.cards[0], s)) for s in range(players)]
+        for s in range(players):
+            paid = _sum([z3.If(took[o], award.from_each, 0) for o in range(players) if o != s])
+            self.between[s] = (self.between[s] + z3.If(took[s], award.from_each * (players - 1), 0)
+                               - paid)
 
     def _cards_left(self, name: str, abstract_counts: bool) -> None:
         """The table's payment for each card left, from every other seat to the one out, bar

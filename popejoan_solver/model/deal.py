@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 from .board import Board
 from .cards import (
-    EIGHT_OF_DIAMONDS,
     PACK,
     Card,
     Mask,
@@ -95,7 +94,7 @@ class Deal:
     @property
     def in_play(self) -> Mask:
         """Cards dealt to the players (held or already played): the cards a run can reach."""
-        return PACK & ~self.dead
+        return self.rules.pack & ~self.dead
 
     def dealt_hand(self, seat: int) -> Mask:
         """Every card dealt to ``seat``: held now or played."""
@@ -148,15 +147,18 @@ def validate(deal: Deal) -> None:
     places.append(("the dead hand", deal.dead))
     places += [(f"seat {s + 1}'s played cards", deal.played[s]) for s in range(len(deal.played))]
     seen = 0
+    pack = deal.rules.pack
+    game = "Spinado" if pack != PACK else "Pope Joan"
     for where, mask in places:
-        if mask & (1 << EIGHT_OF_DIAMONDS):
-            raise DealError(f"{where} has the 8D, which is not in the Pope Joan pack")
+        if mask & ~pack:
+            raise DealError(f"{where} has the {card_name(next(iter_mask(mask & ~pack)))}, which "
+                            f"is not in the {game} pack")
         clash = seen & mask
         if clash:
             card = next(iter_mask(clash))
             raise DealError(f"card {card_name(card)} is dealt twice (again in {where})")
         seen |= mask
-    missing = PACK & ~seen
+    missing = pack & ~seen
     if missing:
         count = missing.bit_count()
         raise DealError(
@@ -188,8 +190,8 @@ def _check_board(deal: Deal) -> None:
         if count and compartment not in kept:
             raise DealError(
                 f"board: {compartment.value} holds {count} counter{'s' if count > 1 else ''}, "
-                f"but {deal.rules.name} has no {compartment.value} compartment (pools="
-                f"{deal.rules.pools.value}): give it as 0")
+                f"but the board of {deal.rules.name} has no {compartment.value} compartment "
+                f"(it has {', '.join(c.value for c in kept)}): give it as 0")
 
 
 def deal_warnings(deal: Deal) -> list[str]:
@@ -224,14 +226,14 @@ def deal_warnings(deal: Deal) -> list[str]:
     return warnings
 
 
-def shuffled_pack(seed: int | str, index: int = 0) -> list[Card]:
-    """The 51 cards in a shuffled order that depends only on ``seed`` and ``index``.
+def shuffled_pack(seed: int | str, index: int = 0, pack: Mask = PACK) -> list[Card]:
+    """The cards of ``pack`` in a shuffled order that depends only on ``seed`` and ``index``.
 
     The string seed is hashed by :class:`random.Random` with SHA-512, so the order is the same
     on every machine and Python version that keeps that documented behaviour.
     """
     rng = random.Random(f"popejoan:{seed}:{index}")
-    cards = list(iter_mask(PACK))
+    cards = list(iter_mask(pack))
     rng.shuffle(cards)
     return cards
 
@@ -252,7 +254,7 @@ def deal_random(
     rules = rules if rules is not None else get_ruleset(DEFAULT_RULESET)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-    cards = shuffled_pack(seed, index)
+    cards = shuffled_pack(seed, index, rules.pack)
     per = rules.cards_per_player(players)
     hands = [0] * players
     dead = 0

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from .cards import EIGHT_OF_DIAMONDS, Card, Mask, card_name, iter_mask
+from .cards import Card, Mask, card_name, iter_mask
 from .errors import IllegalPlayError
 from .leads import legal_leads
 from .rules import Ruleset
-from .table import RuleTable, compile_rules
+from .table import ChoiceKind, ChoicePoint, RuleTable, compile_rules
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -30,6 +30,8 @@ class StopReason(StrEnum):
     DEAD = "next card is in the dead hand"
     PLAYED = "next card has been played"
     OUT = "a player went out"
+    SPIN = "Spin played on top"
+    IN_LIEU = "Pope played in lieu of a stop"
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,27 @@ class Run:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """A decision inside a run (a rule table's choice point): ``chooser`` takes one of
+    ``options``; the first declines (plays on as if the rule were not there)."""
+
+    chooser: int
+    kind: ChoiceKind
+    options: tuple[RunTree, ...]
+
+
+RunTree = Run | Choice
+"""A lead's run as it branches at each choice: a :class:`Run` where no choice is left."""
+
+
+def outcomes(tree: RunTree) -> list[Run]:
+    """Every run a lead can end in, each choice's first option first."""
+    if isinstance(tree, Run):
+        return [tree]
+    return [run for option in tree.options for run in outcomes(option)]
+
+
+@dataclass(frozen=True)
 class Game:
     """The fixed facts of a deal that play depends on."""
 
@@ -129,7 +152,7 @@ class Game:
         above = self.rules.successor[card]
         if above < 0:
             return StopReason.TOP
-        if above == EIGHT_OF_DIAMONDS:
+        if not self.rules.pack >> above & 1:
             return StopReason.ABSENT
         if not self.in_play >> above & 1:
             return StopReason.DEAD
@@ -148,8 +171,76 @@ class Game:
             )
         return self.forced_run(played, leader, lead)
 
+    def run_tree(self, played: Mask, leader: int, lead: Card) -> RunTree:
+        """Every way the run after ``lead`` can go, branching at the table's choice points
+        (just the forced run without them); the lead is not checked."""
+        if not self.table.choice_points:
+            return self.forced_run(played, leader, lead)
+        return self._tree(played, leader, (), (), lead, leader)
+
+    def runs(self, played: Mask, leader: int, lead: Card) -> list[Run]:
+        """Every run ``lead`` can end in (one without choice points); the lead is checked."""
+        self.run(played, leader, lead)
+        return outcomes(self.run_tree(played, leader, lead))
+
+    def _tree(self, played: Mask, leader: int, cards: tuple[Card, ...],
+              seats: tuple[int, ...], card: Card, seat: int) -> RunTree:
+        """The run from ``card``, played now by ``seat``, on: Spin's choice after it."""
+        played |= 1 << card
+        cards, seats = (*cards, card), (*seats, seat)
+        if not self.dealt[seat] & ~played:
+            return Run(leader, cards, seats, StopReason.OUT, -1, seat)
+        going_on = self._after(played, leader, cards, seats, card)
+        spin = self.table.choice(ChoiceKind.SPIN)
+        if (spin is None or card == spin.card or self.holder[spin.card] != seat
+                or played >> spin.card & 1):
+            return going_on
+        cards_spun, seats_spun = (*cards, spin.card), (*seats, seat)
+        if not self.dealt[seat] & ~(played | 1 << spin.card):
+            spun = Run(leader, cards_spun, seats_spun, StopReason.OUT, -1, seat)
+        else:
+            spun = Run(leader, cards_spun, seats_spun, StopReason.SPIN, seat, -1)
+        return Choice(seat, ChoiceKind.SPIN, (going_on, spun))
+
+    def _after(self, played: Mask, leader: int, cards: tuple[Card, ...],
+               seats: tuple[int, ...], card: Card) -> RunTree:
+        """After ``card`` (played, no one out): the next card, or the stop and the choice of
+        playing the Pope in lieu of the missing card."""
+        reason = self.stop_reason(card, played)
+        if reason is None:
+            above = self.rules.successor[card]
+            return self._tree(played, leader, cards, seats, above, self.holder[above])
+        stop = Run(leader, cards, seats, reason, seats[-1], -1)
+        lieu = self.table.choice(ChoiceKind.IN_LIEU)
+        if (lieu is None or played >> lieu.card & 1 or self.holder[lieu.card] < 0
+                or (reason is StopReason.TOP and not lieu.after_top)):
+            return stop
+        chooser = self.holder[lieu.card]
+        return Choice(chooser, ChoiceKind.IN_LIEU,
+                      (stop, self._in_lieu(played, leader, cards, seats, card, lieu)))
+
+    def _in_lieu(self, played: Mask, leader: int, cards: tuple[Card, ...],
+                 seats: tuple[int, ...], stop: Card, lieu: ChoicePoint) -> RunTree:
+        """The Pope played in place of the card missing above ``stop``; then the card above
+        the missing one if the reading goes on and it can be played, else the Pope's player
+        leads. (The 7♦'s missing card is the 8♦: the card above it is the Pope itself, so the
+        run goes on from the 10♦.)"""
+        chooser = self.holder[lieu.card]
+        played |= 1 << lieu.card
+        cards, seats = (*cards, lieu.card), (*seats, chooser)
+        if not self.dealt[chooser] & ~played:
+            return Run(leader, cards, seats, StopReason.OUT, -1, chooser)
+        missing = self.rules.successor[stop]
+        above = self.rules.successor[missing] if missing >= 0 else -1
+        if above == lieu.card:
+            above = self.rules.successor[above]
+        if lieu.continues and above >= 0 and self.in_play >> above & 1 and not played >> above & 1:
+            return self._tree(played, leader, cards, seats, above, self.holder[above])
+        return Run(leader, cards, seats, StopReason.IN_LIEU, chooser, -1)
+
     def forced_run(self, played: Mask, leader: int, lead: Card) -> Run:
-        """The run after ``lead``, without checking that the lead is legal."""
+        """The run after ``lead``, without checking that the lead is legal (every choice
+        declined: the whole run when the table has no choice points)."""
         cards: list[Card] = []
         seats: list[int] = []
         card, seat = lead, leader
@@ -190,8 +281,15 @@ class Position:
         return [] if self.is_over else self.game.legal_leads(self.played, self.leader)
 
     def play(self, lead: Card) -> tuple[Run, Position]:
-        """The run that ``lead`` forces and the position after it."""
+        """The run that ``lead`` forces (every choice in it declined) and the position after."""
         run = self.game.run(self.played, self.leader, lead)
-        after = self.played | run.mask
+        return run, self.after(run)
+
+    def outcomes(self, lead: Card) -> list[Run]:
+        """Every run ``lead`` can end in, by the choices inside it (checked legal)."""
+        return self.game.runs(self.played, self.leader, lead)
+
+    def after(self, run: Run) -> Position:
+        """The position after ``run``, one of the outcomes of a lead from here."""
         next_leader = run.next_leader if run.winner < 0 else self.leader
-        return run, Position(self.game, after, next_leader)
+        return Position(self.game, self.played | run.mask, next_leader)

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Final
 
 from .cards import Mask, card_name
-from .play import Game
+from .play import Game, outcomes
 
 MAX_STEPS: Final = 200_000
 """Positions the search may visit before it leaves the question open."""
@@ -106,8 +106,8 @@ class _Search:
         self.seen.add((played, leader))
         if len(self.seen) > MAX_STEPS:
             raise _BudgetError
-        runs = [self.game.forced_run(played, leader, lead)
-                for lead in self.game.legal_leads(played, leader) if self.target >> lead & 1]
+        runs = [run for lead in self.game.legal_leads(played, leader) if self.target >> lead & 1
+                for run in outcomes(self.game.run_tree(played, leader, lead))]
         for run in sorted(runs, key=lambda r: -len(r.cards)):
             if run.mask & ~self.target:
                 continue

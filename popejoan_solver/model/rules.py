@@ -22,7 +22,7 @@ from enum import Enum, StrEnum
 from functools import cached_property, partial
 from typing import Any, Final
 
-from .cards import NUM_CARDS, PACK, make_card
+from .cards import NUM_CARDS, PACK, Mask, make_card
 from .errors import RulesError, clip
 from .sources import (
     BRITANNICA,
@@ -37,6 +37,30 @@ from .sources import (
 from .sources import MODEL as MODEL  # re-exported: the model's own choices
 from .sources import Source as Source  # re-exported: theorems and proofs cite with it
 from .sources import Work as Work
+
+
+class GameKind(StrEnum):
+    """Which game of the stops family the table plays."""
+
+    POPE_JOAN = "pope-joan"
+    SPINADO = "spinado"
+    """Parlett's Spinado: 47 cards (no 8♦, no deuces), no trumps, no Pope; Matrimony (K♦-Q♦),
+    Intrigue (Q♦-J♦) and Game on the board; Kings and the A♦ ("Spin") paid by every opponent;
+    the holder of Spin may play it on any card he plays, to make that card a stop."""
+
+
+class PopeInLieu(StrEnum):
+    """Peel's variation: the holder of the unplayed Pope may play it in place of a missing card
+    when a run stops (each unclear point of his text is one value)."""
+
+    NO = "no"
+    RUN_CONTINUES = "run-continues"
+    """Not after a King; the run goes on with the card above the missing one, whoever holds it
+    (if that card cannot be played, the Pope's player leads next)."""
+    POPE_LEADS = "pope-leads"
+    """Not after a King; the Pope is a stop, and its player leads next."""
+    POPE_LEADS_AFTER_KING = "pope-leads-after-king"
+    """As ``pope-leads``, and after a King too ("at any time")."""
 
 
 class AceRank(StrEnum):
@@ -128,6 +152,12 @@ NOT_MODELLED: Final[Mapping[str, tuple[object, str]]] = {
                    "model's deals; use spare_hand=unseen or dealer-sees"),
 }
 """Option values declared, with their source, that every ruleset refuses: documented gaps."""
+
+NOT_IN_SPINADO: Final[Mapping[str, object]] = {
+    "pope_turnup": PopeTurnup.COMPARTMENT, "dressing": Dressing.DEALER, "stake": 5,
+    "pope_exemption": False, "pools": Pools.EIGHT, "pope_in_lieu": PopeInLieu.NO,
+}
+"""Options of Pope Joan's trumps, Pope and board, and the only value each takes under Spinado."""
 
 _OPTION: Final = "popejoan.option"
 """The key under which a :class:`Ruleset` field's metadata declares its option."""
@@ -246,6 +276,17 @@ class Ruleset:
 
     name: str = field(compare=False)
     description: str = field(compare=False)
+    game: GameKind = field(default=GameKind.POPE_JOAN, metadata=option(
+        "the game of the stops family: Pope Joan, or its simplified descendant Spinado", {
+        GameKind.POPE_JOAN: Source(
+            HOFFMANN, "It is played with a pack of fifty-two cards, from which the eight of "
+            "diamonds (for a reason which will presently appear) has been removed"),
+        GameKind.SPINADO: Source(
+            PARLETT_PENGUIN, "Simplified Pope Joan played with a 47-card pack made by stripping "
+            "out 8[♦] and four Deuces", "the pack, the board (Matrimony, Intrigue, Game), the "
+            "payments for Kings and Spin and the Spin itself; docs/rules.md gives each point "
+            "with its quote", section="Spinado"),
+    }))
     ace: AceRank = field(default=AceRank.LOW, metadata=option(
         "ace low (below the two) or high (above the king)", {
         AceRank.LOW: Source(
@@ -345,6 +386,32 @@ class Ruleset:
                 PEEL, "Pope Joan, Matrimony, Intrigue, Ace, and Game are retained, King, Queen, "
                 "and Knave being omitted", section="Five-Pool Pope"),)),
     }))
+    pope_in_lieu: PopeInLieu = field(default=PopeInLieu.NO, metadata=option(
+        "whether, when a run stops, the holder of the unplayed Pope may play it in place of the "
+        "missing card, and who goes on", {
+        PopeInLieu.NO: Source(
+            HOFFMANN, "\"Pope,\" as we have seen, can only be played when the holder has the lead",
+            "the Pope is played only in its turn, as the main rules of every source have it"),
+        PopeInLieu.RUN_CONTINUES: Source(
+            PEEL, "The holder of Pope may play it in lieu of the ten of spades, and then "
+            "continue with his knave of that suit, first taking his winnings on Pope",
+            "model reading: not after a King (nothing is missing above it); the run goes on "
+            "with the card above the missing one, whoever holds it; if that card cannot be "
+            "played, the Pope's player leads", section="Looking at the Spare Hand", also=(
+                Source(PEEL, "Pope Joan is sometimes allowed to be played at any time in lieu "
+                       "of a stop", section="Looking at the Spare Hand"),)),
+        PopeInLieu.POPE_LEADS: Source(
+            PEEL, "Pope Joan is sometimes allowed to be played at any time in lieu of a stop",
+            "model reading: not after a King; the Pope is itself the stop, and its player "
+            "leads next (in Peel's example he leads his knave)",
+            section="Looking at the Spare Hand", also=(
+                Source(WIKIPEDIA, "The Pope card is sometimes considered a universal \"stop.\""),)),
+        PopeInLieu.POPE_LEADS_AFTER_KING: Source(
+            PEEL, "Pope Joan is sometimes allowed to be played at any time in lieu of a stop",
+            "model reading: \"at any time\", after a King too; the Pope's player leads next",
+            section="Looking at the Spare Hand", also=(
+                Source(WIKIPEDIA, "The Pope card is sometimes considered a universal \"stop.\""),)),
+    }))
     spare_hand: SpareHand = field(default=SpareHand.UNSEEN, metadata=option(
         "who may look at the dead hand", {
         SpareHand.UNSEEN: Source(
@@ -365,10 +432,17 @@ class Ruleset:
     }, samples=(SpareHand.UNSEEN, SpareHand.DEALER_SEES)))
 
     def __post_init__(self) -> None:
-        """Refuse an option value the model declares but cannot play yet (NOT_MODELLED)."""
+        """Refuse an option value the model declares but cannot play yet (NOT_MODELLED), and
+        a Pope Joan option set under Spinado, which has no trumps, Pope or eight-pool board."""
         for name, (value, why) in NOT_MODELLED.items():
             if getattr(self, name) == value:
                 raise RulesError(f"option {name}={value} is not modelled yet: {why}")
+        if self.game is GameKind.SPINADO:
+            for name, value in NOT_IN_SPINADO.items():
+                if getattr(self, name) != value:
+                    raise RulesError(
+                        f"option {name} does not apply to game=spinado (no trumps, no Pope, "
+                        f"Spinado's own board): leave it at {OPTIONS[name].text(value)}")
 
     def options(self) -> dict[str, object]:
         """Every option's value, keyed by option name, as JSON-ready values."""
@@ -446,15 +520,22 @@ class Ruleset:
                 keys[make_card(suit, rank)] = position
         return tuple(keys)
 
+    @cached_property
+    def pack(self) -> Mask:
+        """The cards of the game: 52 less the 8♦, and for Spinado less the four deuces too."""
+        if self.game is GameKind.SPINADO:
+            return PACK & ~sum(1 << make_card(suit, 1) for suit in range(4))
+        return PACK
+
     def cards_per_player(self, players: int) -> int:
         """How many cards the dealing rule gives each of ``players`` players."""
-        size = PACK.bit_count()
+        size = self.pack.bit_count()
         if self.dead_hand is DeadHandRule.EQUAL_HANDS:
             return size // (players + 1)
         return (size - self.stock_size) // players
 
     def dead_hand_size(self, players: int) -> int:
-        return PACK.bit_count() - players * self.cards_per_player(players)
+        return self.pack.bit_count() - players * self.cards_per_player(players)
 
 
 def _declared(cls: type) -> dict[str, OptionSpec]:
@@ -513,6 +594,16 @@ RULESETS: Final[Mapping[str, Ruleset]] = {
             "not read at first hand: docs/rules.md).",
             lead=LeadRule.LOWEST_OF_SUIT,
             dressing=Dressing.BRITANNICA_1911,
+        ),
+        Ruleset(
+            "spinado",
+            "Spinado, Pope Joan's simplified descendant, after Parlett: 47 cards, aces low and "
+            "stops, lead the lowest of a suit as at Newmarket; Matrimony, Intrigue and Game on "
+            "the board; Kings and Spin (the A♦, which its holder may play on any card he plays "
+            "to make it a stop) paid by every opponent.",
+            game=GameKind.SPINADO,
+            lead=LeadRule.LOWEST_OF_SUIT,
+            pope_exemption=False,
         ),
     )
 }
@@ -673,7 +764,8 @@ def parse_assignments(items: Sequence[str]) -> dict[str, str]:
 
 def variant_matrix() -> tuple[Ruleset, ...]:
     """Rulesets for differential tests: every pair of sample values of two options together in
-    at least one (so every value too), the default ruleset first.
+    at least one (so every value too), the default ruleset first; then the same for Spinado
+    over the options that apply to it (:data:`NOT_IN_SPINADO` take their one value there).
 
     Greedy and deterministic (AETG-like): for each pair not yet covered, a candidate ruleset
     takes that pair and gives every other option, in declaration order, the sample value that
@@ -681,12 +773,19 @@ def variant_matrix() -> tuple[Ruleset, ...]:
     still uncovered, then the earlier sample); the candidate covering most new pairs is kept
     (the first on a tie). ``stock_size`` is sampled
     at 6 and 8 and matters only with ``dead_hand=stock``. Rulesets are ``hoyle-modernized``
-    with overrides, named so that :func:`get_ruleset` reads them back.
+    or ``spinado`` with overrides, named so that :func:`get_ruleset` reads them back.
     """
-    specs = list(OPTIONS.values())
+    pope_joan = [s for s in OPTIONS.values() if s.name != "game"]
+    spinado = [s for s in pope_joan if s.name not in NOT_IN_SPINADO]
+    return (_pairwise(RULESETS[DEFAULT_RULESET], pope_joan)
+            + _pairwise(RULESETS["spinado"], spinado))
+
+
+def _pairwise(base: Ruleset, specs: Sequence[OptionSpec]) -> tuple[Ruleset, ...]:
+    """``base`` with overrides covering every pair of sample values of ``specs``."""
     uncovered = {(i, a, j, b) for i, j in itertools.combinations(range(len(specs)), 2)
                  for a in range(len(specs[i].samples)) for b in range(len(specs[j].samples))}
-    row = [spec.samples.index(spec.default) for spec in specs]
+    row = [spec.samples.index(getattr(base, spec.name)) for spec in specs]
     rows: list[list[int]] = []
     while True:
         rows.append(row)
@@ -696,7 +795,6 @@ def variant_matrix() -> tuple[Ruleset, ...]:
             break
         row = max((_row_from(specs, uncovered, pair) for pair in sorted(uncovered)),
                   key=lambda r: _covers(r, uncovered))
-    base = RULESETS[DEFAULT_RULESET]
     return tuple(base.with_options({spec.name: spec.text(spec.samples[index])
                                     for spec, index in zip(specs, r, strict=True)})
                  for r in rows)

@@ -111,7 +111,11 @@ def compartments_taken(game: Game, board: Board, played: Mask) -> list[Transfer]
         if played & award.mask != award.mask:
             continue
         holders = tuple(game.holder[card] for card in award.cards)
-        shares = award_shares(award, holders, board[award.compartment])
+        if award.compartment is None:  # from every opponent (Spinado's Kings and Spin)
+            transfers += [Transfer(seat, holders[0], award.from_each, _award_reason(award, 1))
+                          for seat in range(game.players) if seat != holders[0]]
+            continue
+        shares = award_shares(award, holders, board[award.compartment], game.players)
         for seat, amount in shares:
             transfers.append(Transfer(award.compartment, seat, amount,
                                       _award_reason(award, len(shares))))
@@ -120,6 +124,8 @@ def compartments_taken(game: Game, board: Board, played: Mask) -> list[Transfer]
 
 def _award_reason(award: Award, takers: int) -> str:
     """Why a compartment was paid: the card played, the pair, or a share of the pair."""
+    if award.compartment is None:
+        return f"played {card_name(award.cards[0])}"
     if len(award.cards) == 1:
         return "played Pope" if award.cards[0] == POPE else f"played {card_name(award.cards[0])}"
     name = award.compartment.value.capitalize()

@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import EIGHT_OF_DIAMONDS, PACK, Card, Mask, card_name, iter_mask
+from .cards import FULL_MASK, Card, Mask, card_name, iter_mask
 from .deal import Deal
+from .table import compile_rules
 
 
 class View(StrEnum):
@@ -41,12 +42,14 @@ class StopsReport:
 def analyse_stops(deal: Deal, view: View = View.REFEREE) -> StopsReport:
     """Stops and unreachable cards in the deal's current position, from ``view``."""
     played = deal.played_mask
+    out_of_pack = FULL_MASK & ~deal.rules.pack
     if view is View.REFEREE:
-        blocked = deal.dead | played | (1 << EIGHT_OF_DIAMONDS)
+        blocked = deal.dead | played | out_of_pack
         candidates = deal.in_play & ~played
     else:
-        blocked = (1 << deal.turnup) | played | (1 << EIGHT_OF_DIAMONDS)
-        candidates = PACK & ~blocked
+        shown = 1 << deal.turnup if compile_rules(deal.rules).turns_up else 0
+        blocked = shown | played | out_of_pack
+        candidates = deal.rules.pack & ~blocked
     return stops_among(deal, candidates, blocked, view)
 
 

@@ -14,18 +14,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import Final
 
 from .board import Board, Compartment
-from .cards import PACK, POPE, Card, Mask, Rank, make_card
+from .cards import POPE, Card, Mask, Rank, Suit, make_card
 from .errors import DealError
 from .rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Dressing,
+    GameKind,
     LeadRule,
     PairRule,
     Pools,
+    PopeInLieu,
     PopeTurnup,
     Ruleset,
     SpareHand,
@@ -58,24 +61,44 @@ LEAD_IDS = {LeadRule.ANY: LeadId.ANY, LeadRule.LOWEST_OF_SUIT: LeadId.LOWEST_OF_
 
 @dataclass(frozen=True)
 class Award:
-    """A compartment paid out in play when all of ``cards`` have been played."""
+    """What is paid in play when all of ``cards`` have been played: a compartment of the board,
+    or (``compartment`` None) ``from_each`` counters from every other player to the card's
+    player (Spinado's Kings and Spin)."""
 
-    compartment: Compartment
+    compartment: Compartment | None
     cards: tuple[Card, ...]
     taker: Taker
+    from_each: int = 0
 
     @property
     def mask(self) -> Mask:
         return sum(1 << card for card in self.cards)
 
 
+class ChoiceKind(IntEnum):
+    """The kinds of choice inside a run (``_core.CHOICE_*`` must agree)."""
+
+    SPIN = 1
+    """After playing any card, the holder of ``card`` (unplayed) may play it on top: the run
+    stops there and he leads next (Spinado's "And Spin!")."""
+    IN_LIEU = 2
+    """When a run stops, the holder of the unplayed ``card`` may play it in place of the missing
+    card (Peel's Pope in lieu of a stop)."""
+
+
 @dataclass(frozen=True)
 class ChoicePoint:
-    """A point inside a run where a player other than the leader may choose (no ruleset of
-    the current catalogue has one; the record and search formats already carry them)."""
+    """A point inside a run where a player, often not the one on lead, may choose to play
+    ``card`` out of turn; ``after_top`` and ``continues`` settle how an IN_LIEU choice goes."""
 
-    name: str
-    doc: str
+    kind: ChoiceKind
+    card: Card
+    option: str
+    """The option or game that gives the choice (``pope_in_lieu``, ``game=spinado``)."""
+    after_top: bool = False
+    """IN_LIEU: also when the run stopped at the top of a suit (a King)."""
+    continues: bool = False
+    """IN_LIEU: the run goes on with the card above the missing one (else the chooser leads)."""
 
 
 HONOURS = ((Rank.ACE, Compartment.ACE), (Rank.KING, Compartment.KING),
@@ -131,6 +154,10 @@ class RuleTable:
     """The dressing of a fresh board for each number of players, from ``MIN_PLAYERS`` up."""
     dealer_sees_dead_hand: bool
     """The dealer may look at the dead hand (what a seat knows; play is the same)."""
+    turns_up: bool
+    """The last card dealt is turned up for all to see: it makes trumps, and a turned-up honour
+    or Pope gives the dealer its compartment (not in Spinado, which has no trumps: the last
+    card dealt stays in the dead hand unseen)."""
 
     def awards(self, trumps: int) -> tuple[Award, ...]:
         return self.awards_by_trumps[trumps]
@@ -144,12 +171,47 @@ class RuleTable:
 
     def turnup_awards(self, turnup: Card) -> tuple[Compartment, ...]:
         """The compartments a turned-up card gives the dealer: those it would win if played
-        alone (Pope, and the ace, king, queen and knave of trumps)."""
-        return tuple(a.compartment for a in self.awards(turnup // 13) if a.cards == (turnup,))
+        alone (Pope, and the ace, king, queen and knave of trumps; none in Spinado)."""
+        if not self.turns_up:
+            return ()
+        return tuple(a.compartment for a in self.awards(turnup // 13)
+                     if a.cards == (turnup,) and a.compartment is not None)
+
+    def choice(self, kind: ChoiceKind) -> ChoicePoint | None:
+        """The table's choice point of ``kind``, if it has one."""
+        return next((c for c in self.choice_points if c.kind is kind), None)
+
+
+SPIN: Final = make_card(Suit.DIAMONDS, Rank.ACE)
+"""Spinado's "Spin": "The A[♦] is known as Spinado, or Spin" (Parlett)."""
+SPINADO_KINGS = ((Suit.CLUBS, 1), (Suit.DIAMONDS, 2), (Suit.HEARTS, 1), (Suit.SPADES, 1))
+"""What each King wins from each opponent in Spinado: "1 counter from each opponent, or 2 for
+K[♦]" (Parlett)."""
+SPIN_FROM_EACH: Final = 3
+""""This nets him 3 counters from each opponent" (Parlett)."""
+SPINADO_LAYOUT = (12, 6, 6)
+"""Spinado's dealer stakes on Matrimony, Intrigue and Game: "Dealer sets 12 counters on ...
+Matrimony ..., 6 on Intrigue ..., and 6 on Game" (Parlett)."""
+SPINADO_GAME_STAKE: Final = 3
+"""Every other player's stake: "everyone else stakes 3 on Game" (Parlett)."""
+
+
+def _spinado_awards(rules: Ruleset) -> tuple[Award, ...]:
+    """Spinado's awards, the same whatever the turn-up (no trumps): Matrimony (K♦-Q♦) and
+    Intrigue (Q♦-J♦) from the board; each King and Spin from every opponent."""
+    pair_taker = Taker.DIVIDED if rules.pairs is PairRule.DIVIDED else Taker.SAME_PLAYER
+    diamond = partial(make_card, Suit.DIAMONDS)
+    awards = [Award(comp, (diamond(high), diamond(low)), pair_taker) for comp, high, low in PAIRS]
+    awards += [Award(None, (make_card(suit, Rank.KING),), Taker.PLAYER, from_each=amount)
+               for suit, amount in SPINADO_KINGS]
+    awards.append(Award(None, (SPIN,), Taker.PLAYER, from_each=SPIN_FROM_EACH))
+    return tuple(awards)
 
 
 def _awards(rules: Ruleset, trumps: int) -> tuple[Award, ...]:
     """The awards of play when ``trumps`` is trumps, for the compartments the board has."""
+    if rules.game is GameKind.SPINADO:
+        return _spinado_awards(rules)
     pair_taker = Taker.DIVIDED if rules.pairs is PairRule.DIVIDED else Taker.SAME_PLAYER
     awards = [Award(Compartment.POPE, (POPE,), Taker.PLAYER)]
     awards += [Award(comp, (make_card(trumps, rank),), Taker.PLAYER) for rank, comp in HONOURS]
@@ -159,13 +221,33 @@ def _awards(rules: Ruleset, trumps: int) -> tuple[Award, ...]:
 
 
 def _compartments(rules: Ruleset) -> tuple[Compartment, ...]:
+    if rules.game is GameKind.SPINADO:
+        return (Compartment.MATRIMONY, Compartment.INTRIGUE, Compartment.GAME)
     return FIVE_POOLS if rules.pools is Pools.FIVE else tuple(Compartment)
+
+
+def _choice_points(rules: Ruleset) -> tuple[ChoicePoint, ...]:
+    """Spinado's Spin, or Peel's Pope in lieu of a stop in the reading ``pope_in_lieu`` names."""
+    if rules.game is GameKind.SPINADO:
+        return (ChoicePoint(ChoiceKind.SPIN, SPIN, "game=spinado"),)
+    if rules.pope_in_lieu is PopeInLieu.NO:
+        return ()
+    return (ChoicePoint(ChoiceKind.IN_LIEU, POPE, f"pope_in_lieu={rules.pope_in_lieu.value}",
+                        after_top=rules.pope_in_lieu is PopeInLieu.POPE_LEADS_AFTER_KING,
+                        continues=rules.pope_in_lieu is PopeInLieu.RUN_CONTINUES),)
 
 
 def _dressed(rules: Ruleset, players: int) -> DressedBoard:
     """Who pays what for a fresh board, and its layout: the usual stakes on the board's
     compartments, and what the payments bring beyond them on Game (Pope for the 1911
     Britannica, whose stakes grow with the players)."""
+    if rules.game is GameKind.SPINADO:
+        others = players - 1
+        matrimony, intrigue, game = SPINADO_LAYOUT
+        return DressedBoard(Board(pope=0, matrimony=matrimony, intrigue=intrigue, ace=0,
+                                  king=0, queen=0, jack=0,
+                                  game=game + SPINADO_GAME_STAKE * others),
+                            (SPINADO_GAME_STAKE,) * others + (sum(SPINADO_LAYOUT),))
     stakes = {c: STAKES[c] for c in _compartments(rules)}
     total = sum(stakes.values())
     if rules.dressing is Dressing.DEALER:
@@ -188,7 +270,7 @@ def compile_rules(rules: Ruleset) -> RuleTable:
     """The ruleset's tables (cached: a ruleset compiles once)."""
     return RuleTable(
         ruleset=rules,
-        pack=PACK,
+        pack=rules.pack,
         suit_order=rules.suit_order,
         successor=rules.successor,
         predecessor=rules.predecessor,
@@ -198,19 +280,28 @@ def compile_rules(rules: Ruleset) -> RuleTable:
         exempt_card=POPE if rules.pope_exemption else None,
         ends_deal_turnup=POPE if rules.pope_turnup is PopeTurnup.ENDS_DEAL else None,
         per_card_left=1,
-        choice_points=(),
+        choice_points=_choice_points(rules),
         compartments=_compartments(rules),
         dressings=tuple(_dressed(rules, n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)),
         dealer_sees_dead_hand=rules.spare_hand is SpareHand.DEALER_SEES,
+        turns_up=rules.game is GameKind.POPE_JOAN,
     )
 
 
-def award_shares(award: Award, holders: tuple[int, ...], amount: int,
+def award_shares(award: Award, holders: tuple[int, ...], amount: int, players: int,
                  ) -> tuple[tuple[int, int], ...]:
-    """Who takes how much of ``amount`` when ``award``'s cards were dealt to ``holders``
-    (0-based seats, one per card): ``(seat, counters)`` pairs, none when no one qualifies."""
+    """What each seat gains or loses when ``award``'s cards, dealt to ``holders`` (0-based
+    seats, one per card), are all played: ``(seat, counters)`` pairs, none when no one
+    qualifies. ``amount`` is the compartment's content; a payment from each opponent is
+    the award's own."""
     seats = tuple(dict.fromkeys(holders))
-    if not amount or min(holders) < 0:
+    if min(holders) < 0:
+        return ()
+    if award.compartment is None:
+        player = holders[0]
+        return ((player, award.from_each * (players - 1)),
+                *((seat, -award.from_each) for seat in range(players) if seat != player))
+    if not amount:
         return ()
     if len(seats) == 1:
         return ((seats[0], amount),)
@@ -219,5 +310,5 @@ def award_shares(award: Award, holders: tuple[int, ...], amount: int,
     return ()
 
 
-__all__ = ["FIVE_POOLS", "LEAD_IDS", "STAKES", "Award", "ChoicePoint", "DressedBoard", "LeadId",
-           "RuleTable", "Taker", "award_shares", "compile_rules"]
+__all__ = ["FIVE_POOLS", "LEAD_IDS", "SPIN", "STAKES", "Award", "ChoiceKind", "ChoicePoint",
+           "DressedBoard", "LeadId", "RuleTable", "Taker", "award_shares", "compile_rules"]

@@ -28,13 +28,15 @@
 typedef long long val_t;
 #define INF (1LL << 62)
 #define MAX_SEATS 8
-#define MAX_AWARDS 8
+#define MAX_AWARDS 16
 #define GOAL_GUARANTEED 0
 #define GOAL_FORCED_WIN 1
 #define GOAL_BEST_CASE 2
 #define LEAD_ANY 0
 #define LEAD_LOWEST_OF_SUIT 1
 #define LEAD_LOWEST_IN_HAND 2
+#define CHOICE_SPIN 1
+#define CHOICE_IN_LIEU 2
 /* A transposition-table bucket is one 64-byte cache line: four narrow entries (16 bytes, bounds
  * as int16) when every value of the deal fits in +-NARROW_LIMIT, else two wide ones (32 bytes,
  * int64 bounds). The layout is chosen once per Core, so no bound is ever clipped. Both start
@@ -67,8 +69,14 @@ typedef struct {
     int n_awards;
     uint64_t award_mask[MAX_AWARDS];
     int award_takers[MAX_AWARDS];
-    int award_seat[MAX_AWARDS][2];
-    val_t award_amount[MAX_AWARDS][2];
+    int award_seat[MAX_AWARDS][MAX_SEATS];
+    val_t award_amount[MAX_AWARDS][MAX_SEATS];  /* negative: paid to another seat's card */
+    /* General mode: choices inside a run (Spin, Pope in lieu of a stop) or payments between
+     * players; the facts of docs/solver.md that assume a forced run are off. */
+    int general;
+    int spin_slot;         /* -1: no Spin */
+    int lieu_slot;         /* -1: no card in lieu of a stop */
+    int lieu_after_top, lieu_continues;
     val_t game_stake;
     uint64_t exempt_bit;
     int exempt_slot;
@@ -514,6 +522,127 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
     return best;
 }
 
+/* ---- General mode (docs/solver.md, "Choices inside a run"): a run is walked card by card,
+ * each choice a node of its chooser, every position scored by the search below. ---- */
+
+static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta);
+static val_t play_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta);
+
+/* Fold one option's score into a choice node's best and window; true for a cut-off. */
+static inline int fold(int maximising, val_t score, val_t *best, val_t *alpha, val_t *beta) {
+    if (maximising) {
+        if (score > *best) *best = score;
+        if (score > *alpha) *alpha = score;
+    } else {
+        if (score < *best) *best = score;
+        if (score < *beta) *beta = score;
+    }
+    return *alpha >= *beta;
+}
+
+/* The position after a run stopped at `slot`, led next by `leader`, or its end. */
+static inline val_t next_lead(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
+    if (!(c->dealt[leader] & ~played)) return terminal(c, played, leader);
+    return search_general(c, played, leader, alpha, beta);
+}
+
+/* The card in lieu of the one missing above `slot` (the stop), played by its holder; then the
+ * card above the missing one if the reading goes on and it can be played, else he leads. */
+static val_t in_lieu(Core *c, uint64_t played, int slot, val_t alpha, val_t beta) {
+    const int chooser = c->holder[c->lieu_slot];
+    played |= 1ULL << c->lieu_slot;
+    if (!(c->dealt[chooser] & ~played)) return terminal(c, played, chooser);
+    int above = -1;
+    if (slot % 13 <= 10) {
+        above = slot + 2;
+        if (above == c->lieu_slot) above = above % 13 == 12 ? -1 : above + 1;
+    }
+    if (c->lieu_continues && above >= 0 && (c->in_play >> above & 1) && !(played >> above & 1))
+        return play_card(c, played, above, c->holder[above], alpha, beta);
+    return search_general(c, played, chooser, alpha, beta);
+}
+
+/* After `slot` was played by `seat` (not out): the next card up, or the stop, where the
+ * holder of the card in lieu may play it. */
+static val_t after_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
+    const int next = slot + 1;
+    if (slot % 13 != 12 && (c->in_play >> next & 1) && !(played >> next & 1))
+        return play_card(c, played, next, c->holder[next], alpha, beta);
+    if (c->lieu_slot < 0 || c->holder[c->lieu_slot] < 0 || (played >> c->lieu_slot & 1) ||
+        (slot % 13 == 12 && !c->lieu_after_top))
+        return search_general(c, played, seat, alpha, beta);
+    const int maximising = c->is_max[c->holder[c->lieu_slot]];
+    val_t best = maximising ? -INF : INF;
+    val_t score = search_general(c, played, seat, alpha, beta);
+    if (c->timed_out || fold(maximising, score, &best, &alpha, &beta)) return best;
+    score = in_lieu(c, played, slot, alpha, beta);
+    fold(maximising, score, &best, &alpha, &beta);
+    return best;
+}
+
+/* `seat` plays `slot` in a run; its holder of Spin may then play Spin on top of it. */
+static val_t play_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
+    played |= 1ULL << slot;
+    if (!(c->dealt[seat] & ~played)) return terminal(c, played, seat);
+    const int spin = c->spin_slot;
+    if (spin < 0 || slot == spin || c->holder[spin] != seat || (played >> spin & 1))
+        return after_card(c, played, slot, seat, alpha, beta);
+    const int maximising = c->is_max[seat];
+    val_t best = maximising ? -INF : INF;
+    val_t score = after_card(c, played, slot, seat, alpha, beta);
+    if (c->timed_out || fold(maximising, score, &best, &alpha, &beta)) return best;
+    score = next_lead(c, played | (1ULL << spin), seat, alpha, beta);
+    fold(maximising, score, &best, &alpha, &beta);
+    return best;
+}
+
+/* The alpha-beta of `search` without the facts that assume a forced run. */
+static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
+    c->nodes++;
+    if ((c->nodes & 4095) == 0 &&
+        (cancelled(c) || (c->deadline > 0 && now_seconds() > c->deadline))) {
+        c->timed_out = 1;
+    }
+    if (c->timed_out) return 0;
+    uint64_t key = tt_key(c, played, leader);
+    val_t lower = -INF, upper = INF;
+    int best_move = -1;
+    if (tt_lookup(c, key, &lower, &upper, &best_move)) {
+        if (lower >= beta) return lower;
+        if (upper <= alpha || lower == upper) return upper;
+        if (lower > alpha) alpha = lower;
+        if (upper < beta) beta = upper;
+    }
+    const val_t window_low = alpha, window_high = beta;
+    int moves[52], keys[52];
+    int n_moves = gen_leads(c, played, leader, moves);
+    for (int i = 0; i < n_moves; i++) {  /* the table's move first, then by history */
+        int lead = moves[i], key_value = lead == best_move ? INT32_MAX : c->history[leader][lead];
+        int j = i;
+        while (j > 0 && keys[j - 1] < key_value) {
+            moves[j] = moves[j - 1]; keys[j] = keys[j - 1]; j--;
+        }
+        moves[j] = lead; keys[j] = key_value;
+    }
+    const int maximising = c->is_max[leader];
+    val_t best = maximising ? -INF : INF;
+    int chosen = -1;
+    for (int i = 0; i < n_moves; i++) {
+        val_t score = play_card(c, played, moves[i], leader, alpha, beta);
+        if (c->timed_out) return 0;
+        if (take_score(maximising, score, moves[i], &best, &chosen, &alpha, &beta)) break;
+    }
+    if (chosen >= 0 && (maximising ? best >= window_high : best <= window_low)) {
+        const int left = popcount(~played & c->in_play);
+        c->history[leader][chosen] += left * left;
+    }
+    if (best <= window_low) { if (best < upper) upper = best; }
+    else if (best >= window_high) { if (best > lower) lower = best; }
+    else { lower = upper = best; }
+    tt_store(c, key, lower, upper, chosen, popcount(played));
+    return best;
+}
+
 static void prepare(Core *c, int goal, int target) {
     c->goal = goal;
     c->target = target;
@@ -564,7 +693,8 @@ static PyObject *Core_value(Core *c, PyObject *args) {
     int last_direction = 0;
     while (low < high && !(c->timed_out = cancelled(c))) {
         val_t beta = guess == low ? guess + 1 : guess;
-        val_t score = search(c, played, leader, beta - 1, beta);
+        val_t score = c->general ? search_general(c, played, leader, beta - 1, beta)
+                                 : search(c, played, leader, beta - 1, beta);
         if (c->timed_out) break;
         int direction = score < beta ? -1 : 1;
         if (score < beta) high = score; else low = score;
@@ -611,17 +741,29 @@ static int read_u64_list(PyObject *seq, uint64_t *out, Py_ssize_t want, const ch
     return (int)n;
 }
 
-/* Core(dealt, up, holder, lead_rule, awards, game_stake, exempt_bit, tt_entries)
- *   awards: sequence of (mask, ((seat, amount), ...)) */
+/* Core(dealt, up, holder, lead_rule, awards, game_stake, exempt_bit, tt_entries, choices)
+ *   awards: sequence of (mask, ((seat, amount), ...)), amounts negative for a seat that pays;
+ *   choices: (spin_slot, lieu_slot, lieu_after_top, lieu_continues), -1 for a slot not used. */
 static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     (void)kwds;
     PyObject *dealt, *up, *holder, *awards;
     int lead_rule;
     val_t game_stake;
     unsigned long long exempt_bit, tt_entries;
-    if (!PyArg_ParseTuple(args, "OOOiOLKK", &dealt, &up, &holder, &lead_rule, &awards,
-                          &game_stake, &exempt_bit, &tt_entries))
+    int spin_slot, lieu_slot, lieu_after_top, lieu_continues;
+    if (!PyArg_ParseTuple(args, "OOOiOLKK(iiii)", &dealt, &up, &holder, &lead_rule, &awards,
+                          &game_stake, &exempt_bit, &tt_entries, &spin_slot, &lieu_slot,
+                          &lieu_after_top, &lieu_continues))
         return -1;
+    if (spin_slot < -1 || spin_slot >= 52 || lieu_slot < -1 || lieu_slot >= 52) {
+        PyErr_SetString(PyExc_ValueError, "choices: a slot from 0 to 51, or -1");
+        return -1;
+    }
+    c->spin_slot = spin_slot;
+    c->lieu_slot = lieu_slot;
+    c->lieu_after_top = lieu_after_top != 0;
+    c->lieu_continues = lieu_continues != 0;
+    c->general = spin_slot >= 0 || lieu_slot >= 0;
     int n = read_u64_list(dealt, c->dealt, -1, "dealt");
     if (n < 0) return -1;
     if (n < 1 || n > MAX_SEATS) { PyErr_SetString(PyExc_ValueError, "1 to 8 seats"); return -1; }
@@ -668,9 +810,9 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
         PyObject *tf = PySequence_Fast(takers, "takers");
         if (!tf) { Py_DECREF(fast); return -1; }
         Py_ssize_t nt = PySequence_Fast_GET_SIZE(tf);
-        if (nt < 1 || nt > 2) {
+        if (nt < 1 || nt > n) {
             Py_DECREF(tf); Py_DECREF(fast);
-            PyErr_SetString(PyExc_ValueError, "an award has one or two takers");
+            PyErr_SetString(PyExc_ValueError, "an award has one taker to one per seat");
             return -1;
         }
         c->award_takers[a] = (int)nt;
@@ -681,12 +823,13 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
                 Py_DECREF(tf); Py_DECREF(fast);
                 return -1;
             }
-            if (amount < 0 || amount > MAX_AMOUNT) {
+            if (amount < -MAX_AMOUNT || amount > MAX_AMOUNT || seat < 0 || seat >= n) {
                 Py_DECREF(tf); Py_DECREF(fast);
-                PyErr_SetString(PyExc_ValueError, "an award must be from 0 to 2**40");
+                PyErr_SetString(PyExc_ValueError, "an award goes to a seat, from -2**40 to 2**40");
                 return -1;
             }
-            magnitude += amount;
+            if (amount < 0) c->general = 1;  /* fact 3 assumes awards only add */
+            magnitude += amount < 0 ? -amount : amount;
             c->award_seat[a][k] = seat;
             c->award_amount[a][k] = amount;
         }
@@ -758,7 +901,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddIntConstant(m, "LEAD_ANY", LEAD_ANY) < 0 ||
         PyModule_AddIntConstant(m, "LEAD_LOWEST_OF_SUIT", LEAD_LOWEST_OF_SUIT) < 0 ||
         PyModule_AddIntConstant(m, "LEAD_LOWEST_IN_HAND", LEAD_LOWEST_IN_HAND) < 0 ||
-        PyModule_AddIntConstant(m, "CHOICE_POINTS", 0) < 0) {
+        PyModule_AddIntConstant(m, "CHOICE_SPIN", CHOICE_SPIN) < 0 ||
+        PyModule_AddIntConstant(m, "CHOICE_IN_LIEU", CHOICE_IN_LIEU) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -15,7 +15,7 @@ from ..model.board import Board
 from ..model.cards import Card, Mask
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
-from ..model.play import Game, Position, Run
+from ..model.play import Choice, Game, Position, Run, RunTree
 from ..model.settlement import (
     apply_to_board,
     compartments_taken,
@@ -76,6 +76,13 @@ def static_bounds(game: Game, board: Board, objective: Objective, played: Mask) 
     low = -game.held(played, seat).bit_count()
     high = board.total() + sum(game.held(played, o).bit_count()
                                for o in range(game.players) if o != seat)
+    for award in game.table.awards(game.trumps):  # paid from each opponent, not yet played
+        card = award.cards[0]
+        if award.compartment is None and not played >> card & 1 and game.holder[card] >= 0:
+            if game.holder[card] == seat:
+                high += award.from_each * (game.players - 1)
+            else:
+                low -= award.from_each
     return Value(low, high)
 
 
@@ -150,9 +157,37 @@ class _Driver:
 
     def lead_value(self, position: Position, lead: Card) -> LeadResult:
         """A legal lead of the seat on lead with the guaranteed value it keeps after it."""
-        _run, after = position.play(lead)
-        return LeadResult(lead, self.value(Objective(Goal.GUARANTEED, position.leader),
-                                           after.played, after.leader))
+        position.play(lead)  # checks the lead
+        tree = position.game.run_tree(position.played, position.leader, lead)
+        return LeadResult(lead, self.tree_value(Objective(Goal.GUARANTEED, position.leader),
+                                                position, tree))
+
+    def tree_value(self, objective: Objective, position: Position, tree: RunTree) -> Value:
+        """The value of a lead's run from ``position``, each choice in it taken by its
+        chooser (bounds combine the same way past the deadline)."""
+        if isinstance(tree, Run):
+            after = position.after(tree)
+            return self.value(objective, after.played, after.leader)
+        values = [self.tree_value(objective, position, option) for option in tree.options]
+        pick = max if objective.maximises(tree.chooser) else min
+        return Value(pick(v.lower for v in values), pick(v.upper for v in values))
+
+    def tree_at_least(self, objective: Objective, position: Position, tree: RunTree,
+                      threshold: int) -> bool | None:
+        """Whether a lead's run from ``position`` is worth at least ``threshold``, each choice
+        taken by its chooser; None past the deadline."""
+        if isinstance(tree, Run):
+            after = position.after(tree)
+            return self.at_least(objective, after.played, after.leader, threshold)
+        answers = []
+        for option in tree.options:
+            answer = self.tree_at_least(objective, position, option, threshold)
+            if answer is None:
+                return None
+            if answer == objective.maximises(tree.chooser):
+                return answer
+            answers.append(answer)
+        return answers[-1]
 
 
 def solve(
@@ -369,13 +404,16 @@ def _principal_line(driver: _Driver, position: Position, board: Board,
         maximising = objective.maximises(position.leader)
         chosen: tuple[Run, Position] | None = None
         for lead in position.legal_leads():
-            run, after = position.play(lead)
-            keeps = driver.at_least(objective, after.played, after.leader,
-                                    value if maximising else value + 1)
+            tree = game.run_tree(position.played, position.leader, lead)
+            keeps = driver.tree_at_least(objective, position, tree,
+                                         value if maximising else value + 1)
             if keeps is None:
                 return tuple(steps)
             if keeps == maximising:
-                chosen = (run, after)
+                run = _chosen_run(driver, objective, position, tree, value)
+                if run is None:
+                    return tuple(steps)
+                chosen = (run, position.after(run))
                 break
         if chosen is None:
             raise AssertionError(f"no lead keeps the value {value} (solver inconsistency)")
@@ -387,3 +425,22 @@ def _principal_line(driver: _Driver, position: Position, board: Board,
         steps.append(LineStep(run, tuple(paid)))
         position = after
     return tuple(steps)
+
+
+def _chosen_run(driver: _Driver, objective: Objective, position: Position, tree: RunTree,
+                value: int) -> Run | None:
+    """The run of a lead worth ``value``: at each choice its chooser's first option that keeps
+    the value (None past the deadline)."""
+    while isinstance(tree, Choice):
+        maximising = objective.maximises(tree.chooser)
+        for option in tree.options:
+            keeps = driver.tree_at_least(objective, position, option,
+                                         value if maximising else value + 1)
+            if keeps is None:
+                return None
+            if keeps == maximising:
+                tree = option
+                break
+        else:
+            raise AssertionError(f"no option keeps the value {value} (solver inconsistency)")
+    return tree

@@ -18,7 +18,8 @@ from typing import Any
 from ..model.board import Board
 from ..model.cards import Mask, iter_mask
 from ..model.play import Game
-from ..model.table import LeadId, award_shares
+from ..model.table import ChoiceKind, LeadId, award_shares
+from .general import general_searcher
 from .objective import INF, Goal, Objective, SearchTimeoutError
 
 try:
@@ -91,8 +92,9 @@ class SlotGame:
         awards: list[tuple[Mask, tuple[tuple[int, int], ...]]] = []
         for award in table.awards(game.trumps):
             slots = tuple(self.slot_of[card] for card in award.cards)
-            shares = award_shares(award, tuple(self.holder[s] for s in slots),
-                                  board[award.compartment])
+            amount = board[award.compartment] if award.compartment is not None else 0
+            shares = award_shares(award, tuple(self.holder[s] for s in slots), amount,
+                                  self.players)
             if shares:
                 awards.append((sum(1 << s for s in slots), shares))
         self.awards = tuple(awards)
@@ -100,6 +102,21 @@ class SlotGame:
         exempt = table.exempt_card
         self.exempt_bit = 1 << self.slot_of[exempt] if exempt is not None else 0
         self.exempt_holder = self.holder[self.slot_of[exempt]] if exempt is not None else -1
+        spin, lieu = table.choice(ChoiceKind.SPIN), table.choice(ChoiceKind.IN_LIEU)
+        self.spin_slot = self.slot_of[spin.card] if spin is not None else -1
+        self.lieu_slot = self.slot_of[lieu.card] if lieu is not None else -1
+        self.lieu_after_top = lieu is not None and lieu.after_top
+        self.lieu_continues = lieu is not None and lieu.continues
+        self.general = (spin is not None or lieu is not None
+                        or any(amount < 0 for _, takers in awards for _, amount in takers))
+        """Choices inside a run, or payments between players: the facts of docs/solver.md
+        that assume a forced run are off, and runs are walked card by card."""
+
+    @property
+    def choices(self) -> tuple[int, int, int, int]:
+        """The choice points as the compiled core takes them (-1: none)."""
+        return (self.spin_slot, self.lieu_slot, int(self.lieu_after_top),
+                int(self.lieu_continues))
 
     def payoff(self, played: Mask, winner: int, seat: int) -> int:
         """Seat's net counters when the deal ends with ``played`` and ``winner`` out."""
@@ -173,7 +190,8 @@ class FastEngine:
         if _core is not None and compiled is not False:
             sg = self.slots
             self._core = _core.Core(sg.dealt, sg.up, sg.holder, int(game.table.lead),
-                                    sg.awards, sg.game_stake, sg.exempt_bit, tt_entries)
+                                    sg.awards, sg.game_stake, sg.exempt_bit, tt_entries,
+                                    sg.choices)
         self.core = "c" if self._core is not None else "python"
         self._tables: dict[Objective, dict[int, tuple[int, int, int]]] = {}
         self._guess: dict[Objective, int] = {}
@@ -235,7 +253,8 @@ class FastEngine:
             if not done:
                 raise SearchTimeoutError
             return int(low), int(high)
-        search = self._searcher(objective)
+        search = (general_searcher(self, objective) if self.slots.general
+                  else self._searcher(objective))
         step, last_direction = 1, 0
         while low < high:
             if self.cancelled:
@@ -276,9 +295,9 @@ class FastEngine:
             return 0, 1
         sg = self.slots
         seat = objective.seat
-        low = -(sg.dealt[seat] & ~played).bit_count()
-        high = sg.game_stake + sum(amount for _, takers in sg.awards for t, amount in takers
-                                   if t == seat)
+        mine = [amount for _, takers in sg.awards for t, amount in takers if t == seat]
+        low = -(sg.dealt[seat] & ~played).bit_count() + sum(a for a in mine if a < 0)
+        high = sg.game_stake + sum(a for a in mine if a > 0)
         high += sum((sg.dealt[o] & ~played).bit_count() for o in range(sg.players) if o != seat)
         return low, high
 

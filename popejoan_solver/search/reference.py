@@ -3,7 +3,8 @@
 Kept simple enough to trust by reading: it plays every legal lead through the rules model
 (:meth:`Game.forced_run`), scores finished deals with the model's own settlement, and keeps a
 transposition table of proven bounds. It is the oracle of the differential tests and the
-baseline of the benchmarks.
+baseline of the benchmarks. A choice inside a run (:meth:`Game.run_tree`) is one more node,
+taken by its chooser.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import time
 
 from ..model.board import Board
 from ..model.cards import Mask
-from ..model.play import Game
+from ..model.play import Game, Run, RunTree
 from ..model.settlement import play_values
 from .objective import INF, Goal, Objective, SearchTimeoutError
 
@@ -72,12 +73,8 @@ class ReferenceEngine:
         maximising = objective.maximises(leader)
         best = -INF if maximising else INF
         for lead in self.game.legal_leads(played, leader):
-            run = self.game.forced_run(played, leader, lead)
-            after = played | run.mask
-            if run.winner >= 0:
-                score = self.terminal(objective, after, run.winner)
-            else:
-                score = self._search(objective, table, after, run.next_leader, alpha, beta)
+            tree = self.game.run_tree(played, leader, lead)
+            score = self._outcome(objective, table, played, tree, alpha, beta)
             if maximising:
                 best = max(best, score)
                 alpha = max(alpha, score)
@@ -94,4 +91,27 @@ class ReferenceEngine:
         else:
             lower = upper = best
         table[(played, leader)] = (lower, upper)
+        return best
+
+    def _outcome(self, objective: Objective, table: dict[tuple[Mask, int], tuple[int, int]],
+                 played: Mask, tree: RunTree, alpha: int, beta: int) -> int:
+        """The value of a lead's run from ``played``: at each choice inside it the chooser
+        takes the option best for it (alpha-beta over the options, fail-soft)."""
+        if isinstance(tree, Run):
+            after = played | tree.mask
+            if tree.winner >= 0:
+                return self.terminal(objective, after, tree.winner)
+            return self._search(objective, table, after, tree.next_leader, alpha, beta)
+        maximising = objective.maximises(tree.chooser)
+        best = -INF if maximising else INF
+        for option in tree.options:
+            score = self._outcome(objective, table, played, option, alpha, beta)
+            if maximising:
+                best = max(best, score)
+                alpha = max(alpha, score)
+            else:
+                best = min(best, score)
+                beta = min(beta, score)
+            if alpha >= beta:
+                break
         return best
