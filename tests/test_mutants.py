@@ -59,7 +59,7 @@ def test_a_stale_patch_is_reported_not_skipped(tmp_path: Path) -> None:
 def test_cheap_mutants_are_caught() -> None:
     chosen = []
     for mutant in mutants.select(list(QUICK)):
-        killer = mutants.tests(QUICK[mutant.name])
+        killer = mutants.checks(QUICK[mutant.name])
         assert any(k.kind == "pytest" and QUICK[mutant.name].startswith(k.args[0])
                    for k in mutant.killers), "the quick killer is one of the mutant's own"
         chosen.append(replace(mutant, killers=(killer,)))
@@ -71,7 +71,7 @@ def test_cheap_mutants_are_caught() -> None:
 def test_a_mutant_that_nothing_checks_survives() -> None:
     """A killer that passes on the mutant does not count: the mutant is reported SURVIVED."""
     (mutant,) = mutants.select(["out-noticed-at-end-of-run"])
-    harmless = mutants.tests("tests/test_cards.py::test_parse_cards_accepts_commas")
+    harmless = mutants.checks("tests/test_cards.py::test_parse_cards_accepts_commas")
     (result,) = mutants.run_mutants([replace(mutant, killers=(harmless,))], build=False,
                                     timeout=120)
     assert result.status == "SURVIVED"

@@ -63,9 +63,13 @@ class Killer:
     kind: str
     args: tuple[str, ...]
     expect: str = "proved"
+    name: str = ""
+    """A short name for the tables (else one is made from the arguments)."""
 
     @property
     def label(self) -> str:
+        if self.name:
+            return self.name
         if self.kind == "prove":
             return f"prove {self.args[0]} ({self.args[1]})"
         if self.kind == "pytest":
@@ -113,6 +117,10 @@ class MutantResult:
     seconds: float = 0.0
     note: str = ""
 
+    def got_through(self) -> str:
+        """The killers the mutant passed (run before the one that caught it, or all)."""
+        return ", ".join(v.killer.label for v in self.verdicts if not v.killed) or "-"
+
     def caught_by(self) -> str:
         kills = [v.detail if v.killer.kind == "pytest" and v.detail.endswith(" failed")
                  else f"{v.killer.label}: {v.detail}" for v in self.verdicts if v.killed]
@@ -123,21 +131,28 @@ def prove(theorem: str, rules: str = "hoyle-modernized", expect: str = "proved")
     return Killer("prove", (theorem, rules), expect)
 
 
-def tests(*ids: str) -> Killer:
-    return Killer("pytest", ids)
+def checks(*ids: str, name: str = "") -> Killer:
+    return Killer("pytest", ids, name=name)
 
 
 # The killers the mutants share.
-ENCODED_RUN = tests("tests/test_logic.py::test_encoded_run_is_the_models_run")
-DIFFERENTIAL = tests("tests/test_solver.py::test_fast_engine_agrees_with_reference")
-PLAY = tests("tests/test_play_and_settlement.py")
-SETTLEMENT_ENCODING = tests("tests/test_settlement_encoding.py")
-FIND = tests("tests/test_find_independent.py")
-VALIDATION = tests("tests/test_validation.py")
-GAPS = tests("tests/test_mutation_gaps.py")
-PROVE_TESTS = tests("tests/test_logic.py::test_hoyle_theorems_are_proved",
-                    "tests/test_logic.py::test_parlett_kings_are_not_stops_with_a_replayed_line",
-                    "tests/test_logic.py::test_mutants_are_refuted")
+ENCODED_RUN = checks("tests/test_logic.py::test_encoded_run_is_the_models_run")
+DIFFERENTIAL = checks("tests/test_solver.py::test_fast_engine_agrees_with_reference")
+PLAY = checks("tests/test_play_and_settlement.py")
+SETTLEMENT_ENCODING = checks("tests/test_settlement_encoding.py")
+FIND = checks("tests/test_find_independent.py")
+VALIDATION = checks(
+    "tests/test_validation.py::test_every_small_deal_steps_and_settles_as_the_model",
+    "tests/test_validation.py::test_full_deals_step_and_settle_as_the_model",
+    "tests/test_validation.py::test_the_step_equals_the_unrolled_run_for_every_deal",
+    name="translation validation")
+"""Translation validation (logic/validation.py): the encoding's step and settlement against
+the model's."""
+GAPS = checks("tests/test_mutation_gaps.py")
+PROVE_TESTS = checks("tests/test_logic.py::test_hoyle_theorems_are_proved",
+                     "tests/test_logic.py::test_parlett_kings_are_not_stops_with_a_replayed_line",
+                     "tests/test_logic.py::test_mutants_are_refuted",
+                     name="test_logic.py prove tests")
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -146,7 +161,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/rules.py",
               "            for low, high in itertools.pairwise(order):",
               "            for low, high in itertools.pairwise((*order, order[0])):"),),
-        (prove("kings-are-stops"), ENCODED_RUN, DIFFERENTIAL, PLAY),
+        (prove("kings-are-stops"), VALIDATION, ENCODED_RUN, DIFFERENTIAL, PLAY),
     ),
     Mutant(
         "ace-order-swapped",
@@ -154,7 +169,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/rules.py",
               "        if self.ace is AceRank.LOW:\n            return tuple(range(13))",
               "        if self.ace is AceRank.HIGH:\n            return tuple(range(13))"),),
-        (prove("kings-are-stops"), ENCODED_RUN, DIFFERENTIAL, PLAY),
+        (prove("kings-are-stops"), VALIDATION, ENCODED_RUN, DIFFERENTIAL, PLAY),
     ),
     Mutant(
         "seven-of-diamonds-not-stop",
@@ -164,8 +179,8 @@ MUTANTS: tuple[Mutant, ...] = (
               "                if not PACK >> make_card(suit, high) & 1:\n"
               "                    high = order[order.index(high) + 1]\n"
               "                table[make_card(suit, low)] = make_card(suit, high)"),),
-        (prove("seven-of-diamonds-stop"), prove("pope-only-led"), ENCODED_RUN, DIFFERENTIAL,
-         PLAY),
+        (prove("seven-of-diamonds-stop"), prove("pope-only-led"), VALIDATION, ENCODED_RUN,
+         DIFFERENTIAL, PLAY),
     ),
     Mutant(
         "eight-in-pack",
@@ -173,7 +188,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/cards.py",
               "PACK: Final = FULL_MASK & ~(1 << EIGHT_OF_DIAMONDS)",
               "PACK: Final = FULL_MASK"),),
-        (prove("seven-of-diamonds-stop"), PLAY, DIFFERENTIAL),
+        (prove("seven-of-diamonds-stop"), VALIDATION, PLAY, DIFFERENTIAL),
     ),
     Mutant(
         "run-jumps-dead-card",
@@ -190,7 +205,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "            card = self.rules.successor[card]\n"
               "            while not self.in_play >> card & 1:\n"
               "                card = self.rules.successor[card]\n")),
-        (prove("below-dead-is-stop"), ENCODED_RUN, DIFFERENTIAL, PLAY),
+        (prove("below-dead-is-stop"), VALIDATION, ENCODED_RUN, DIFFERENTIAL, PLAY),
     ),
     Mutant(
         "lead-rule-ignored",
@@ -200,7 +215,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "        held = self.dealt[leader] & ~played\n"
               "        return sorted(iter_mask(held), "
               "key=lambda c: (c // 13, self.rules.order_key[c]))"),),
-        (prove("kings-are-stops", "britannica"), ENCODED_RUN, DIFFERENTIAL, PLAY),
+        (prove("kings-are-stops", "britannica"), VALIDATION, ENCODED_RUN, DIFFERENTIAL, PLAY),
     ),
     Mutant(
         "lead-rule-any-in-table",
@@ -208,7 +223,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/table.py",
               "        lead=LEAD_IDS[rules.lead],",
               "        lead=LeadId.ANY,"),),
-        (DIFFERENTIAL, tests("tests/test_table.py")),
+        (DIFFERENTIAL, checks("tests/test_table.py")),
     ),
     Mutant(
         "out-noticed-at-end-of-run",
@@ -224,7 +239,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "                if not self.dealt[seat] & ~played:\n"
               "                    return Run(leader, tuple(cards), tuple(seats), StopReason.OUT,"
               " -1, seat)\n"),),
-        (prove("terminates"), ENCODED_RUN, DIFFERENTIAL, PLAY),
+        (prove("terminates"), VALIDATION, ENCODED_RUN, DIFFERENTIAL, PLAY),
     ),
     Mutant(
         "pope-exemption-never-ends",
@@ -232,7 +247,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/settlement.py",
               "        if exempt is not None and left >> exempt & 1:",
               "        if exempt is not None and game.dealt[seat] >> exempt & 1:"),),
-        (prove("counters-conserved"), DIFFERENTIAL, PLAY, SETTLEMENT_ENCODING),
+        (prove("counters-conserved"), VALIDATION, DIFFERENTIAL, PLAY, SETTLEMENT_ENCODING),
     ),
     Mutant(
         "unplayed-pope-paid",
@@ -240,7 +255,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/settlement.py",
               "        if exempt is not None and left >> exempt & 1:",
               "        if exempt is not None and played >> exempt & 1:"),),
-        (prove("counters-conserved"), DIFFERENTIAL, PLAY, SETTLEMENT_ENCODING),
+        (prove("counters-conserved"), VALIDATION, DIFFERENTIAL, PLAY, SETTLEMENT_ENCODING),
     ),
     Mutant(
         "matrimony-across-hands",
@@ -248,7 +263,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/table.py",
               "    if len(seats) == 1:\n",
               "    if len(seats) == 1 or award.taker is Taker.SAME_PLAYER:\n"),),
-        (prove("matrimony-needs-one-hand"), SETTLEMENT_ENCODING, PLAY, DIFFERENTIAL),
+        (prove("matrimony-needs-one-hand"), VALIDATION, SETTLEMENT_ENCODING, PLAY, DIFFERENTIAL),
     ),
     Mutant(
         "cards-left-counts-dealt",
@@ -258,7 +273,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "left.bit_count(),",
               "            transfers.append(Transfer(seat, winner, table.per_card_left * "
               "game.dealt[seat].bit_count(),"),),
-        (prove("counters-conserved"), SETTLEMENT_ENCODING, DIFFERENTIAL, PLAY),
+        (prove("counters-conserved"), VALIDATION, SETTLEMENT_ENCODING, DIFFERENTIAL, PLAY),
     ),
     Mutant(
         "pope-turnup-option-inverted",
@@ -266,7 +281,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/table.py",
               "PopeTurnup.ENDS_DEAL else None",
               "PopeTurnup.COMPARTMENT else None"),),
-        (prove("unreachable-at-outset"), PLAY, tests("tests/test_table.py")),
+        (prove("unreachable-at-outset"), VALIDATION, PLAY, checks("tests/test_table.py")),
     ),
     Mutant(
         "turnup-first-dead-card",
@@ -274,7 +289,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/deal.py",
               "    return Deal.create(tuple(hands), dead, cards[-1], rules, board)",
               "    return Deal.create(tuple(hands), dead, cards[players], rules, board)"),),
-        (tests("tests/test_deal_and_notation.py"), tests("tests/test_stops_graph_cases.py")),
+        (checks("tests/test_deal_and_notation.py"), checks("tests/test_stops_graph_cases.py")),
     ),
     Mutant(
         "line-search-first-lead-only",
@@ -282,7 +297,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/logic/lines.py",
               "        for lead in game.legal_leads(played, leader):",
               "        for lead in game.legal_leads(played, leader)[:1]:"),),
-        (FIND, tests("tests/test_logic.py::test_find_matrimony_never_paid_is_verified_"
+        (FIND, checks("tests/test_logic.py::test_find_matrimony_never_paid_is_verified_"
                      "independently")),
     ),
     Mutant(
@@ -291,7 +306,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/logic/find.py",
               "                                       for lead in game.legal_leads(0, 0))",
               "                                       for lead in game.legal_leads(0, 0)[:1])"),),
-        (FIND, tests("tests/test_logic.py::test_find_first_lead_out_and_a_proof_of_none")),
+        (FIND, checks("tests/test_logic.py::test_find_first_lead_out_and_a_proof_of_none")),
     ),
     Mutant(
         "encoding-lowest-of-suit-ignored",
@@ -299,7 +314,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/logic/encoding.py",
               "        if table.lead is not LeadId.ANY:",
               "        if table.lead is LeadId.LOWEST_IN_HAND:"),),
-        (prove("kings-are-stops", "britannica"), ENCODED_RUN),
+        (prove("kings-are-stops", "britannica"), VALIDATION, ENCODED_RUN),
     ),
     Mutant(
         "encoding-run-past-going-out",
@@ -307,7 +322,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/logic/encoding.py",
               "            reach = [z3.And(self.run[b], z3.Not(self.empties[b]), gap)",
               "            reach = [z3.And(self.run[b], gap)"),),
-        (prove("terminates"), ENCODED_RUN),
+        (prove("terminates"), VALIDATION, ENCODED_RUN),
     ),
     Mutant(
         "encoding-exemption-never-ends",
@@ -316,7 +331,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "            exempt = (z3.And(deal.holds(exempt_card, s), "
               "z3.Not(played.get(exempt_card, FALSE)))",
               "            exempt = (deal.holds(exempt_card, s)"),),
-        (prove("counters-conserved"), SETTLEMENT_ENCODING),
+        (prove("counters-conserved"), VALIDATION, SETTLEMENT_ENCODING),
     ),
     Mutant(
         "stop-theorem-vacuous",
@@ -338,7 +353,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "        for depth in range(1, 2):\n"
               "            for p in counts:"),),
         (prove("kings-are-stops", "parlett", expect="refuted"), PROVE_TESTS,
-         tests("tests/test_prover_defects.py"), GAPS),
+         checks("tests/test_prover_defects.py"), GAPS),
     ),
     Mutant(
         "fast-runs-cross-suits",
@@ -354,7 +369,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/search/fast.py",
               "        prune_blocks = sg.game.table.lead is LeadId.ANY",
               "        prune_blocks = True"),),
-        (DIFFERENTIAL, tests("tests/test_variants.py::test_the_engines_agree_on_the_new_rulesets",
+        (DIFFERENTIAL, checks("tests/test_variants.py::test_the_engines_agree_on_the_new_rulesets",
                              "tests/test_solver.py")),
     ),
     Mutant(
@@ -365,7 +380,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "        elif best >= window_high:\n            lower = max(lower, best)\n"
               "        else:\n            lower = upper = best",
               "        lower = upper = best"),),
-        (DIFFERENTIAL, tests("tests/test_solver.py")),
+        (DIFFERENTIAL, checks("tests/test_solver.py")),
     ),
 )
 
@@ -540,13 +555,13 @@ def line(result: MutantResult) -> str:
 
 def markdown(results: Sequence[MutantResult]) -> str:
     """The table of ``docs/proofs.md``: mutant, what it breaks, what caught it, time."""
-    rows = ["| mutant | the slip | caught by | time |", "|---|---|---|---|"]
+    rows = ["| mutant | the slip | caught by | got through | time |", "|---|---|---|---|---|"]
     for r in results:
         where = ", ".join(dict.fromkeys(h.path.removeprefix("popejoan_solver/")
                                         for h in r.mutant.hunks))
         caught = r.caught_by() if r.status == "killed" else f"**{r.status}**: {r.caught_by()}"
         rows.append(f"| `{r.mutant.name}` ({where}) | {r.mutant.what} | "
-                    f"{caught.replace('|', '/')} | {r.seconds:.0f} s |")
+                    f"{caught.replace('|', '/')} | {r.got_through()} | {r.seconds:.0f} s |")
     return "\n".join(rows) + "\n"
 
 
