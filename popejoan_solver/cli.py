@@ -46,6 +46,7 @@ from .model.rules import (
 )
 from .model.settlement import Transfer
 from .model.stops import View, analyse_stops
+from .model.table import compile_rules
 from .search import ENGINES, Solution, solve
 from .search.fast import DEFAULT_TT_ENTRIES
 
@@ -148,8 +149,10 @@ def cmd_stops(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(report.to_json())
         return EXIT_OK
-    who = "a referee who knows the dead hand" if report.view is View.REFEREE else \
-        "a player who knows only the turn-up"
+    turned = compile_rules(deal.rules).turns_up
+    who = ("a referee who knows the dead hand" if report.view is View.REFEREE else
+           "a player who knows only the turn-up" if turned else
+           "a player who knows no dead card (no card is turned up)")
     print(f"As seen by {who}:")
     print(f"  stops:            {' '.join(card_name(c) for c in report.stops)}")
     print(f"  cannot be led to: {' '.join(card_name(c) for c in report.cannot_be_led_to)}")
@@ -269,8 +272,10 @@ def _transfer_text(t: Transfer) -> str:
 
 def _print_solution(deal: Deal, solution: Solution) -> None:
     hands = ", ".join(str(h.bit_count()) for h in deal.hands)
+    last = ("turn-up" if compile_rules(deal.rules).turns_up
+            else "last card dealt (not turned up)")
     print(f"{deal.rules.name}: {deal.players} players holding {hands} cards; "
-          f"dead hand {format_cards(deal.dead)}; turn-up {card_name(deal.turnup)}")
+          f"dead hand {format_cards(deal.dead)}; {last} {card_name(deal.turnup)}")
     for t in solution.turnup:
         print(f"turn-up award: {_transfer_text(t)}")
     for note in solution.notes:
@@ -352,8 +357,13 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
     rules = _ruleset_from(args)
     names = args.theorem or None
-    try:
-        results = prove(rules, names)  # Ctrl-C: KeyboardInterrupt, never a verdict
+    try:  # Ctrl-C: KeyboardInterrupt, never a verdict
+        if args.certificate is not None:
+            from .logic.certificates import prove_certified
+
+            results = prove_certified(rules, names, args.certificate, _command(args))
+        else:
+            results = prove(rules, names)
     except ProofError as exc:  # neither an answer nor bad input
         print(f"error: internal error: {clip(str(exc), 400)} (a bug of popejoan, not of the "
               "rules or the input: please report it)", file=sys.stderr)
@@ -362,18 +372,29 @@ def cmd_prove(args: argparse.Namespace) -> int:
     report = io.StringIO()
     with contextlib.redirect_stdout(report):
         if args.json:
-            _print_json({"theorems": [r.to_json() for r in results]})
+            data: dict[str, Any] = {"theorems": [r.to_json() for r in results]}
+            if args.certificate is not None:
+                data["certificate"] = args.certificate
+            _print_json(data)
         else:
             print(f"ruleset {rules.name}: {len(results)} theorem(s), every deal of 3-8 "
                   "players (each time includes the shared work the theorem needed, so the "
                   "times overlap)\n")
             for result in results:
                 _print_theorem(result)
+            if args.certificate is not None:
+                print(f"certificate: {args.certificate} (every unsat query as SMT-LIB, each "
+                      "re-checked by cvc5 from its file; deals and lines; manifest.json)")
     sys.stdout.write(report.getvalue())
     statuses = {r.status for r in results}
     if Status.REFUTED in statuses:
         return EXIT_DISAGREE
     return EXIT_TIME_LIMIT if statuses & {Status.UNKNOWN, Status.VACUOUS} else EXIT_OK
+
+
+def _command(args: argparse.Namespace) -> list[str]:
+    """The command line, for a certificate's manifest."""
+    return ["popejoan", *(sys.argv[1:] if args.argv is None else args.argv)]
 
 
 # ----------------------------------------------------------------------------- find
@@ -394,10 +415,24 @@ def cmd_find(args: argparse.Namespace) -> int:
             raise UsageError("--dead names no cards (write CARDS, like 8S,TS)")
     query = FindQuery(Property(args.property), rules, args.players, args.seat - 1, hold, dead,
                       args.count, args.seed, args.time_limit)
-    result = find_deals(query)  # Ctrl-C: KeyboardInterrupt, the SAT solver stopped
+    if args.certificate is not None:
+        from .logic.certificates import find_certified
+        from .logic.prover import ProofError
+
+        try:
+            result = find_certified(query, args.certificate, _command(args))
+        except ProofError as exc:  # the proof failed its check: a bug, never a verdict
+            print(f"error: internal error: {clip(str(exc), 400)} (a bug of popejoan: please "
+                  "report it)", file=sys.stderr)
+            return EXIT_INTERNAL
+    else:
+        result = find_deals(query)  # Ctrl-C: KeyboardInterrupt, the SAT solver stopped
     # Written in one piece once the search is over: nothing half-written.
     if args.json:
-        lines = [json.dumps(result.to_json(), indent=2, ensure_ascii=False)]
+        data = result.to_json()
+        if args.certificate is not None:
+            data["certificate"] = args.certificate
+        lines = [json.dumps(data, indent=2, ensure_ascii=False)]
     else:
         stats = result.stats
         lines = [f"{args.property} ({DESCRIPTIONS[query.prop]}), {rules.name}, "
@@ -413,6 +448,11 @@ def cmd_find(args: argparse.Namespace) -> int:
             lines.append("  time limit reached")
         lines.append(f"  {stats.candidates} candidates, {stats.learned_clauses} learned "
                      f"clauses, {stats.seconds:.2f} s")
+        if args.certificate is not None:
+            proof = (" and a DRUP proof of the CNF, verified by dratify"
+                     if result.proved_none else "")
+            lines.append(f"  certificate: {args.certificate} (the deals found{proof}; "
+                         "manifest.json)")
     sys.stdout.write("\n".join(lines) + "\n")
     if result.deals:
         return EXIT_OK
@@ -646,6 +686,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one theorem of the catalogue in docs/proofs.md (repeatable; default: "
                    "all)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--certificate", metavar="DIR",
+                   help="write what a sceptic needs to re-check every claim (SMT-LIB queries, "
+                   "each re-checked by cvc5; deals and lines) to the new folder DIR")
     p.set_defaults(func=cmd_prove)
 
     p = sub.add_parser("find", help="find deals with a property (SAT + exact checks)")
@@ -663,6 +706,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="varies which deals are found")
     p.add_argument("--time-limit", type=_seconds, metavar="S")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--certificate", metavar="DIR",
+                   help="write the deals found, or for 'no such deal' the DIMACS CNF and a "
+                   "DRUP proof checked by dratify, to the new folder DIR")
     p.set_defaults(func=cmd_find)
 
     p = sub.add_parser("batch", help="solve many seeded deals into an SQLite file (resumable)")
@@ -709,6 +755,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     try:
         args = build_parser().parse_args(argv)
+        args.argv = None if argv is None else list(argv)
         result: int = args.func(args)
         return result
     except PopeJoanError as exc:

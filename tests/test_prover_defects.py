@@ -37,9 +37,10 @@ def _spy_replays(monkeypatch: pytest.MonkeyPatch, agree: bool) -> list[Found]:
     seen: list[Found] = []
     original: Replay = Workspace.replay
 
-    def replay(self: Workspace, found: Found, check: Replay, finish: bool = False) -> Any:
+    def replay(self: Workspace, found: Found, check: Replay, finish: bool = False,
+               **role: str) -> Any:
         seen.append(found)
-        return original(self, found, check if agree else lambda _d, _r: False, finish)
+        return original(self, found, check if agree else lambda _d, _r: False, finish, **role)
     monkeypatch.setattr(Workspace, "replay", replay)
     return seen
 

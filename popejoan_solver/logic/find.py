@@ -106,9 +106,31 @@ class FindStats:
 
 
 @dataclass(frozen=True)
+class Lemma:
+    """A clause the search added after an exact check of a candidate deal, and why."""
+
+    clause: tuple[int, ...]
+    deal: Deal
+    verdict: str
+    """``lacks the property``, ``has the property`` (found: the same hands are ruled out) or
+    ``undecided``."""
+
+
+@dataclass(frozen=True)
+class FindFormula:
+    """Every clause the SAT solver was given: the encoding, then the lemmas in order; with
+    the variables' names (for a DIMACS certificate)."""
+
+    clauses: tuple[tuple[int, ...], ...]
+    lemmas: tuple[Lemma, ...]
+    names: Mapping[int, str]
+
+
+@dataclass(frozen=True)
 class FindResult:
     deals: tuple[Deal, ...]
     stats: FindStats
+    formula: FindFormula | None = None
 
     @property
     def proved_none(self) -> bool:
@@ -364,6 +386,7 @@ def find_deals(query: FindQuery) -> FindResult:
     _necessary(enc, query)
     rng = random.Random(f"popejoan-find:{query.seed}")
     found: list[Deal] = []
+    lemmas: list[Lemma] = []
     candidates = learned = undecided = 0
     exhausted = timed_out = False
     from pysat.solvers import Solver
@@ -393,11 +416,16 @@ def find_deals(query: FindQuery) -> FindResult:
                 found.append(deal)
             else:
                 learned += len(clauses)
+            why = {None: "undecided", True: "has the property"}.get(verdict,
+                                                                    "lacks the property")
             for clause in clauses:
                 sat.add_clause(clause)
+                lemmas.append(Lemma(tuple(clause), deal, why))
     stats = FindStats(candidates, learned, undecided, exhausted, timed_out,
                       time.monotonic() - started)
-    return FindResult(tuple(found), stats)
+    names = {int(v): str(k) for k, v in enc.pool.obj2id.items()}
+    formula = FindFormula(tuple(tuple(c) for c in enc.clauses), tuple(lemmas), names)
+    return FindResult(tuple(found), stats, formula)
 
 
 def _solve(sat: Any, deadline: float | None) -> bool | None:

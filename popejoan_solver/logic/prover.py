@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import FrameType
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import z3
 
@@ -46,6 +46,16 @@ FinalCondition = Callable[[SymbolicDeal, SymbolicPosition, SymbolicSettlement], 
 _T = TypeVar("_T")
 SharedKey = tuple[str, int]
 """A piece of shared work: (``invariant``, ``step`` or ``lines``, player count)."""
+
+
+class QueryRecorder(Protocol):
+    """Where a certificate is made (:class:`~popejoan_solver.logic.certificates.ProofRecorder`):
+    every unsat query, every replayed line."""
+
+    def unsat(self, scope: SharedKey | str, solver: z3.Solver, players: int, query: str,
+              seconds: float) -> None: ...
+
+    def witness(self, scope: str, example: Counterexample, role: str) -> None: ...
 
 
 class ProofError(RuntimeError):
@@ -170,6 +180,8 @@ class TheoremResult:
     counterexample: Counterexample | None
     seconds: float
     details: tuple[str, ...] = ()
+    shared: tuple[SharedKey, ...] = ()
+    """The shared work (e.g. the induction) its verdict also rests on."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -233,6 +245,18 @@ class Workspace:
     """Time spent on each piece of shared work, whichever theorem first needed it."""
     _used: set[SharedKey] = field(default_factory=set)
     _nested: float = 0.0
+    recorder: QueryRecorder | None = None
+    """With ``--certificate``: told of every unsat answer and every replayed line."""
+    _scope: list[SharedKey | str] = field(default_factory=lambda: [""])
+
+    def check(self, solver: z3.Solver, players: int, query: str) -> z3.CheckSatResult:
+        """:func:`check_sat`; an unsat answer is certified when a recorder is set."""
+        start = time.perf_counter()
+        result = check_sat(solver)
+        if result == z3.unsat and self.recorder is not None:
+            self.recorder.unsat(self._scope[-1], solver, players, query,
+                                time.perf_counter() - start)
+        return result
 
     # The time of shared work, charged to every theorem that needs it.
 
@@ -241,17 +265,25 @@ class Workspace:
         self._used.add(key)
         outer, self._nested = self._nested, 0.0
         start = time.perf_counter()
+        self._scope.append(key)
         try:
             return build()
         finally:
+            self._scope.pop()
             elapsed = time.perf_counter() - start
             self.shared_seconds[key] = self.shared_seconds.get(key, 0.0) + elapsed - self._nested
             self._nested = outer + elapsed
 
-    def start_theorem(self) -> None:
-        """Forget which shared work the previous theorem needed."""
+    def start_theorem(self, name: str = "") -> None:
+        """Forget which shared work the previous theorem needed; queries now belong to
+        ``name``."""
         self._used.clear()
         self._nested = 0.0
+        self._scope = [name]
+
+    def used_shared(self) -> tuple[SharedKey, ...]:
+        """The shared work the current theorem needed (its proof rests on it too)."""
+        return tuple(sorted(self._used))
 
     def theorem_seconds(self, wall: float) -> float:
         """A theorem's time: ``wall`` less the shared work done in it, plus all it needed."""
@@ -281,7 +313,8 @@ class Workspace:
         kept.add(*deal.constraints(), *position.well_formed(), position.stretch_invariant(),
                  z3.Not(position.over()), *step.constraints)
         kept.add(z3.Not(z3.And(*after.well_formed(), after.stretch_invariant())))
-        return bool(check_sat(init) == z3.unsat and check_sat(kept) == z3.unsat)
+        return bool(self.check(init, players, "invariant-at-outset") == z3.unsat
+                    and self.check(kept, players, "invariant-kept-by-a-lead") == z3.unsat)
 
     def step_frame(self, players: int) -> _StepFrame:
         """Any well-formed position not over (reachable or not), and one lead from it."""
@@ -301,12 +334,13 @@ class Workspace:
                    *step.constraints)
         return _StepFrame(deal, position, step, solver)
 
-    def check_step(self, players: int, bad: StepCondition) -> z3.CheckSatResult:
+    def check_step(self, players: int, bad: StepCondition,
+                   query: str = "one-lead") -> z3.CheckSatResult:
         frame = self.step_frame(players)
         frame.solver.push()
         try:  # the frame is shared: an interrupted check must not leave ``bad`` asserted
             frame.solver.add(bad(frame.deal, frame.position, frame.step))
-            return check_sat(frame.solver)
+            return self.check(frame.solver, players, query)
         finally:
             frame.solver.pop()
 
@@ -354,7 +388,7 @@ class Workspace:
                 try:
                     frame.solver.add(bad(frame.deal, frame.positions[depth - 1],
                                          frame.steps[depth - 1]), *assumptions)
-                    if check_sat(frame.solver) == z3.sat:
+                    if self.check(frame.solver, p, f"no-line-of-{depth}-leads") == z3.sat:
                         model = frame.solver.model()
                         leads = tuple(s.decode_lead(model) for s in frame.steps[:depth])
                         return Found(p, frame.deal.decode(model), leads)
@@ -374,7 +408,8 @@ class Workspace:
                 try:
                     frame.solver.add(final.over(), *settlement.constraints,
                                      bad(frame.deal, final, settlement))
-                    if check_sat(frame.solver) != z3.sat:
+                    if self.check(frame.solver, p,
+                                  f"no-play-ended-in-{depth}-leads") != z3.sat:
                         continue
                     model = frame.solver.model()
                 finally:
@@ -389,8 +424,8 @@ class Workspace:
                 return Found(p, frame.deal.decode(model), leads, carried)
         return None
 
-    def check_final(self, players: int, bad: FinalCondition,
-                    abstract_counts: bool = False) -> z3.CheckSatResult:
+    def check_final(self, players: int, bad: FinalCondition, abstract_counts: bool = False,
+                    query: str = "settlement") -> z3.CheckSatResult:
         """Is ``bad`` possible for the settlement of any finished play (reachable or not)?
 
         With ``abstract_counts`` the cards left in each hand are any number up to a full hand.
@@ -401,15 +436,16 @@ class Workspace:
         solver = z3.Solver()
         solver.add(*deal.constraints(), *final.well_formed(), *settlement.constraints,
                    bad(deal, final, settlement))
-        return check_sat(solver)
+        return self.check(solver, players, query)
 
     # Replaying what the search found.
 
     def replay(self, found: Found, check: Callable[[Deal, list[Run]], bool],
-               finish: bool = False) -> Counterexample:
+               finish: bool = False, role: str = "counterexample") -> Counterexample:
         """Play the found line through the rules model and check it shows what it should.
 
-        ``finish`` plays on (always the first legal lead) until a player is out.
+        ``finish`` plays on (always the first legal lead) until a player is out. ``role``
+        says what the line is, for a certificate.
         """
         if not self.semantics.is_standard:
             return Counterexample(_raw_deal_json(self.semantics, found),
@@ -432,7 +468,10 @@ class Workspace:
                              f"{' / '.join(format_cards(h) for h in decoded.hands)}, dead "
                              f"{format_cards(decoded.dead)}, turn-up {card_name(decoded.turnup)}"
                              f", leads {' '.join(card_name(c) for c in found.leads)}")
-        return Counterexample(deal_to_json(deal), tuple(r.to_json() for r in runs), True)
+        example = Counterexample(deal_to_json(deal), tuple(r.to_json() for r in runs), True)
+        if self.recorder is not None:
+            self.recorder.witness(str(self._scope[-1]), example, role)
+        return example
 
 
 def _raw_deal_json(semantics: PlaySemantics, found: Found) -> dict[str, Any]:

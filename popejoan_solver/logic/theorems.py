@@ -34,7 +34,6 @@ from .prover import (
     Status,
     TheoremResult,
     Workspace,
-    check_sat,
     safe_interrupts,
 )
 from .semantics import PlaySemantics
@@ -196,7 +195,7 @@ def _deadlock_free(ws: Workspace, players: int) -> bool:
     solver.add(*frame.deal.constraints(), *frame.position.well_formed(),
                z3.Not(frame.position.over()),
                _and([z3.Not(frame.step.legal(c)) for c in frame.deal.cards]))
-    return bool(check_sat(solver) == z3.unsat)
+    return bool(ws.check(solver, players, "a-legal-lead-exists") == z3.unsat)
 
 
 def check_terminates(ws: Workspace) -> Outcome:
@@ -207,7 +206,7 @@ def check_terminates(ws: Workspace) -> Outcome:
         deal = SymbolicDeal(ws.semantics, p)
         start = z3.Solver()
         start.add(*deal.constraints(), SymbolicPosition.outset(deal).over())
-        if check_sat(start) != z3.unsat:
+        if ws.check(start, p, "nobody-out-at-outset") != z3.unsat:
             failures.append(f"{p} players: a player is out before play")
 
         def stale(_d: SymbolicDeal, pos: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
@@ -220,9 +219,10 @@ def check_terminates(ws: Workspace) -> Outcome:
 
         if not _deadlock_free(ws, p):
             failures.append(f"{p} players: a position not over with no legal lead")
-        for name, bad in (("a lead that plays no new card", stale),
-                          ("two players out at once", two_out)):
-            if ws.check_step(p, bad) != z3.unsat:
+        for name, bad, query in (
+                ("a lead that plays no new card", stale, "every-lead-plays-a-new-card"),
+                ("two players out at once", two_out, "no-run-puts-two-out")):
+            if ws.check_step(p, bad, query) != z3.unsat:
                 failures.append(f"{p} players: {name}")
     if failures:
         # A one-step failure is not a refutation until a line from the outset shows it.
@@ -266,7 +266,9 @@ def _conservation_parts() -> list[tuple[str, FinalCondition]]:
 
 def check_counters_conserved(ws: Workspace) -> Outcome:
     for part, bad in _conservation_parts():
-        if any(ws.check_final(p, bad, abstract_counts=True) != z3.unsat for p in ws.players):
+        query = "books-of-" + part.replace(" ", "-")
+        if any(ws.check_final(p, bad, abstract_counts=True, query=query) != z3.unsat
+               for p in ws.players):
             refute = _settlement_theorem(bad, _conserved_concrete,
                                          f"the books of the {part} do not balance")
             return refute(ws)
@@ -383,7 +385,7 @@ def check_six_pools(ws: Workspace) -> Outcome:
         if found is not None:
             def shows(deal: Deal, runs: list[Run], most: int = most) -> bool:
                 return _most_pools(deal, runs) >= most
-            example = ws.replay(found, shows)
+            example = ws.replay(found, shows, role=f"example: one player collects {most} pools")
             details.append(f"the most pools one player can collect in one deal: {most} of 8"
                            + (" (proved: there are eight)" if most == 8 else "")
                            + f"; e.g. {_example_text(found, example)}")
@@ -418,7 +420,8 @@ def _led_to_first(ws: Workspace, players: int, target: Card,
     if found is not None:
         ends = compile_rules(ws.semantics.rules).ends_deal_turnup
         ws.replay(found, lambda deal, runs: (deal.turnup != ends
-                                             and target in runs[0].cards[1:]))
+                                             and target in runs[0].cards[1:]),
+                  role=f"witness: {card_name(target)} is led to on the first lead")
     return found
 
 
@@ -612,13 +615,14 @@ def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None
         with safe_interrupts():
             for name in chosen:
                 theorem = THEOREMS[name]
-                ws.start_theorem()
+                ws.start_theorem(name)
                 start = time.perf_counter()
                 outcome = _vetted(guard, name, theorem.check(ws))
                 seconds = ws.theorem_seconds(time.perf_counter() - start)
                 results.append(TheoremResult(theorem.name, theorem.statement, theorem.source,
                                              outcome.status, outcome.method,
-                                             outcome.counterexample, seconds, outcome.details))
+                                             outcome.counterexample, seconds, outcome.details,
+                                             ws.used_shared()))
     except BaseException as exc:
         # Interrupted (Ctrl-C) or failed mid-way, a shared workspace may hold half-built
         # encodings: the next call starts afresh rather than trust them.

@@ -1,0 +1,478 @@
+"""Certificates: what a sceptic needs to re-check ``prove`` and ``find`` without this tool.
+
+``prove``: every query z3 answers *unsat* is written as a standard SMT-LIB 2.6 file (z3's
+pseudo-Boolean terms, which other solvers reject, rewritten as Boolean counters), and that file
+itself is parsed and solved by cvc5; a claim is proved only when both say unsat. ``find``: a
+"no such deal" claim is written as DIMACS CNF with a DRUP proof from a proof-logging SAT solver,
+checked by dratify before the verdict is printed. Witnesses and counterexamples are written as
+deals and lines, replayed through the rules model. See ``docs/proofs.md``, "Certificates".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+
+import z3
+
+from ..model.errors import PopeJoanError, clip
+from ..model.notation import deal_to_json
+from ..model.rules import Ruleset, rules_json
+from .find import DESCRIPTIONS, FindFormula, FindQuery, FindResult, find_deals
+from .prover import Counterexample, ProofError, SharedKey, Status, TheoremResult, Workspace
+
+CVC5_SECONDS: Final = 120.0
+"""cvc5's time per query. The longest measured on the default ruleset is 4 s (docs/proofs.md)."""
+PACKAGES: Final = ("cvc5", "dratify")
+INSTALL_HINT: Final = "pip install 'popejoan-solver[certificates]'"
+HOW_TO_CHECK: Final = (
+    "Each *.smt2 file is one query, standard SMT-LIB 2.6 (QF_LIA); every one listed in this "
+    "manifest is unsatisfiable: `cvc5 FILE.smt2` or `z3 FILE.smt2` prints `unsat`.",
+    "Each *.cnf file is DIMACS CNF, unsatisfiable, with a DRUP proof beside it: "
+    "`drat-trim FILE.cnf FILE.drat` prints `s VERIFIED` (or, in Python, dratify's "
+    "check_proof).",
+    "Each *.json deal with a line is replayed with the rules model: `popejoan stops DEAL` and "
+    "`popejoan solve DEAL` read the deal; the line lists every lead and its run.",
+    "What each file establishes, and what it does not, is in docs/proofs.md, 'Certificates'.",
+)
+
+
+class CertificateError(PopeJoanError):
+    """A certificate folder that cannot be used, or the packages to check one missing."""
+
+
+def require_packages() -> None:
+    """Refuse at once (bad input, status 2) when cvc5 or dratify is not installed."""
+    missing = []
+    for name in PACKAGES:
+        try:
+            __import__(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        raise CertificateError(f"--certificate needs the package(s) {', '.join(missing)}: "
+                               f"{INSTALL_HINT}")
+
+
+def solver_versions() -> dict[str, str]:
+    """The versions of every solver and checker a certificate was made with."""
+    import cvc5
+    import dratify
+    import pysat
+
+    cvc5_version = cvc5.Solver(cvc5.TermManager()).getVersion()
+    if isinstance(cvc5_version, bytes):
+        cvc5_version = cvc5_version.decode()
+    return {"z3": z3.get_version_string(), "cvc5": str(cvc5_version),
+            "python-sat": str(pysat.__version__), "dratify": str(dratify.__version__)}
+
+
+# ----------------------------------------------------------------------------- the folder
+
+@dataclass
+class CertificateDir:
+    """The folder DIR, written as a hidden sibling and renamed into place when complete, so an
+    interrupted or failed run leaves nothing half-written."""
+
+    target: Path
+    work: Path
+
+    @classmethod
+    def open(cls, text: str) -> CertificateDir:
+        target = Path(text)
+        if target.exists() and not target.is_dir():
+            raise CertificateError(f"--certificate {clip(text)!r} is a file, not a folder")
+        if target.is_dir() and any(target.iterdir()):
+            raise CertificateError(f"--certificate {clip(text)!r} is not empty (give a new or "
+                                   "empty folder)")
+        parent = target.absolute().parent
+        if not parent.is_dir():
+            raise CertificateError(f"--certificate {clip(text)!r}: no folder {clip(str(parent))}")
+        if not os.access(parent, os.W_OK) or (target.is_dir()
+                                              and not os.access(target, os.W_OK)):
+            raise CertificateError(f"--certificate {clip(text)!r}: not writable")
+        work = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
+        return cls(target, work)
+
+    def path(self, name: str) -> Path:
+        return self.work / name
+
+    def commit(self) -> None:
+        """Move the finished certificate to DIR."""
+        if self.target.is_dir():
+            self.target.rmdir()  # empty, checked when opened
+        os.rename(self.work, self.target)
+
+    def discard(self) -> None:
+        shutil.rmtree(self.work, ignore_errors=True)
+
+
+def write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+# ----------------------------------------------------------------------------- SMT-LIB
+
+_PB_OPS: Final = {z3.Z3_OP_PB_EQ, z3.Z3_OP_PB_LE, z3.Z3_OP_PB_GE, z3.Z3_OP_PB_AT_MOST,
+                  z3.Z3_OP_PB_AT_LEAST}
+
+
+def _or2(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    if z3.is_true(a) or z3.is_true(b):
+        return z3.BoolVal(True)
+    return b if z3.is_false(a) else a if z3.is_false(b) else z3.Or(a, b)
+
+
+def _and2(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    if z3.is_false(a) or z3.is_false(b):
+        return z3.BoolVal(False)
+    return b if z3.is_true(a) else a if z3.is_true(b) else z3.And(a, b)
+
+
+def at_least_table(terms: Sequence[z3.BoolRef], most: int) -> list[z3.BoolRef]:
+    """``[at least j of terms are true for j in 0..most]`` as plain Boolean formulas (a
+    sequential counter written out, no new variables; shared subterms print as ``let``)."""
+    table = [z3.BoolVal(True)] + [z3.BoolVal(False)] * most
+    for term in terms:
+        table = [table[0]] + [_or2(table[j], _and2(term, table[j - 1]))
+                              for j in range(1, most + 1)]
+    return table
+
+
+def _standard_pb(expr: z3.ExprRef, kids: list[z3.BoolRef]) -> z3.BoolRef:
+    """A pseudo-Boolean term over ``kids`` in standard terms: a Boolean counter when every
+    coefficient is 1 (all of this package's), else a sum of ``(ite b c 0)``."""
+    op = expr.decl().kind()
+    params = [int(p) for p in expr.decl().params()]
+    bound = params[0]
+    coefficients = [1] * len(kids) if op in (z3.Z3_OP_PB_AT_MOST, z3.Z3_OP_PB_AT_LEAST) \
+        else params[1:]
+    at_least = op in (z3.Z3_OP_PB_AT_LEAST, z3.Z3_OP_PB_GE)
+    at_most = op in (z3.Z3_OP_PB_AT_MOST, z3.Z3_OP_PB_LE)
+    if all(c == 1 for c in coefficients) and bound >= 0:
+        table = at_least_table(kids, bound + 1)
+        if at_least:
+            return table[bound]
+        return z3.Not(table[bound + 1]) if at_most else _and2(table[bound],
+                                                                z3.Not(table[bound + 1]))
+    total = z3.Sum(*[z3.If(k, c, 0) for k, c in zip(kids, coefficients, strict=True)])
+    return total >= bound if at_least else total <= bound if at_most else total == bound
+
+
+def standard_terms(assertions: Iterable[z3.BoolRef]) -> list[z3.BoolRef]:
+    """The assertions with every pseudo-Boolean term rewritten (equivalent formulas)."""
+    memo: dict[int, z3.ExprRef] = {}
+
+    def rewrite(expr: z3.ExprRef) -> z3.ExprRef:
+        key = expr.get_id()
+        done = memo.get(key)
+        if done is not None:
+            return done
+        if z3.is_app(expr) and expr.num_args() > 0:
+            kids = [rewrite(k) for k in expr.children()]
+            result = (_standard_pb(expr, kids) if expr.decl().kind() in _PB_OPS
+                      else expr.decl()(*kids))
+        else:
+            result = expr
+        memo[key] = result
+        return result
+    return [rewrite(a) for a in assertions]
+
+
+def smtlib(assertions: Iterable[z3.BoolRef], comment: Sequence[str]) -> str:
+    """A standard SMT-LIB 2.6 script for the assertions (QF_LIA), with ``comment`` lines."""
+    solver = z3.Solver()
+    solver.add(*standard_terms(assertions))
+    body = [line for line in solver.to_smt2().splitlines()
+            if not line.startswith(("; benchmark", "(set-info :status"))]
+    head = [f"; {line}" for line in comment]
+    head += ["(set-info :smt-lib-version 2.6)", "(set-logic QF_LIA)"]
+    text = "\n".join(head + body) + "\n(exit)\n"
+    if any(op in text for op in ("(_ pb", "(_ at-least", "(_ at-most")):
+        raise ProofError("a pseudo-Boolean term was left in an SMT-LIB certificate")
+    return text
+
+
+def cvc5_check(path: Path, seconds: float = CVC5_SECONDS) -> str:
+    """cvc5's answer to the SMT-LIB file at ``path`` (parsed from the file itself): ``sat``,
+    ``unsat`` or ``unknown`` (past ``seconds``). A file cvc5 cannot read is a ProofError."""
+    import cvc5
+
+    terms = cvc5.TermManager()
+    solver = cvc5.Solver(terms)
+    solver.setOption("tlimit-per", str(max(1, round(seconds * 1000))))
+    symbols = cvc5.SymbolManager(terms)
+    parser = cvc5.InputParser(solver, symbols)
+    answers = []
+    try:
+        parser.setFileInput(cvc5.InputLanguage.SMT_LIB_2_6, str(path))
+        while True:
+            command = parser.nextCommand()
+            if command.isNull():
+                break
+            answers.append(command.invoke(solver, symbols).strip())
+    except RuntimeError as exc:
+        raise ProofError(f"cvc5 cannot read the certificate {path.name}: "
+                         f"{clip(str(exc), 200)}") from None
+    answer = "".join(answers).strip()
+    return answer if answer in ("sat", "unsat") else "unknown"
+
+
+# ----------------------------------------------------------------------------- prove
+
+@dataclass(frozen=True)
+class QueryRecord:
+    """One unsat query of ``prove``: its file and both solvers' verdicts."""
+
+    file: str
+    scope: str
+    players: int
+    query: str
+    z3: str
+    cvc5: str
+    z3_seconds: float
+    cvc5_seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "players": self.players, "query": self.query,
+                "z3": self.z3, "cvc5": self.cvc5, "z3_seconds": round(self.z3_seconds, 3),
+                "cvc5_seconds": round(self.cvc5_seconds, 3)}
+
+
+def scope_name(key: SharedKey | str) -> str:
+    """A theorem's name, or ``invariant-5p`` for shared work."""
+    return key if isinstance(key, str) else f"{key[0]}-{key[1]}p"
+
+
+@dataclass
+class ProofRecorder:
+    """Writes every unsat query of a ``prove`` run and has cvc5 check the file it wrote."""
+
+    folder: CertificateDir
+    cvc5_seconds: float = CVC5_SECONDS
+    records: list[QueryRecord] = field(default_factory=list)
+    witnesses: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    _names: set[str] = field(default_factory=set)
+
+    def unsat(self, scope: SharedKey | str, solver: z3.Solver, players: int, query: str,
+              seconds: float) -> None:
+        """Certify one query z3 found unsat; a cvc5 ``sat`` is a ProofError (they disagree)."""
+        name = self._file_name(scope_name(scope), players, query)
+        path = self.folder.path(name)
+        comment = [f"popejoan-solver certificate: {scope_name(scope)}, {players} players, "
+                   f"{query}", "z3 answered unsat; the claim needs unsat"]
+        path.write_text(smtlib(solver.assertions(), comment), encoding="utf-8")
+        start = time.perf_counter()
+        answer = cvc5_check(path, self.cvc5_seconds)
+        elapsed = time.perf_counter() - start
+        self.records.append(QueryRecord(name, scope_name(scope), players, query, "unsat",
+                                        answer, seconds, elapsed))
+        if answer == "sat":
+            raise ProofError(f"z3 and cvc5 disagree on {name}: z3 unsat, cvc5 sat")
+
+    def _file_name(self, scope: str, players: int, query: str) -> str:
+        base = f"{scope}.{players}p.{query}"
+        name, n = f"{base}.smt2", 1
+        while name in self._names:
+            n += 1
+            name = f"{base}.{n}.smt2"
+        self._names.add(name)
+        return name
+
+    def witness(self, scope: str, example: Counterexample, role: str) -> None:
+        self.witnesses.setdefault(scope, []).append({"role": role, **example.to_json()})
+
+    def claim_records(self, theorem: str, shared: Iterable[SharedKey]) -> list[QueryRecord]:
+        scopes = {theorem} | {scope_name(k) for k in shared}
+        return [r for r in self.records if r.scope in scopes]
+
+    def unconfirmed(self, theorem: str, shared: Iterable[SharedKey]) -> list[QueryRecord]:
+        """The claim's unsat queries that cvc5 did not confirm (past its time)."""
+        return [r for r in self.claim_records(theorem, shared) if r.cvc5 != "unsat"]
+
+    def write_witnesses(self, theorem: str) -> str | None:
+        found = self.witnesses.get(theorem)
+        if not found:
+            return None
+        name = f"{theorem}.deals.json"
+        write_json(self.folder.path(name), {"theorem": theorem, "deals": found})
+        return name
+
+
+def prove_manifest(recorder: ProofRecorder, results: Sequence[TheoremResult],
+                   header: dict[str, Any]) -> list[TheoremResult]:
+    """Write the manifest of a ``prove`` certificate; a theorem is PROVED only when cvc5
+    confirmed every unsat query it rests on (else UNKNOWN, saying which)."""
+    claims, settled = [], []
+    for result in results:
+        records = recorder.claim_records(result.name, result.shared)
+        missing = [r.file for r in records if r.cvc5 != "unsat"]
+        if result.status is Status.PROVED and missing:
+            result = replace(result, status=Status.UNKNOWN, method=(
+                f"{result.method}; but cvc5 did not confirm {len(missing)} of its "
+                f"{len(records)} unsat queries within {recorder.cvc5_seconds:g} s each "
+                f"({', '.join(missing[:3])}), so it is not proved"))
+        settled.append(result)
+        deals = recorder.write_witnesses(result.name)
+        example = None
+        if result.counterexample is not None:
+            example = f"{result.name}.counterexample.json"
+            write_json(recorder.folder.path(example), result.counterexample.deal)
+        claims.append({
+            "theorem": result.name, "statement": result.statement, "status": result.status.value,
+            "method": result.method,
+            "rests_on": [r.to_json() for r in records],
+            "deals_and_lines": deals, "counterexample_deal": example,
+            "counterexample_line": list(result.counterexample.line)
+            if result.counterexample else None,
+        })
+    z3_time = sum(r.z3_seconds for r in recorder.records)
+    cvc5_time = sum(r.cvc5_seconds for r in recorder.records)
+    write_json(recorder.folder.path("manifest.json"), {
+        **header, "solvers": solver_versions(), "how_to_check": list(HOW_TO_CHECK),
+        "claims": claims,
+        "queries": len(recorder.records),
+        "seconds": {"z3_unsat_queries": round(z3_time, 3), "cvc5": round(cvc5_time, 3)},
+    })
+    return settled
+
+
+# ----------------------------------------------------------------------------- find
+
+PROOF_SOLVER: Final = "glucose4"
+"""The proof-logging SAT solver for "no such deal" (its proofs are DRUP text)."""
+
+
+@dataclass(frozen=True)
+class DratCheck:
+    """A "no such deal" certificate: its files and the checker's verdict."""
+
+    cnf: str
+    proof: str
+    lemmas: str
+    solver_says: str
+    checker_says: str
+    proof_lines: int
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cnf": self.cnf, "proof": self.proof, "lemmas": self.lemmas,
+                "solver": PROOF_SOLVER, "solver_says": self.solver_says,
+                "checker": "dratify", "checker_says": self.checker_says,
+                "proof_lines": self.proof_lines, "seconds": round(self.seconds, 3)}
+
+
+def dimacs(formula: FindFormula, comment: Sequence[str]) -> str:
+    """The whole formula (encoding and lemmas) as DIMACS CNF, variable names in comments."""
+    clauses = [*formula.clauses, *(lemma.clause for lemma in formula.lemmas)]
+    top = max([0, *formula.names, *(abs(lit) for c in clauses for lit in c)])
+    lines = [f"c {line}" for line in comment]
+    lines += [f"c var {v} {formula.names[v]}" for v in sorted(formula.names)]
+    lines.append(f"c clauses 1-{len(formula.clauses)}: the encoding; clauses "
+                 f"{len(formula.clauses) + 1}-{len(clauses)}: lemmas (see the .lemmas.json)")
+    lines.append(f"p cnf {top} {len(clauses)}")
+    lines += [" ".join(map(str, (*c, 0))) for c in clauses]
+    return "\n".join(lines) + "\n"
+
+
+def check_drat(cnf: Path, proof: Path) -> tuple[bool, str]:
+    """dratify's verdict on the two files as written: (verified, its reason)."""
+    from dratify import check_proof, parse_dimacs
+
+    formula = parse_dimacs(cnf.read_text(encoding="ascii"))
+    result = check_proof(formula, proof.read_text(encoding="ascii"))
+    return bool(result.ok and result.reached_empty), str(result.reason)
+
+
+def certify_none(folder: CertificateDir, name: str, formula: FindFormula,
+                 comment: Sequence[str]) -> DratCheck:
+    """Write ``name.cnf`` and a DRUP proof ``name.drat`` that it is unsatisfiable, and check
+    the files with dratify. Anything but a verified proof is a ProofError (a bug)."""
+    from pysat.solvers import Solver
+
+    start = time.perf_counter()
+    cnf, proof, lemmas = f"{name}.cnf", f"{name}.drat", f"{name}.lemmas.json"
+    folder.path(cnf).write_text(dimacs(formula, comment), encoding="ascii")
+    clauses = [*formula.clauses, *(lemma.clause for lemma in formula.lemmas)]
+    with Solver(name=PROOF_SOLVER, bootstrap_with=clauses, with_proof=True) as sat:
+        if sat.solve():
+            raise ProofError(f"the search said no deal exists, but {PROOF_SOLVER} satisfies "
+                             f"its formula ({cnf})")
+        steps = list(sat.get_proof() or [])
+    if not steps or steps[-1].strip() != "0":
+        steps.append("0")  # the empty clause, by unit propagation (glucose logs none then)
+    folder.path(proof).write_text("\n".join(steps) + "\n", encoding="ascii")
+    first = len(formula.clauses) + 1
+    write_json(folder.path(lemmas), {"lemmas": [
+        {"clause": first + i, "candidate": deal_to_json(lemma.deal), "verdict": lemma.verdict}
+        for i, lemma in enumerate(formula.lemmas)]})
+    ok, reason = check_drat(folder.path(cnf), folder.path(proof))
+    if not ok:
+        raise ProofError(f"dratify rejects the proof {proof}: {clip(reason, 200)}")
+    return DratCheck(cnf, proof, lemmas, "unsat", "verified", len(steps),
+                     time.perf_counter() - start)
+
+
+# ----------------------------------------------------------------------------- the commands
+
+def prove_certified(rules: Ruleset, names: Sequence[str] | None, directory: str,
+                    command: Sequence[str]) -> list[TheoremResult]:
+    """``popejoan prove --certificate DIR``: prove, certify every claim, write DIR."""
+    from .semantics import PlaySemantics
+    from .theorems import prove
+
+    require_packages()
+    folder = CertificateDir.open(directory)
+    try:
+        recorder = ProofRecorder(folder)
+        workspace = Workspace(PlaySemantics.of(rules), recorder=recorder)
+        results = prove(rules, names, workspace)
+        header = {"certificate": "popejoan prove", "command": list(command),
+                  "ruleset": rules.name, "rules": rules_json([rules])}
+        results = prove_manifest(recorder, results, header)
+        folder.commit()
+    except BaseException:
+        folder.discard()
+        raise
+    return results
+
+
+def find_certified(query: FindQuery, directory: str, command: Sequence[str]) -> FindResult:
+    """``popejoan find --certificate DIR``: each deal found as a deal file; "none exists" as
+    DIMACS CNF with a DRUP proof that dratify has verified; DIR written."""
+    require_packages()
+    folder = CertificateDir.open(directory)
+    try:
+        result = find_deals(query)
+        deals = []
+        for i, deal in enumerate(result.deals, 1):
+            name = f"{query.prop.value}.deal-{i}.json"
+            write_json(folder.path(name), deal_to_json(deal))
+            deals.append(name)
+        none = None
+        if result.proved_none and result.formula is not None:
+            comment = [f"popejoan-solver certificate: no deal has {query.prop.value}",
+                       f"({DESCRIPTIONS[query.prop]}), {query.rules.name}, {query.players} "
+                       f"players, seat {query.seat + 1}, with: {' '.join(command)}"]
+            none = certify_none(folder, f"{query.prop.value}.none", result.formula,
+                                comment).to_json()
+        write_json(folder.path("manifest.json"), {
+            "certificate": "popejoan find", "command": list(command),
+            "property": query.prop.value, "description": DESCRIPTIONS[query.prop],
+            "ruleset": query.rules.name, "players": query.players, "seat": query.seat + 1,
+            "solvers": solver_versions(), "how_to_check": list(HOW_TO_CHECK),
+            "claims": {"deals_found": deals, "no_such_deal": none,
+                       "undecided_candidates": result.stats.undecided,
+                       "timed_out": result.stats.timed_out}})
+        folder.commit()
+    except BaseException:
+        folder.discard()
+        raise
+    return result
