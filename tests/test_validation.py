@@ -14,6 +14,7 @@ import z3
 
 from popejoan_solver.cli import main
 from popejoan_solver.logic.encoding import Chains
+from popejoan_solver.logic.find import FindQuery, Property, find_deals
 from popejoan_solver.logic.prover import ProofError, Status, Workspace
 from popejoan_solver.logic.semantics import PlaySemantics, mutant
 from popejoan_solver.logic.theorems import PREMISES, THEOREMS, prove
@@ -26,7 +27,7 @@ from popejoan_solver.logic.validation import (
     validate_symbolic,
     window_deals,
 )
-from popejoan_solver.model.cards import Rank, make_card, parse_cards
+from popejoan_solver.model.cards import CardSet, Rank, make_card, parse_cards
 from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.errors import RulesError
 from popejoan_solver.model.rules import RULESETS, Ruleset, get_ruleset
@@ -70,6 +71,19 @@ def test_the_encoding_follows_the_tables_successor() -> None:
     assert kings.counterexample.replayed
     assert ["KC", "AC"] in [step["run"][-2:] for step in kings.counterexample.line]
     assert results["pope-only-led"].status is Status.PROVED
+
+
+def test_find_follows_the_tables_successor() -> None:
+    """Eldest holding 3♣ to K♣ and the A♣, the 2♣ dead, goes out on the first lead when the A♣
+    is above the K♣ (found), and never with the ace low (proved: no such deal)."""
+    hand = CardSet.parse("3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC").mask
+    found = {}
+    for rules in (clubs_ace_high(), HOYLE):
+        query = FindQuery(Property.FIRST_LEAD_OUT, rules, 3, seat=0, hold={0: hand},
+                          dead=1 << TWO_OF_CLUBS)
+        found[rules.name] = find_deals(query)
+    assert len(found["hoyle-modernized+test-clubs-ace-high"].deals) == 1
+    assert found["hoyle-modernized"].proved_none
 
 
 def test_a_successor_that_is_not_chains_is_refused() -> None:

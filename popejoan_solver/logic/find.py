@@ -49,8 +49,8 @@ from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal
 from ..model.errors import DealError, PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.play import Game, Run
-from ..model.rules import LeadRule, Ruleset
-from ..model.table import compile_rules
+from ..model.rules import Ruleset
+from ..model.table import LeadId, compile_rules
 from ..search.api import check_time_limit, forced_win
 from .lines import LineSearchTimeoutError, Verdict, find_line
 
@@ -152,7 +152,8 @@ class DealEncoding:
         self.rules = rules
         self.players = players
         self.pool = IDPool()
-        self.cards = list(iter_mask(PACK))
+        self.table = compile_rules(rules)
+        self.cards = list(iter_mask(self.table.pack))
         self.clauses: list[list[int]] = []
         n = rules.cards_per_player(players)
         for c in self.cards:
@@ -246,12 +247,12 @@ def _necessary(enc: DealEncoding, query: FindQuery) -> None:
 
 
 def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
-    """Exactly: eldest legally leads the bottom of an unbroken stretch of one suit, the seat's
-    whole hand lies in it up to its top, and no other whole hand lies in it below its top."""
+    """Exactly: eldest legally leads the bottom of an unbroken stretch of one chain of the
+    table's successor (a suit), the seat's whole hand lies in it up to its top, and no other
+    whole hand lies in it below its top."""
     choices = []
-    for suit in range(4):
-        order = [make_card(suit, r) for r in rules.suit_order]
-        for i, j in itertools.combinations_with_replacement(range(13), 2):
+    for order in _chains(enc.table.successor):
+        for i, j in itertools.combinations_with_replacement(range(len(order)), 2):
             span = order[i:j + 1]
             if any(c not in enc.cards for c in span) or (seat != 0 and i == j):
                 continue  # the run cannot pass the absent 8♦; eldest leads, the seat is out
@@ -270,17 +271,34 @@ def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
     enc.clauses.append(choices)
 
 
+def _chains(successor: tuple[int, ...]) -> list[list[Card]]:
+    """The table's successor as chains, bottom first (the suits, for the real rules; the
+    absent 8♦ included), in the order of their bottom cards."""
+    has_below = {above for above in successor if above >= 0}
+    chains = []
+    for bottom in range(len(successor)):
+        if bottom in has_below:
+            continue
+        chain = [bottom]
+        while successor[chain[-1]] >= 0 and len(chain) <= len(successor):
+            chain.append(successor[chain[-1]])
+        chains.append(chain)
+    return chains
+
+
 def _lead_literals(enc: DealEncoding, rules: Ruleset, lead: Card, leader: int,
                    played: Mask) -> list[int]:
-    """Literals that make ``lead`` legal for ``leader`` (who holds it) once ``played`` is out."""
-    if rules.lead is LeadRule.ANY:
+    """Literals that make ``lead`` legal for ``leader`` (who holds it) once ``played`` is out,
+    by the table's lead rule and order."""
+    table = compile_rules(rules)
+    if table.lead is LeadId.ANY:
         return []
-    key = rules.order_key
+    key = table.order_key
     lits = []
     for d in enc.cards:
         if played >> d & 1 or key[d] >= key[lead]:
             continue
-        if rules.lead is LeadRule.LOWEST_OF_SUIT and card_suit(d) != card_suit(lead):
+        if table.lead is LeadId.LOWEST_OF_SUIT and card_suit(d) != card_suit(lead):
             continue
         lits.append(-enc.holds(d, leader))
     return lits
@@ -295,7 +313,7 @@ def _line_literals(enc: DealEncoding, deal: Deal, runs: list[Run]) -> list[int]:
         for card, seat in zip(run.cards, run.seats, strict=True):
             lits.add(enc.holds(card, seat))
         lits.update(_lead_literals(enc, rules, run.lead, run.leader, played))
-        above = rules.successor[run.stop_card]
+        above = enc.table.successor[run.stop_card]
         if run.winner < 0 and above >= 0 and deal.dead >> above & 1:
             lits.add(enc.dead(above))
         played |= run.mask
