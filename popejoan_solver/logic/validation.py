@@ -15,7 +15,9 @@ checks, both over the same compiled rule table:
   unrolled over time, from ``table.successor``), for every deal and every position (reachable
   or not) and every legal lead.
 
-A mismatch raises :class:`ValidationError` (a :class:`ProofError`: a bug of the tool).
+A mismatch raises :class:`ValidationError` (a :class:`ProofError`: a bug of the tool). A
+ruleset with choices inside a run is refused (:func:`require_forced_runs`): the encoding has
+no choices, and the model's forced run is only one of its outcomes.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .encoding import FALSE, SymbolicDeal, SymbolicPosition, SymbolicStep, _and,
 from .prover import ProofError, check_sat
 from .semantics import PlaySemantics
 from .settlement_encoding import SymbolicSettlement
+from .support import require_forced_runs
 
 
 class ValidationError(ProofError):
@@ -237,6 +240,7 @@ def _validate(semantics: PlaySemantics,
               cases: Iterable[tuple[Deal, Iterable[Position]]]) -> ValidationReport:
     """Each deal's given positions: a step from each position not over, the settlement of
     each finished one (or, when the turn-up ends the deal, of the deal left unplayed)."""
+    require_forced_runs(semantics.rules)
     start = time.perf_counter()
     checkers: dict[int, _Checker] = {}
     report = ValidationReport()
@@ -370,6 +374,7 @@ def symbolic_query(semantics: PlaySemantics, players: int) -> z3.Solver:
 def validate_symbolic(semantics: PlaySemantics, players: Iterable[int]) -> float:
     """The symbolic check for each player count; its time. Raises :class:`ValidationError`
     with the deal of a disagreement."""
+    require_forced_runs(semantics.rules)
     start = time.perf_counter()
     for p in players:
         solver = symbolic_query(semantics, p)
