@@ -4,6 +4,8 @@ tools re-check, and checks that fail when the files are tampered with."""
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +25,7 @@ from popejoan_solver.model.notation import deal_from_json
 from popejoan_solver.model.play import Position
 from popejoan_solver.model.rules import get_ruleset
 
-from .contract import assert_contract, run_cli
+from .contract import assert_contract, assert_interrupted, interrupt_cli, run_cli
 
 HOYLE = get_ruleset("hoyle-modernized")
 
@@ -78,7 +80,10 @@ def _prove(tmp_path: Path, rules_name: str, names: list[str], players: tuple[int
     folder = cert.CertificateDir.open(str(tmp_path / "cert"))
     recorder = cert.ProofRecorder(folder, cvc5_seconds)
     workspace = Workspace(PlaySemantics.of(rules), players=players, recorder=recorder)
-    results = cert.prove_manifest(recorder, prove(rules, names, workspace), {"test": True})
+    try:
+        results = cert.prove_manifest(recorder, prove(rules, names, workspace), {"test": True})
+    finally:
+        recorder.close()
     folder.commit()
     manifest = json.loads((tmp_path / "cert" / "manifest.json").read_text())
     return results, manifest, tmp_path / "cert"
@@ -140,6 +145,7 @@ def test_disagreeing_solvers_are_an_internal_error(tmp_path: Path) -> None:
     solver.add(z3.Bool("a"))
     with pytest.raises(ProofError, match="disagree"):
         recorder.unsat("some-theorem", solver, 3, "a-satisfiable-query", 0.0)
+    recorder.close()
     folder.discard()
 
 
@@ -273,3 +279,30 @@ def test_without_the_packages_certificate_is_refused(tmp_path: Path) -> None:
     assert "cvc5" in outcome.stderr
     assert "popejoan-solver[certificates]" in outcome.stderr
     assert not (tmp_path / "cert").exists()
+
+
+def test_ctrl_c_during_the_checks_leaves_nothing(tmp_path: Path) -> None:
+    """Interrupted while cvc5 checks a file: status 130 at once, no folder, no cvc5 left."""
+    outcome = interrupt_cli(["prove", "--theorem", "kings-are-stops", "--certificate",
+                             str(tmp_path / "cert")], after=6)
+    assert_interrupted(outcome)
+    assert list(tmp_path.iterdir()) == []
+    deadline = time.monotonic() + 2  # the cvc5 process (same group) is gone too
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(outcome.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    pytest.fail(f"a process of the group is left: {_group(outcome.pid)}")
+
+
+def _group(pgid: int) -> list[str]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and os.getpgid(int(proc.name)) == pgid:
+                found.append((proc / "cmdline").read_text().replace("\0", " "))
+        except (OSError, ProcessLookupError):
+            continue
+    return found

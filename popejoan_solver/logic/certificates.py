@@ -11,12 +11,16 @@ deals and lines, replayed through the rules model. See ``docs/proofs.md``, "Cert
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import shutil
+import signal
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, Final
 
@@ -26,6 +30,7 @@ from ..model.errors import PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.rules import Ruleset, rules_json
 from .find import DESCRIPTIONS, FindFormula, FindQuery, FindResult, find_deals
+from .find import _solve as solve_interruptibly
 from .prover import Counterexample, ProofError, SharedKey, Status, TheoremResult, Workspace
 
 CVC5_SECONDS: Final = 120.0
@@ -225,6 +230,58 @@ def cvc5_check(path: Path, seconds: float = CVC5_SECONDS) -> str:
     return answer if answer in ("sat", "unsat") else "unknown"
 
 
+def _serve_cvc5(conn: Connection) -> None:
+    """The cvc5 process: answer ``(path, seconds)`` requests until told to stop (None)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent takes Ctrl-C and stops us
+    while (request := conn.recv()) is not None:
+        try:
+            conn.send(cvc5_check(Path(request[0]), request[1]))
+        except ProofError as exc:
+            conn.send(("error", str(exc)))
+
+
+class Cvc5Process:
+    """cvc5 in a process of its own: cvc5 holds Python's lock while it solves, so in this
+    process Ctrl-C would wait for the query; here it is taken at once and the process
+    killed. A process that overruns cvc5's own time limit is killed too (``unknown``)."""
+
+    def __init__(self) -> None:
+        self._conn, self._process = self._start()
+
+    @staticmethod
+    def _start() -> tuple[Connection, BaseProcess]:
+        context = multiprocessing.get_context("spawn")
+        conn, child = context.Pipe()
+        process = context.Process(target=_serve_cvc5, args=(child,), daemon=True,
+                                  name="popejoan-cvc5")
+        process.start()
+        child.close()
+        return conn, process
+
+    def check(self, path: Path, seconds: float) -> str:
+        """:func:`cvc5_check` of ``path`` in the cvc5 process."""
+        self._conn.send((str(path), seconds))
+        deadline = time.monotonic() + 2 * seconds + 30  # parsing a large file included
+        while not self._conn.poll(0.05):
+            if not self._process.is_alive():
+                raise ProofError(f"cvc5 stopped while checking {path.name} (exit status "
+                                 f"{self._process.exitcode})")
+            if time.monotonic() > deadline:
+                self.close()
+                self._conn, self._process = self._start()  # a fresh one for the next query
+                return "unknown"
+        answer = self._conn.recv()
+        if isinstance(answer, tuple):
+            raise ProofError(answer[1])
+        return str(answer)
+
+    def close(self) -> None:
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
+        self._conn.close()
+
+
 # ----------------------------------------------------------------------------- prove
 
 @dataclass(frozen=True)
@@ -260,6 +317,13 @@ class ProofRecorder:
     records: list[QueryRecord] = field(default_factory=list)
     witnesses: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     _names: set[str] = field(default_factory=set)
+    _cvc5: Cvc5Process | None = None
+
+    def close(self) -> None:
+        """Stop the cvc5 process, if one was started."""
+        if self._cvc5 is not None:
+            self._cvc5.close()
+            self._cvc5 = None
 
     def unsat(self, scope: SharedKey | str, solver: z3.Solver, players: int, query: str,
               seconds: float) -> None:
@@ -269,8 +333,10 @@ class ProofRecorder:
         comment = [f"popejoan-solver certificate: {scope_name(scope)}, {players} players, "
                    f"{query}", "z3 answered unsat; the claim needs unsat"]
         path.write_text(smtlib(solver.assertions(), comment), encoding="utf-8")
+        if self._cvc5 is None:
+            self._cvc5 = Cvc5Process()
         start = time.perf_counter()
-        answer = cvc5_check(path, self.cvc5_seconds)
+        answer = self._cvc5.check(path, self.cvc5_seconds)
         elapsed = time.perf_counter() - start
         self.records.append(QueryRecord(name, scope_name(scope), players, query, "unsat",
                                         answer, seconds, elapsed))
@@ -402,7 +468,7 @@ def certify_none(folder: CertificateDir, name: str, formula: FindFormula,
     folder.path(cnf).write_text(dimacs(formula, comment), encoding="ascii")
     clauses = [*formula.clauses, *(lemma.clause for lemma in formula.lemmas)]
     with Solver(name=PROOF_SOLVER, bootstrap_with=clauses, with_proof=True) as sat:
-        if sat.solve():
+        if solve_interruptibly(sat, None):  # Ctrl-C: KeyboardInterrupt, the solver stopped
             raise ProofError(f"the search said no deal exists, but {PROOF_SOLVER} satisfies "
                              f"its formula ({cnf})")
         steps = list(sat.get_proof() or [])
@@ -430,8 +496,8 @@ def prove_certified(rules: Ruleset, names: Sequence[str] | None, directory: str,
 
     require_packages()
     folder = CertificateDir.open(directory)
+    recorder = ProofRecorder(folder)
     try:
-        recorder = ProofRecorder(folder)
         workspace = Workspace(PlaySemantics.of(rules), recorder=recorder)
         results = prove(rules, names, workspace)
         header = {"certificate": "popejoan prove", "command": list(command),
@@ -441,6 +507,8 @@ def prove_certified(rules: Ruleset, names: Sequence[str] | None, directory: str,
     except BaseException:
         folder.discard()
         raise
+    finally:
+        recorder.close()
     return results
 
 
