@@ -449,8 +449,8 @@ def cmd_find(args: argparse.Namespace) -> int:
         lines.append(f"  {stats.candidates} candidates, {stats.learned_clauses} learned "
                      f"clauses, {stats.seconds:.2f} s")
         if args.certificate is not None:
-            proof = (" and a DRUP proof of the CNF, verified by dratify"
-                     if result.proved_none else "")
+            proof = (" and a DRUP proof that there are no more, verified by dratify"
+                     if stats.exhausted and not stats.undecided else "")
             lines.append(f"  certificate: {args.certificate} (the deals found{proof}; "
                          "manifest.json)")
     sys.stdout.write("\n".join(lines) + "\n")

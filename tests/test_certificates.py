@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from popejoan_solver.cli import main
 from popejoan_solver.logic import certificates as cert
-from popejoan_solver.logic.find import FindQuery, Property
+from popejoan_solver.logic.find import FindQuery, Property, find_deals
 from popejoan_solver.logic.prover import ProofError, Status, Workspace
 from popejoan_solver.logic.semantics import PlaySemantics
 from popejoan_solver.logic.theorems import prove
@@ -219,10 +219,27 @@ def test_a_found_deal_is_written_as_a_deal_file(tmp_path: Path) -> None:
     result = cert.find_certified(query, str(tmp_path / "cert"), ["popejoan", "find"])
     manifest = json.loads((tmp_path / "cert" / "manifest.json").read_text())
     assert manifest["claims"]["no_such_deal"] is None
+    assert manifest["claims"]["no_more_deals"] is None  # not exhausted: no claim
     files = manifest["claims"]["deals_found"]
     assert len(files) == len(result.deals) == 2
     for name, deal in zip(files, result.deals, strict=True):
         assert deal_from_json(json.loads((tmp_path / "cert" / name).read_text())) == deal
+
+
+def test_no_more_deals_is_proved_too(tmp_path: Path) -> None:
+    """Every hand fixed: one deal, then "no more" (the found one blocked) with a proof."""
+    hold = {0: 1 << parse_card("2H"),
+            1: sum(1 << parse_card(c) for c in ("3H", "4H", "5H", "6H", "7H"))}
+    (base,) = find_deals(FindQuery(Property.FIRST_LEAD_OUT, HOYLE, 8, 1, hold)).deals
+    query = FindQuery(Property.FIRST_LEAD_OUT, HOYLE, 8, 1, dict(enumerate(base.hands)),
+                      count=3)
+    result = cert.find_certified(query, str(tmp_path / "cert"), ["popejoan", "find"])
+    assert len(result.deals) == 1
+    manifest = json.loads((tmp_path / "cert" / "manifest.json").read_text())
+    more = manifest["claims"]["no_more_deals"]
+    assert more["checker_says"] == "verified"
+    lemmas = json.loads((tmp_path / "cert" / more["lemmas"]).read_text())["lemmas"]
+    assert [lemma["verdict"] for lemma in lemmas] == ["has the property"]
 
 
 # ----------------------------------------------------------------------------- the command

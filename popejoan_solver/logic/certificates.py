@@ -524,19 +524,22 @@ def find_certified(query: FindQuery, directory: str, command: Sequence[str]) -> 
             name = f"{query.prop.value}.deal-{i}.json"
             write_json(folder.path(name), deal_to_json(deal))
             deals.append(name)
-        none = None
-        if result.proved_none and result.formula is not None:
-            comment = [f"popejoan-solver certificate: no deal has {query.prop.value}",
+        none = more = None
+        if result.stats.exhausted and not result.stats.undecided and result.formula:
+            # "no such deal", or with deals found "no more deals" (the found ones blocked)
+            what = "has" if not result.deals else "other than those found has"
+            comment = [f"popejoan-solver certificate: no deal {what} {query.prop.value}",
                        f"({DESCRIPTIONS[query.prop]}), {query.rules.name}, {query.players} "
                        f"players, seat {query.seat + 1}, with: {' '.join(command)}"]
-            none = certify_none(folder, f"{query.prop.value}.none", result.formula,
-                                comment).to_json()
+            name = f"{query.prop.value}.{'none' if not result.deals else 'no-more'}"
+            check = certify_none(folder, name, result.formula, comment).to_json()
+            none, more = (check, None) if not result.deals else (None, check)
         write_json(folder.path("manifest.json"), {
             "certificate": "popejoan find", "command": list(command),
             "property": query.prop.value, "description": DESCRIPTIONS[query.prop],
             "ruleset": query.rules.name, "players": query.players, "seat": query.seat + 1,
             "solvers": solver_versions(), "how_to_check": list(HOW_TO_CHECK),
-            "claims": {"deals_found": deals, "no_such_deal": none,
+            "claims": {"deals_found": deals, "no_such_deal": none, "no_more_deals": more,
                        "undecided_candidates": result.stats.undecided,
                        "timed_out": result.stats.timed_out}})
         folder.commit()
