@@ -585,9 +585,12 @@ def _vetted(guard: Guard, name: str, outcome: Outcome) -> Outcome:
                        None, outcome.details)
     frames = ", ".join(f.value for f in premise.frames)
     checked = f"premise ({premise.what}) and " if premise.what else ""
+    validated = guard.translation()
     return Outcome(outcome.status, outcome.method, outcome.counterexample, (
         *outcome.details, f"not vacuous: {checked}frames ({frames}) each have a model, "
-        f"{guard.ws.players_text()}"))
+        f"{guard.ws.players_text()}",
+        *([f"the encoding equals the model on every small deal of a window (before this "
+           f"run's first proof): {validated}"] if validated else [])))
 
 
 @functools.lru_cache(maxsize=4)

@@ -5,7 +5,8 @@ and one lead from it, a finished play and its settlement) has models, and when t
 premise (a King is played, the K and Q of trumps are apart, ...) holds in some of them. A
 frame with no model is a bug of the encoding (:class:`ProofError`, ``prove`` exits 4); a
 premise with no model makes the theorem *vacuous* for that ruleset: it says nothing, and is
-reported so instead of proved.
+reported so instead of proved. Before the first proof of a run is reported, the encoding is
+also checked equal to the model on small deals (:func:`.validation.validate_for_prove`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import z3
 from .encoding import SymbolicDeal, SymbolicPosition, SymbolicStep
 from .prover import FinalCondition, ProofError, StepCondition, Workspace, check_sat
 from .settlement_encoding import SymbolicSettlement
+from .validation import validate_for_prove
 
 
 class Frame(StrEnum):
@@ -48,6 +50,18 @@ class Guard:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self._frames: dict[tuple[Frame, int], bool] = {}
+        self._validated: str | None = None
+
+    def translation(self) -> str:
+        """Validate the encoding against the model once (a :class:`ValidationError` if they
+        differ) and say what was compared; nothing for a mutant, which the model cannot play."""
+        sem, key = self.ws.semantics, ("translation", 3)
+        if self._validated is None:
+            self._validated = self.ws._shared(  # charged like the other shared work
+                key, lambda: validate_for_prove(sem).summary() if sem.is_standard else "")
+        else:
+            self.ws._used.add(key)  # every proof rests on it: each is charged its time
+        return self._validated
 
     def premise_fails(self, premise: Premise) -> list[int]:
         """The player counts for which ``premise`` has no model; raises :class:`ProofError`

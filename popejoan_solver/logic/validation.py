@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 import z3
 
 from ..model.board import Compartment
-from ..model.cards import Card, Mask, card_name, format_cards, iter_mask
+from ..model.cards import Card, Mask, card_name, format_cards, iter_mask, parse_cards
 from ..model.deal import Deal
 from ..model.play import Position, Run
 from ..model.settlement import net, settle
@@ -271,6 +271,18 @@ def _validate(semantics: PlaySemantics,
     return replace(report, seconds=time.perf_counter() - start)
 
 
+PROVE_WINDOW = "JD QD KD AD 2D"
+"""The window ``prove`` validates before its first PROVED: the top of diamonds and, under
+ace low, its bottom (under ace high, K♦ then A♦ at the top)."""
+
+
+def validate_for_prove(semantics: PlaySemantics) -> ValidationReport:
+    """The cheap part, run by ``prove``: every 3-player deal of hands 2, 1, 1 from
+    :data:`PROVE_WINDOW` (the fifth card dead), exhaustively."""
+    return validate_deals(semantics, window_deals(semantics, parse_cards(PROVE_WINDOW),
+                                                  (2, 1, 1)))
+
+
 def window_deals(semantics: PlaySemantics, window: Iterable[Card],
                  hand_sizes: tuple[int, ...]) -> Iterator[Deal]:
     """Every deal in which the seats hold ``hand_sizes`` cards of ``window`` (the rest of the
@@ -386,5 +398,6 @@ def validate_symbolic(semantics: PlaySemantics, players: Iterable[int]) -> float
     return time.perf_counter() - start
 
 
-__all__ = ["ValidationError", "ValidationReport", "symbolic_query", "validate_deals",
-           "validate_line", "validate_symbolic", "window_deals"]
+__all__ = ["PROVE_WINDOW", "ValidationError", "ValidationReport", "symbolic_query",
+           "validate_deals", "validate_for_prove", "validate_line", "validate_symbolic",
+           "window_deals"]
