@@ -279,6 +279,15 @@ def test_certificate_folder_refusals(tmp_path: Path, command: list[str]) -> None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "full"]
 
 
+def test_a_folder_that_cannot_be_written_is_refused(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """(Permissions are not enforced for root, so the check itself is made to say no.)"""
+    monkeypatch.setattr(os, "access", lambda _path, _mode: False)
+    with pytest.raises(cert.CertificateError, match="not writable"):
+        cert.CertificateDir.open(str(tmp_path / "cert"))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_refused_run_leaves_no_folder(tmp_path: Path) -> None:
     outcome = run_cli(["prove", "--theorem", "nonexistent", "--certificate",
                        str(tmp_path / "cert")])

@@ -91,13 +91,13 @@ class CertificateDir:
 
     @classmethod
     def open(cls, text: str) -> CertificateDir:
-        target = Path(text)
+        target = Path(os.path.abspath(text))
         if target.exists() and not target.is_dir():
             raise CertificateError(f"--certificate {clip(text)!r} is a file, not a folder")
         if target.is_dir() and any(target.iterdir()):
             raise CertificateError(f"--certificate {clip(text)!r} is not empty (give a new or "
                                    "empty folder)")
-        parent = target.absolute().parent
+        parent = target.parent
         if not parent.is_dir():
             raise CertificateError(f"--certificate {clip(text)!r}: no folder {clip(str(parent))}")
         if not os.access(parent, os.W_OK) or (target.is_dir()
@@ -318,6 +318,8 @@ class ProofRecorder:
     witnesses: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     _names: set[str] = field(default_factory=set)
     _cvc5: Cvc5Process | None = None
+    write_seconds: float = 0.0
+    """Time spent rewriting and printing the files."""
 
     def close(self) -> None:
         """Stop the cvc5 process, if one was started."""
@@ -332,7 +334,9 @@ class ProofRecorder:
         path = self.folder.path(name)
         comment = [f"popejoan-solver certificate: {scope_name(scope)}, {players} players, "
                    f"{query}", "z3 answered unsat; the claim needs unsat"]
+        start = time.perf_counter()
         path.write_text(smtlib(solver.assertions(), comment), encoding="utf-8")
+        self.write_seconds += time.perf_counter() - start
         if self._cvc5 is None:
             self._cvc5 = Cvc5Process()
         start = time.perf_counter()
@@ -405,7 +409,8 @@ def prove_manifest(recorder: ProofRecorder, results: Sequence[TheoremResult],
         **header, "solvers": solver_versions(), "how_to_check": list(HOW_TO_CHECK),
         "claims": claims,
         "queries": len(recorder.records),
-        "seconds": {"z3_unsat_queries": round(z3_time, 3), "cvc5": round(cvc5_time, 3)},
+        "seconds": {"z3_unsat_queries": round(z3_time, 3), "cvc5": round(cvc5_time, 3),
+                    "writing": round(recorder.write_seconds, 3)},
     })
     return settled
 
