@@ -35,7 +35,7 @@ from ..model.cards import CardSet, card_name, parse_card
 from ..model.deal import Deal
 from ..model.errors import NotationError, PopeJoanError
 from ..model.examples import hoyle_dead_hand
-from ..model.notation import deal_from_json, deal_to_json, decode_toml
+from ..model.notation import deal_from_json, deal_to_json, decode_toml, parse_step
 from ..model.play import Position, Run
 from ..model.rules import Ruleset, get_ruleset
 from ..model.settlement import (
@@ -141,7 +141,8 @@ def _play(deal: Deal, leads: list[str]) -> tuple[Position, list[Run]]:
     position = Position.from_deal(deal)
     runs = []
     for text in leads:
-        run, position = position.play(parse_card(text))
+        run = parse_step(position, text)
+        position = position.after(run)
         runs.append(run)
     return position, runs
 

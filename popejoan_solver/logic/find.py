@@ -53,6 +53,7 @@ from ..model.rules import Ruleset
 from ..model.table import LeadId, compile_rules
 from ..search.api import check_time_limit, forced_win
 from .lines import LineSearchTimeoutError, Verdict, find_line
+from .support import require_forced_runs
 
 
 class QueryError(PopeJoanError):
@@ -149,6 +150,7 @@ class DealEncoding:
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
 
+        require_forced_runs(rules)
         self.rules = rules
         self.players = players
         self.pool = IDPool()

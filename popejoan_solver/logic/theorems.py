@@ -38,6 +38,7 @@ from .prover import (
 )
 from .semantics import PlaySemantics
 from .settlement_encoding import SymbolicSettlement
+from .support import require_forced_runs
 from .vacuity import Frame, Guard, Premise, in_run
 
 CardTest = Callable[[SymbolicDeal, Card], z3.BoolRef]
@@ -603,6 +604,7 @@ def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None
           workspace: Workspace | None = None) -> list[TheoremResult]:
     """Prove or refute the named theorems (all by default) under a ruleset or a mutant."""
     sem = semantics if isinstance(semantics, PlaySemantics) else PlaySemantics.of(semantics)
+    require_forced_runs(sem.rules)
     chosen = list(names) if names is not None else [
         name for name, theorem in THEOREMS.items() if theorem.not_for(sem.rules) is None]
     for name in chosen:

@@ -18,7 +18,8 @@ from typing import Any, Final
 from .board import Board, Compartment
 from .cards import RANK_LETTERS, Card, CardSet, Mask, card_name, format_cards, make_card
 from .deal import Deal
-from .errors import CardError, NotationError, clip
+from .errors import CardError, IllegalPlayError, NotationError, clip
+from .play import Position, Run
 from .rules import DEFAULT_RULESET, get_ruleset
 
 _WHOLE: Final = re.compile(r"[0-9]{1,10}")
@@ -263,3 +264,31 @@ def decode_toml(text: str) -> object:
         raise NotationError("broken TOML: nested too deeply to read") from None
     except ValueError as exc:
         raise NotationError(f"broken TOML: {clip(str(exc))}") from None
+
+
+_STEP: Final = re.compile(r"\s*([^\s+@]+)\s*(?:\+\s*([^\s+@]+)\s*@\s*([^\s+@]+))?\s*")
+
+
+def parse_step(position: Position, text: str) -> Run:
+    """One step of a line of play from ``position``: ``LEAD`` (every choice in its run
+    declined), or ``LEAD+CARD@AFTER``, the run in which a choice plays CARD right after AFTER
+    (``8S+9D@9S``: the Pope in lieu of the stop 9S; ``5C+AD@5C``: Spin on the 5C).
+
+    Raises :class:`NotationError` for a malformed step and :class:`IllegalPlayError` for one
+    that cannot be played here.
+    """
+    match = _STEP.fullmatch(text)
+    if match is None:
+        raise NotationError(f"a step is LEAD or LEAD+CARD@AFTER (e.g. 8S+9D@9S), not "
+                            f"{clip(text)!r}")
+    lead = _single_card(match[1])
+    if match[2] is None:
+        return position.play(lead)[0]
+    extra, after = _single_card(match[2]), _single_card(match[3])
+    for run in position.outcomes(lead):
+        if run.chosen > 0 and (run.cards[run.chosen], run.cards[run.chosen - 1]) == (extra, after):
+            return run
+    raise IllegalPlayError(
+        f"after the lead {card_name(lead)}, no choice plays {card_name(extra)} after "
+        f"{card_name(after)} (the runs it can make: "
+        f"{'; '.join(r.step for r in position.outcomes(lead))})")

@@ -8,7 +8,7 @@ state graph and the solvers possible.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -46,6 +46,9 @@ class Run:
     """Seat that leads next (the player of the stop card); -1 when the deal ended."""
     winner: int
     """Seat that went out during this run, or -1."""
+    chosen: int = -1
+    """Index in ``cards`` of a card played by a choice inside the run (Spin, or the Pope in
+    lieu of a stop), or -1."""
 
     @property
     def lead(self) -> Card:
@@ -73,11 +76,22 @@ class Run:
             "reason": self.reason.value,
             "next_leader": self.next_leader + 1 if self.next_leader >= 0 else None,
             "out": self.winner + 1 if self.winner >= 0 else None,
+            "step": self.step,
         }
 
+    @property
+    def step(self) -> str:
+        """The run as a line of play writes it: its lead, and a card a choice played out of
+        turn with the card it followed (``8S+9D@9S``: the Pope played after the 9S)."""
+        lead = card_name(self.lead)
+        if self.chosen < 0:
+            return lead
+        return (f"{lead}+{card_name(self.cards[self.chosen])}"
+                f"@{card_name(self.cards[self.chosen - 1])}")
+
     def describe(self) -> str:
-        played = " ".join(f"{card_name(c)}({s + 1})" for c, s in zip(self.cards, self.seats,
-                                                                     strict=True))
+        played = " ".join(f"{'+' if i == self.chosen else ''}{card_name(c)}({s + 1})"
+                          for i, (c, s) in enumerate(zip(self.cards, self.seats, strict=True)))
         if self.winner >= 0:
             return f"{played}; seat {self.winner + 1} is out"
         return f"{played}; stop: {self.reason.value}; seat {self.next_leader + 1} leads"
@@ -102,6 +116,13 @@ def outcomes(tree: RunTree) -> list[Run]:
     if isinstance(tree, Run):
         return [tree]
     return [run for option in tree.options for run in outcomes(option)]
+
+
+def _marked(tree: RunTree, chosen: int) -> RunTree:
+    """``tree`` with every run in it marking ``cards[chosen]`` as played by a choice."""
+    if isinstance(tree, Run):
+        return replace(tree, chosen=chosen)
+    return replace(tree, options=tuple(_marked(option, chosen) for option in tree.options))
 
 
 @dataclass(frozen=True)
@@ -197,9 +218,9 @@ class Game:
             return going_on
         cards_spun, seats_spun = (*cards, spin.card), (*seats, seat)
         if not self.dealt[seat] & ~(played | 1 << spin.card):
-            spun = Run(leader, cards_spun, seats_spun, StopReason.OUT, -1, seat)
+            spun = Run(leader, cards_spun, seats_spun, StopReason.OUT, -1, seat, len(cards))
         else:
-            spun = Run(leader, cards_spun, seats_spun, StopReason.SPIN, seat, -1)
+            spun = Run(leader, cards_spun, seats_spun, StopReason.SPIN, seat, -1, len(cards))
         return Choice(seat, ChoiceKind.SPIN, (going_on, spun))
 
     def _after(self, played: Mask, leader: int, cards: tuple[Card, ...],
@@ -227,16 +248,18 @@ class Game:
         run goes on from the 10♦.)"""
         chooser = self.holder[lieu.card]
         played |= 1 << lieu.card
+        chosen = len(cards)
         cards, seats = (*cards, lieu.card), (*seats, chooser)
         if not self.dealt[chooser] & ~played:
-            return Run(leader, cards, seats, StopReason.OUT, -1, chooser)
+            return Run(leader, cards, seats, StopReason.OUT, -1, chooser, chosen)
         missing = self.rules.successor[stop]
         above = self.rules.successor[missing] if missing >= 0 else -1
         if above == lieu.card:
             above = self.rules.successor[above]
         if lieu.continues and above >= 0 and self.in_play >> above & 1 and not played >> above & 1:
-            return self._tree(played, leader, cards, seats, above, self.holder[above])
-        return Run(leader, cards, seats, StopReason.IN_LIEU, chooser, -1)
+            return _marked(self._tree(played, leader, cards, seats, above, self.holder[above]),
+                           chosen)
+        return Run(leader, cards, seats, StopReason.IN_LIEU, chooser, -1, chosen)
 
     def forced_run(self, played: Mask, leader: int, lead: Card) -> Run:
         """The run after ``lead``, without checking that the lead is legal (every choice

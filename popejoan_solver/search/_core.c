@@ -77,6 +77,7 @@ typedef struct {
     int spin_slot;         /* -1: no Spin */
     int lieu_slot;         /* -1: no card in lieu of a stop */
     int lieu_after_top, lieu_continues;
+    int plain_after_lieu;  /* once the card in lieu is played, the game is a forced-run one */
     val_t game_stake;
     uint64_t exempt_bit;
     int exempt_slot;
@@ -598,6 +599,10 @@ static val_t play_card(Core *c, uint64_t played, int slot, int seat, val_t alpha
 
 /* The alpha-beta of `search` without the facts that assume a forced run. */
 static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
+    /* The Pope played, no choice is left: every run is forced again, and played cards form the
+     * top part of each stretch but the Pope's, which the Pope (its bottom card: the 8D is never
+     * in the pack) leaves behind as if it were dead. So the facts of docs/solver.md hold. */
+    if (c->plain_after_lieu && (played >> c->lieu_slot & 1)) return search(c, played, leader, alpha, beta);
     c->nodes++;
     if ((c->nodes & 4095) == 0 &&
         (cancelled(c) || (c->deadline > 0 && now_seconds() > c->deadline))) {
@@ -828,7 +833,7 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
                 PyErr_SetString(PyExc_ValueError, "an award goes to a seat, from -2**40 to 2**40");
                 return -1;
             }
-            if (amount < 0) c->general = 1;  /* fact 3 assumes awards only add */
+            if (amount < 0) c->general = 2;  /* fact 3 assumes awards only add */
             magnitude += amount < 0 ? -amount : amount;
             c->award_seat[a][k] = seat;
             c->award_amount[a][k] = amount;
@@ -836,6 +841,9 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
         Py_DECREF(tf);
     }
     Py_DECREF(fast);
+    if (c->lieu_slot >= 0 && c->holder[c->lieu_slot] < 0) c->lieu_slot = -1;  /* a dead Pope */
+    c->plain_after_lieu = c->lieu_slot >= 0 && c->spin_slot < 0 && c->general != 2;
+    if (c->general == 1 && c->spin_slot < 0 && c->lieu_slot < 0) c->general = 0;
     c->wide = magnitude >= NARROW_LIMIT;
     c->entry_size = c->wide ? sizeof(WideEntry) : sizeof(Entry);
     c->ways = (int)(BUCKET_BYTES / c->entry_size);

@@ -104,13 +104,18 @@ class SlotGame:
         self.exempt_holder = self.holder[self.slot_of[exempt]] if exempt is not None else -1
         spin, lieu = table.choice(ChoiceKind.SPIN), table.choice(ChoiceKind.IN_LIEU)
         self.spin_slot = self.slot_of[spin.card] if spin is not None else -1
-        self.lieu_slot = self.slot_of[lieu.card] if lieu is not None else -1
+        lieu_slot = self.slot_of[lieu.card] if lieu is not None else -1
+        self.lieu_slot = lieu_slot if lieu_slot >= 0 and self.holder[lieu_slot] >= 0 else -1
+        """The card in lieu of a stop (the Pope), -1 if none or dead (then no one can choose)."""
         self.lieu_after_top = lieu is not None and lieu.after_top
         self.lieu_continues = lieu is not None and lieu.continues
-        self.general = (spin is not None or lieu is not None
-                        or any(amount < 0 for _, takers in awards for _, amount in takers))
+        between = any(amount < 0 for _, takers in awards for _, amount in takers)
+        self.general = self.spin_slot >= 0 or self.lieu_slot >= 0 or between
         """Choices inside a run, or payments between players: the facts of docs/solver.md
         that assume a forced run are off, and runs are walked card by card."""
+        self.plain_after_lieu = self.lieu_slot >= 0 and self.spin_slot < 0 and not between
+        """Once the card in lieu is played no choice is left, and the forced-run search (with
+        its facts) takes over (docs/solver.md, "Choices inside a run")."""
 
     @property
     def choices(self) -> tuple[int, int, int, int]:

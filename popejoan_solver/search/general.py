@@ -31,6 +31,7 @@ def general_searcher(engine: FastEngine, objective: Objective) -> Search:
     is_max = tuple(objective.maximises(s) for s in range(sg.players))
     spin, lieu = sg.spin_slot, sg.lieu_slot
     deadline = engine.deadline
+    plain = engine._searcher(objective) if sg.plain_after_lieu else None
 
     def terminal(played: Mask, winner: int) -> int:
         if objective.goal is Goal.FORCED_WIN:
@@ -93,6 +94,10 @@ def general_searcher(engine: FastEngine, objective: Objective) -> Search:
         return search(played, chooser, alpha, beta)
 
     def search(played: Mask, leader: int, alpha: int, beta: int) -> int:
+        if plain is not None and played >> lieu & 1:
+            # The Pope played, every run is forced again: the Pope, the bottom card of its
+            # stretch, is left behind as if dead, and the facts of docs/solver.md hold.
+            return plain(played, leader, alpha, beta)
         engine._nodes += 1
         if engine._nodes & 1023 == 0 and (engine.cancelled or (
                 deadline is not None and time.monotonic() > deadline)):
