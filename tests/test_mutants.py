@@ -39,7 +39,8 @@ QUICK = {
 
 
 def test_every_mutant_still_applies(tmp_path: Path) -> None:
-    """A refactor must not silently disable a mutant: each old text is found exactly once."""
+    """A refactor must not silently disable a mutant: each old text is found exactly once, and
+    the patched code has no undefined name (a mutant must be wrong, not broken)."""
     mutants.export_tree(tmp_path / "base")
     for mutant in mutants.MUTANTS:
         tree = tmp_path / mutant.name
@@ -47,6 +48,7 @@ def test_every_mutant_still_applies(tmp_path: Path) -> None:
         mutants.apply(mutant, tree)
         for hunk in mutant.hunks:
             assert hunk.new in (tree / hunk.path).read_text(encoding="utf-8")
+        assert mutants.lint(mutant, tree) == "", mutant.name
 
 
 def test_a_stale_patch_is_reported_not_skipped(tmp_path: Path) -> None:

@@ -15,13 +15,15 @@ compare the engines with the reference engine, which plays through ``model/play.
     .venv/bin/python tools/mutants.py --list
     .venv/bin/python tools/mutants.py pope-exemption-never-ends lead-rule-ignored
 
-Exit status: 0 every mutant caught, 1 a mutant survived or its patch no longer applies (the
-old text is not found exactly once: update the patch), 2 bad input.
+Exit status: 0 every mutant caught, 1 a mutant survived, or its patch no longer applies (the
+old text is not found exactly once) or breaks the code (ruff finds an undefined name): update
+the patch; 2 bad input.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 import json
 import os
@@ -112,7 +114,8 @@ class MutantResult:
 
     mutant: Mutant
     status: str
-    """``killed``, ``SURVIVED`` or ``STALE``."""
+    """``killed``, ``SURVIVED``, ``STALE`` (the patch no longer applies) or ``INVALID`` (the
+    patched code has a syntax error or an undefined name)."""
     verdicts: list[Verdict] = field(default_factory=list)
     seconds: float = 0.0
     note: str = ""
@@ -195,16 +198,19 @@ MUTANTS: tuple[Mutant, ...] = (
         "a run passes over a card of the dead hand to the next card in play",
         (Hunk("popejoan_solver/model/play.py",
               "        if not self.in_play >> above & 1:\n            return StopReason.DEAD\n",
-              "        while above >= 0 and above != EIGHT_OF_DIAMONDS "
-              "and not self.in_play >> above & 1:\n"
+              "        while self.rules.pack >> above & 1 and not self.in_play >> above & 1:\n"
               "            above = self.rules.successor[above]\n"
-              "        if above < 0 or above == EIGHT_OF_DIAMONDS:\n"
-              "            return StopReason.DEAD\n"),
+              "            if above < 0:\n"
+              "                return StopReason.TOP\n"
+              "        if not self.rules.pack >> above & 1:\n"
+              "            return StopReason.ABSENT\n"),
          Hunk("popejoan_solver/model/play.py",
-              "            card = self.rules.successor[card]\n",
+              "            card = self.rules.successor[card]\n"
+              "            seat = self.holder[card]\n",
               "            card = self.rules.successor[card]\n"
               "            while not self.in_play >> card & 1:\n"
-              "                card = self.rules.successor[card]\n")),
+              "                card = self.rules.successor[card]\n"
+              "            seat = self.holder[card]\n")),
         (prove("below-dead-is-stop"), VALIDATION, ENCODED_RUN, DIFFERENTIAL, PLAY),
     ),
     Mutant(
@@ -218,12 +224,22 @@ MUTANTS: tuple[Mutant, ...] = (
         (prove("kings-are-stops", "britannica"), VALIDATION, ENCODED_RUN, DIFFERENTIAL, PLAY),
     ),
     Mutant(
+        "lowest-lead-by-card-index",
+        "the lowest card of a suit taken by card index, not by the suit's order: under ace high "
+        "the ace counts as the lowest",
+        (Hunk("popejoan_solver/model/leads.py",
+              "    cards = sorted(iter_mask(held), key=lambda c: (card_suit(c), key[c]))",
+              "    cards = sorted(iter_mask(held))"),),
+        (prove("kings-are-stops", "parlett", expect="refuted"), VALIDATION, ENCODED_RUN,
+         DIFFERENTIAL, PLAY),
+    ),
+    Mutant(
         "lead-rule-any-in-table",
         "the rule table gives the engines lead=any for every ruleset",
         (Hunk("popejoan_solver/model/table.py",
               "        lead=LEAD_IDS[rules.lead],",
               "        lead=LeadId.ANY,"),),
-        (DIFFERENTIAL, checks("tests/test_table.py")),
+        (VALIDATION, DIFFERENTIAL, checks("tests/test_table.py")),
     ),
     Mutant(
         "out-noticed-at-end-of-run",
@@ -404,6 +420,22 @@ def apply(mutant: Mutant, tree: Path) -> None:
         path.write_text(text.replace(hunk.old, hunk.new), encoding="utf-8")
 
 
+def lint(mutant: Mutant, tree: Path) -> str:
+    """Problems that would make the patched code fail before it can be wrong (a syntax error,
+    an undefined name), found by ruff; empty when it stands, or when ruff is not installed.
+    A mutant that dies of a NameError proves nothing about the checks."""
+    if importlib.util.find_spec("ruff") is None:
+        return ""
+    paths = sorted({h.path for h in mutant.hunks})
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache",
+                           "--select", "E9,F63,F7,F82", "--output-format", "concise", *paths],
+                          cwd=tree, capture_output=True, text=True)
+    if done.returncode == 0:
+        return ""
+    found = [ln for ln in done.stdout.splitlines() if ln.startswith(tuple(paths))]
+    return "; ".join(found[:3]) or (done.stdout + done.stderr).strip()[:200]
+
+
 def export_tree(dest: Path, source: str = "HEAD") -> None:
     """The repository's committed tree at ``source`` (``git archive``) in ``dest``; a copy of
     the files on disk when ``source`` is ``worktree`` or git is unavailable."""
@@ -504,6 +536,10 @@ class Session:
             except StaleMutantError as exc:
                 return MutantResult(mutant, "STALE", [], time.perf_counter() - start,
                                     f"patch does not apply: {exc}")
+            problems = lint(mutant, tree)
+            if problems:
+                return MutantResult(mutant, "INVALID", [], time.perf_counter() - start,
+                                    f"the patched code is broken: {problems}")
             result = MutantResult(mutant, "SURVIVED")
             for killer in mutant.killers:
                 verdict = run_killer(killer, tree, self.timeout)
