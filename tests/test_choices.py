@@ -219,3 +219,39 @@ def test_choices_change_values_and_the_line_takes_them(variant: str, card: int) 
             break
     assert differs
     assert took_choice
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled core not built")
+@pytest.mark.parametrize("variant", [v for v, card in CHOICE_VARIANTS if card == POPE]
+                         + ["early-hoyle+pope_in_lieu=pope-leads"])
+def test_the_compiled_bounds_with_the_pope_in_lieu_agree_with_reference(variant: str) -> None:
+    """Longer hands, where the compiled core's general mode uses facts 3 and 4 with the Pope
+    a stretch of its own (docs/solver.md, "Choices inside a run")."""
+    for seed in range(8):
+        players = 3 + seed % 3
+        deal = _deal_holding(variant, POPE, players, 5 if players == 3 else 4, 1000 + seed)
+        board = Board(*(1 + (seed * k) % 7 for k in range(1, 9)))
+        game = Game.from_deal(deal)
+        fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)
+        for seat in range(players):
+            for goal in Goal:
+                objective = Objective(goal, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    variant, seed, seat, goal)
+
+
+@pytest.mark.parametrize("compiled", CORES)
+def test_the_pope_played_in_lieu_leaves_the_cards_above_it_unforced(compiled: bool) -> None:
+    """Seat 1 holds Pope, 5C and 3S: it leads the 5C (a stop), plays Pope in lieu, leads the 3S
+    and is out, while TD JD QD KD above the Pope and 4S 5S above its 3S are never played. A
+    bound that took the cards above the Pope for forced (as they are when the Pope can only
+    be led) would be 2 short: the 4S 5S and the four diamonds cannot all be forced."""
+    deal = composed(["9D 5C 3S", "TD JD 4S 5S 8H", "QD KD 9H TH 2C"], "AS",
+                    "hoyle-modernized+pope_in_lieu=pope-leads")
+    board = Board()
+    game = Game.from_deal(deal)
+    fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+    objective = Objective(Goal.GUARANTEED, 0)
+    # Pope 6, Game 1, and the others' cards: 5 and 5, all left in hand.
+    assert reference.value(objective, 0, 0) == 6 + 1 + 5 + 5
+    assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0)

@@ -65,6 +65,7 @@ typedef struct {
     int lead_rule;
     uint64_t dealt[MAX_SEATS];
     uint64_t up[52];
+    uint64_t bound_up[52];  /* up[] for fact 3: the card in lieu (the Pope) a stretch alone */
     int8_t holder[52];
     int n_awards;
     uint64_t award_mask[MAX_AWARDS];
@@ -365,7 +366,7 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader) {
     int forced_total = 0, saving_max = 0;
     uint64_t rest = held, cover = 0;
     while (rest) {
-        uint64_t span = c->up[bit_index(rest)];
+        uint64_t span = c->bound_up[bit_index(rest)];
         cover |= span;
         uint64_t group = held & span;
         rest &= ~span;
@@ -376,9 +377,9 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader) {
         while (cards) {
             int k = bit_index(cards);
             cards &= cards - 1;
-            uint64_t below = span ^ c->up[k] ^ (1ULL << k);
+            uint64_t below = span ^ c->bound_up[k] ^ (1ULL << k);
             int cost = popcount(below & open_cards);
-            if (cards) cost += popcount(c->up[bit_index(cards)] & open_cards);
+            if (cards) cost += popcount(c->bound_up[bit_index(cards)] & open_cards);
             if (cost < cheapest) cheapest = cost;
         }
         if (whole - cheapest > saving_max) saving_max = whole - cheapest;
@@ -397,6 +398,35 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader) {
     if (pope && c->holder[c->exempt_slot] != t && !(led_outside && c->holder[c->exempt_slot] == leader))
         bound -= 1;
     return bound;
+}
+
+/* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
+ * of them already decides the node (its value in *cut). */
+HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha, val_t *beta,
+                             val_t *cut) {
+    const int t = c->target;
+    const uint64_t held = c->dealt[t] & ~played;
+    const val_t bound = target_bound(c, played, leader);
+    if (bound <= *alpha) { *cut = bound; return 1; }
+    /* The least the target can end with: it pays its cards when another seat goes out,
+     * but on lead it first plays the card it leads, or under lead=any a whole block of its
+     * consecutive cards (fact 3d); holding the Pope (exempt) it pays nothing, or once the
+     * Pope is played it takes the Pope's stake and pays the rest (fact 3c). */
+    const int sure = leader != t ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
+    val_t floor = sure - popcount(held);
+    if (held & c->exempt_bit) {
+        val_t after_pope = c->exempt_mine - popcount(held) + (sure > 1 ? sure : 1);
+        floor = after_pope < 0 ? after_pope : 0;
+    }
+    for (int a = 0; a < c->n_awards; a++) {
+        if ((played & c->award_mask[a]) == c->award_mask[a])
+            for (int k = 0; k < c->award_takers[a]; k++)
+                if (c->award_seat[a][k] == t) floor += c->award_amount[a][k];
+    }
+    if (floor >= *beta) { *cut = floor; return 1; }
+    if (bound < *beta) *beta = bound;
+    if (floor > *alpha) *alpha = floor;
+    return 0;
 }
 
 /* Fold one lead's score into a node's best lead and window; true for a cut-off (the score
@@ -429,29 +459,8 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
         if (upper < beta) beta = upper;
     }
     if (c->goal != GOAL_FORCED_WIN) {
-        /* Fact 3 (docs/solver.md): bounds on the target's counters. */
-        const int t = c->target;
-        const uint64_t held = c->dealt[t] & ~played;
-        const val_t bound = target_bound(c, played, leader);
-        if (bound <= alpha) return bound;
-        /* The least the target can end with: it pays its cards when another seat goes out,
-         * but on lead it first plays the card it leads, or under lead=any a whole block of its
-         * consecutive cards (fact 3d); holding the Pope (exempt) it pays nothing, or once the
-         * Pope is played it takes the Pope's stake and pays the rest (fact 3c). */
-        const int sure = leader != t ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
-        val_t floor = sure - popcount(held);
-        if (held & c->exempt_bit) {
-            val_t after_pope = c->exempt_mine - popcount(held) + (sure > 1 ? sure : 1);
-            floor = after_pope < 0 ? after_pope : 0;
-        }
-        for (int a = 0; a < c->n_awards; a++) {
-            if ((played & c->award_mask[a]) == c->award_mask[a])
-                for (int k = 0; k < c->award_takers[a]; k++)
-                    if (c->award_seat[a][k] == t) floor += c->award_amount[a][k];
-        }
-        if (floor >= beta) return floor;
-        if (bound < beta) beta = bound;
-        if (floor > alpha) alpha = floor;
+        val_t cut;
+        if (target_bounds(c, played, leader, &alpha, &beta, &cut)) return cut;
     }
     const val_t window_low = alpha, window_high = beta;
     int moves[52];
@@ -563,12 +572,18 @@ static val_t in_lieu(Core *c, uint64_t played, int slot, val_t alpha, val_t beta
     return search_general(c, played, chooser, alpha, beta);
 }
 
-/* After `slot` was played by `seat` (not out): the next card up, or the stop, where the
- * holder of the card in lieu may play it. */
+static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta);
+
+/* After `slot` was played by `seat` (not out): the next card up, or the stop. */
 static val_t after_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
     const int next = slot + 1;
     if (slot % 13 != 12 && (c->in_play >> next & 1) && !(played >> next & 1))
         return play_card(c, played, next, c->holder[next], alpha, beta);
+    return at_stop(c, played, slot, seat, alpha, beta);
+}
+
+/* A run stopped at `slot`, played by `seat`: the holder of the card in lieu may play it. */
+static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
     if (c->lieu_slot < 0 || c->holder[c->lieu_slot] < 0 || (played >> c->lieu_slot & 1) ||
         (slot % 13 == 12 && !c->lieu_after_top))
         return search_general(c, played, seat, alpha, beta);
@@ -579,6 +594,27 @@ static val_t after_card(Core *c, uint64_t played, int slot, int seat, val_t alph
     score = in_lieu(c, played, slot, alpha, beta);
     fold(maximising, score, &best, &alpha, &beta);
     return best;
+}
+
+/* A lead with the card in lieu as the only choice (no Spin): by fact 1, which holds until
+ * the Pope is played, the declined run is up[lead] & ~played, as in `search`. */
+static inline val_t lead_with_lieu(Core *c, uint64_t played, int lead, val_t alpha,
+                                   val_t beta) {
+    const uint64_t run = c->up[lead] & ~played;
+    const uint64_t after = played | run;
+    int winner = -1, last = 0;
+    for (int s = 0; s < c->n; s++) {
+        if (!(c->dealt[s] & ~after)) {
+            int seat_last = top_index(c->dealt[s] & run) + 1;
+            if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
+        }
+    }
+    if (winner >= 0) {
+        uint64_t upto = last >= 64 ? ~0ULL : ((1ULL << last) - 1);
+        return terminal(c, played | (run & upto), winner);
+    }
+    const int stop = top_index(run);
+    return at_stop(c, after, stop, c->holder[stop], alpha, beta);
 }
 
 /* `seat` plays `slot` in a run; its holder of Spin may then play Spin on top of it. */
@@ -618,6 +654,13 @@ static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, v
         if (lower > alpha) alpha = lower;
         if (upper < beta) beta = upper;
     }
+    /* Fact 3 holds with the Pope in lieu of a stop when the Pope is a stretch of its own for
+     * the bound (docs/solver.md, "Choices inside a run"); not with Spin or payments between
+     * players. */
+    if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN) {
+        val_t cut;
+        if (target_bounds(c, played, leader, &alpha, &beta, &cut)) return cut;
+    }
     const val_t window_low = alpha, window_high = beta;
     int moves[52], keys[52];
     int n_moves = gen_leads(c, played, leader, moves);
@@ -632,8 +675,19 @@ static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, v
     const int maximising = c->is_max[leader];
     val_t best = maximising ? -INF : INF;
     int chosen = -1;
+    /* Fact 4 (docs/solver.md) holds while the holder of the card in lieu plays on the
+     * leader's side: leading the top card of his own run first only gives that side more
+     * choices. Against the leader it would give the other side more: not used then. */
+    const int prune = c->plain_after_lieu && c->prune_blocks &&
+                      c->is_max[c->holder[c->lieu_slot]] == c->is_max[leader];
+    const uint64_t own = c->dealt[leader];
     for (int i = 0; i < n_moves; i++) {
-        val_t score = play_card(c, played, moves[i], leader, alpha, beta);
+        if (prune) {
+            const uint64_t run = c->up[moves[i]] & ~played;
+            if (!(run & ~own) && (run & (run - 1))) continue;
+        }
+        val_t score = c->plain_after_lieu ? lead_with_lieu(c, played, moves[i], alpha, beta)
+                                          : play_card(c, played, moves[i], leader, alpha, beta);
         if (c->timed_out) return 0;
         if (take_score(maximising, score, moves[i], &best, &chosen, &alpha, &beta)) break;
     }
@@ -842,6 +896,8 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     }
     Py_DECREF(fast);
     if (c->lieu_slot >= 0 && c->holder[c->lieu_slot] < 0) c->lieu_slot = -1;  /* a dead Pope */
+    memcpy(c->bound_up, c->up, sizeof c->up);
+    if (c->lieu_slot >= 0) c->bound_up[c->lieu_slot] = 1ULL << c->lieu_slot;
     c->plain_after_lieu = c->lieu_slot >= 0 && c->spin_slot < 0 && c->general != 2;
     if (c->general == 1 && c->spin_slot < 0 && c->lieu_slot < 0) c->general = 0;
     c->wide = magnitude >= NARROW_LIMIT;
