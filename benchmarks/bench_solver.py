@@ -31,7 +31,9 @@ from popejoan_solver.search.fast import COMPILED
 DEFAULT_SETS = [("hoyle-modernized", p) for p in range(3, 9)] + [
     ("britannica", 3), ("britannica", 5), ("parlett", 3), ("parlett", 5),
     ("early-hoyle", 3), ("early-hoyle", 4),
-    ("peel", 3), ("cassell", 3), ("britannica-1911", 3), ("hoyle-modernized+pools=five", 3)]
+    ("peel", 3), ("cassell", 3), ("britannica-1911", 3), ("hoyle-modernized+pools=five", 3),
+    ("spinado", 3), ("spinado", 5), ("hoyle-modernized+pope_in_lieu=pope-leads", 3),
+    ("hoyle-modernized+pope_in_lieu=run-continues", 3)]
 
 
 def percentile(values: list[float], q: float) -> float:
