@@ -11,7 +11,8 @@ import pytest
 from popejoan_solver.model.board import Board
 from popejoan_solver.model.cards import POPE, card_name, iter_mask, parse_card
 from popejoan_solver.model.deal import Deal
-from popejoan_solver.model.errors import RulesError
+from popejoan_solver.model.errors import DealError, IllegalPlayError, NotationError, RulesError
+from popejoan_solver.model.notation import parse_step
 from popejoan_solver.model.play import Choice, Game, Position, Run, StopReason, outcomes
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.model.settlement import play_values
@@ -255,3 +256,29 @@ def test_the_pope_played_in_lieu_leaves_the_cards_above_it_unforced(compiled: bo
     # Pope 6, Game 1, and the others' cards: 5 and 5, all left in hand.
     assert reference.value(objective, 0, 0) == 6 + 1 + 5 + 5
     assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0)
+
+
+def test_a_step_names_its_choice_or_is_refused() -> None:
+    deal = composed(["8S 9S 3C", "9D JS QS 4H", "KS 5H 6H"], "KC",
+                    "hoyle-modernized+pope_in_lieu=run-continues")
+    position = Position.from_deal(deal)
+    assert names(parse_step(position, "8S")) == ["8S", "9S"]
+    run = parse_step(position, " 8s + 9d @ 9s ")
+    assert names(run) == ["8S", "9S", "9D", "JS", "QS", "KS"]
+    assert run.step == "8S+9D@9S"
+    assert run.to_json()["step"] == "8S+9D@9S"
+    assert "+9D(2)" in run.describe()
+    with pytest.raises(IllegalPlayError, match="no choice plays 9D after 8S"):
+        parse_step(position, "8S+9D@8S")
+    with pytest.raises(NotationError, match="LEAD or LEAD"):
+        parse_step(position, "8S+9D")
+    with pytest.raises(IllegalPlayError, match="may not lead"):
+        parse_step(position, "JS")
+
+
+def test_spinado_refuses_cards_out_of_its_pack_and_boards_it_lacks() -> None:
+    with pytest.raises(DealError, match="2C, which is not in the Spinado pack"):
+        composed(["2C 5C", "6C 7C", "4H 5H"], "KS", "spinado")
+    deal = composed(["5C 6C", "7C 8C", "4H 5H"], "KS", "spinado")
+    with pytest.raises(DealError, match="has no pope compartment"):
+        Deal.create(deal.hands, deal.dead, deal.turnup, deal.rules, Board())
