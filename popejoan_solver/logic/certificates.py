@@ -107,19 +107,26 @@ class CertificateDir:
         return cls(target, work)
 
     def path(self, name: str) -> Path:
+        """Where the file ``name`` is written while the certificate is made."""
         return self.work / name
 
     def commit(self) -> None:
-        """Move the finished certificate to DIR."""
+        """Move the finished certificate to DIR, with the permissions of a new folder (the
+        work folder was private while it was written)."""
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(self.work, 0o777 & ~mask)
         if self.target.is_dir():
             self.target.rmdir()  # empty, checked when opened
         os.rename(self.work, self.target)
 
     def discard(self) -> None:
+        """Remove everything written (interrupted, refused or failed)."""
         shutil.rmtree(self.work, ignore_errors=True)
 
 
 def write_json(path: Path, data: Any) -> None:
+    """Readable JSON, UTF-8."""
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
@@ -171,30 +178,40 @@ def _standard_pb(expr: z3.ExprRef, kids: list[z3.BoolRef]) -> z3.BoolRef:
     return total >= bound if at_least else total <= bound if at_most else total == bound
 
 
-def standard_terms(assertions: Iterable[z3.BoolRef]) -> list[z3.BoolRef]:
-    """The assertions with every pseudo-Boolean term rewritten (equivalent formulas)."""
-    memo: dict[int, z3.ExprRef] = {}
+Memo = dict[int, tuple[z3.ExprRef, z3.ExprRef]]
+"""Rewritten terms by z3 id, each with its original (kept alive, so that no id is reused)."""
+
+
+def standard_terms(assertions: Iterable[z3.BoolRef], memo: Memo | None = None
+                   ) -> list[z3.BoolRef]:
+    """The assertions with every pseudo-Boolean term rewritten (equivalent formulas).
+
+    ``memo`` may be shared by the queries of a run: their frames are the same terms (z3 shares
+    equal terms), so each is rewritten once."""
+    done: Memo = {} if memo is None else memo
 
     def rewrite(expr: z3.ExprRef) -> z3.ExprRef:
         key = expr.get_id()
-        done = memo.get(key)
-        if done is not None:
-            return done
+        if key in done:
+            return done[key][1]
+        result = expr
         if z3.is_app(expr) and expr.num_args() > 0:
-            kids = [rewrite(k) for k in expr.children()]
-            result = (_standard_pb(expr, kids) if expr.decl().kind() in _PB_OPS
-                      else expr.decl()(*kids))
-        else:
-            result = expr
-        memo[key] = result
+            kids = expr.children()
+            new = [rewrite(k) for k in kids]
+            if expr.decl().kind() in _PB_OPS:
+                result = _standard_pb(expr, new)
+            elif any(n.get_id() != k.get_id() for n, k in zip(new, kids, strict=True)):
+                result = expr.decl()(*new)
+        done[key] = (expr, result)
         return result
     return [rewrite(a) for a in assertions]
 
 
-def smtlib(assertions: Iterable[z3.BoolRef], comment: Sequence[str]) -> str:
+def smtlib(assertions: Iterable[z3.BoolRef], comment: Sequence[str],
+           memo: Memo | None = None) -> str:
     """A standard SMT-LIB 2.6 script for the assertions (QF_LIA), with ``comment`` lines."""
     solver = z3.Solver()
-    solver.add(*standard_terms(assertions))
+    solver.add(*standard_terms(assertions, memo))
     body = [line for line in solver.to_smt2().splitlines()
             if not line.startswith(("; benchmark", "(set-info :status"))]
     head = [f"; {line}" for line in comment]
@@ -320,6 +337,7 @@ class ProofRecorder:
     _cvc5: Cvc5Process | None = None
     write_seconds: float = 0.0
     """Time spent rewriting and printing the files."""
+    _memo: Memo = field(default_factory=dict)
 
     def close(self) -> None:
         """Stop the cvc5 process, if one was started."""
@@ -335,7 +353,7 @@ class ProofRecorder:
         comment = [f"popejoan-solver certificate: {scope_name(scope)}, {players} players, "
                    f"{query}", "z3 answered unsat; the claim needs unsat"]
         start = time.perf_counter()
-        path.write_text(smtlib(solver.assertions(), comment), encoding="utf-8")
+        path.write_text(smtlib(solver.assertions(), comment, self._memo), encoding="utf-8")
         self.write_seconds += time.perf_counter() - start
         if self._cvc5 is None:
             self._cvc5 = Cvc5Process()
@@ -348,6 +366,7 @@ class ProofRecorder:
             raise ProofError(f"z3 and cvc5 disagree on {name}: z3 unsat, cvc5 sat")
 
     def _file_name(self, scope: str, players: int, query: str) -> str:
+        """``scope.Np.query.smt2``, numbered when the same query is asked again."""
         base = f"{scope}.{players}p.{query}"
         name, n = f"{base}.smt2", 1
         while name in self._names:
@@ -357,17 +376,16 @@ class ProofRecorder:
         return name
 
     def witness(self, scope: str, example: Counterexample, role: str) -> None:
+        """Keep a deal and line replayed through the rules model, and what it shows."""
         self.witnesses.setdefault(scope, []).append({"role": role, **example.to_json()})
 
     def claim_records(self, theorem: str, shared: Iterable[SharedKey]) -> list[QueryRecord]:
+        """The unsat queries a theorem's verdict rests on: its own and its shared work's."""
         scopes = {theorem} | {scope_name(k) for k in shared}
         return [r for r in self.records if r.scope in scopes]
 
-    def unconfirmed(self, theorem: str, shared: Iterable[SharedKey]) -> list[QueryRecord]:
-        """The claim's unsat queries that cvc5 did not confirm (past its time)."""
-        return [r for r in self.claim_records(theorem, shared) if r.cvc5 != "unsat"]
-
     def write_witnesses(self, theorem: str) -> str | None:
+        """Write the theorem's replayed deals and lines; the file's name, or None."""
         found = self.witnesses.get(theorem)
         if not found:
             return None
