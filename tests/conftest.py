@@ -9,7 +9,7 @@ import pytest
 
 from popejoan_solver.model.cards import iter_mask
 from popejoan_solver.model.deal import Deal
-from popejoan_solver.model.rules import RULESETS, Ruleset
+from popejoan_solver.model.rules import RULESETS, Ruleset, get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT.parent / "shared" / "sources"
@@ -37,6 +37,20 @@ def short_deal(players: int, per_hand: int, seed: int, rules: Ruleset,
     dead = 0
     for card in cards[players * per_hand:]:
         dead |= 1 << card
+    return Deal.create(hands, dead, cards[-1], rules)
+
+
+def deal_holding(rules_name: str, card: int, players: int, per_hand: int, seed: int) -> Deal:
+    """A short deal with ``card`` in some player's hand (the choice card in play)."""
+    rules = get_ruleset(rules_name)
+    rng = random.Random(seed)
+    cards = [c for c in iter_mask(rules.pack) if c != card]
+    rng.shuffle(cards)
+    cards.insert(rng.randrange(players * per_hand), card)
+    hands = [0] * players
+    for i in range(players * per_hand):
+        hands[i % players] |= 1 << cards[i]
+    dead = rules.pack & ~sum(hands)
     return Deal.create(hands, dead, cards[-1], rules)
 
 

@@ -4,8 +4,6 @@ reference, on deals where the choice card is held)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from popejoan_solver.model.board import Board
@@ -21,6 +19,7 @@ from popejoan_solver.search import Goal, Objective, solve
 from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.reference import ReferenceEngine
 
+from .conftest import deal_holding
 from .test_play_and_settlement import composed
 
 LIEU = ["run-continues", "pope-leads", "pope-leads-after-king"]
@@ -153,20 +152,6 @@ def test_spin_on_a_card_in_the_middle_of_a_run_and_kings_paid_by_every_opponent(
     assert values == (-3 - 1 - 2, 2 * 3 + 2 * 1 + 2 + 3, -3 - 1 - 3)
 
 
-def _deal_holding(rules_name: str, card: int, players: int, per_hand: int, seed: int) -> Deal:
-    """A short deal with ``card`` in some player's hand (the choice card in play)."""
-    rules = get_ruleset(rules_name)
-    rng = random.Random(seed)
-    cards = [c for c in iter_mask(rules.pack) if c != card]
-    rng.shuffle(cards)
-    cards.insert(rng.randrange(players * per_hand), card)
-    hands = [0] * players
-    for i in range(players * per_hand):
-        hands[i % players] |= 1 << cards[i]
-    dead = rules.pack & ~sum(hands)
-    return Deal.create(hands, dead, cards[-1], rules)
-
-
 CHOICE_VARIANTS = [(f"hoyle-modernized+pope_in_lieu={r}", POPE) for r in LIEU] + [
     ("hoyle-modernized+pope_in_lieu=run-continues,lead=lowest-of-suit,ace=high", POPE),
     ("spinado", SPIN), ("spinado+lead=any", SPIN), ("spinado+pairs=divided,ace=high", SPIN)]
@@ -181,7 +166,7 @@ def test_fast_engine_agrees_with_reference_where_choices_arise(variant: str, car
                                                               compiled: bool) -> None:
     for seed in range(6):
         players = 3 + seed % 3
-        deal = _deal_holding(variant, card, players, 4 if players < 5 else 3, seed)
+        deal = deal_holding(variant, card, players, 4 if players < 5 else 3, seed)
         board = Board(*(1 + (seed * k) % 5 for k in range(1, 9)))
         if get_ruleset(variant).game.value == "spinado":
             board = Board(pope=0, matrimony=2 + seed, intrigue=1 + seed, ace=0, king=0,
@@ -203,7 +188,7 @@ def test_choices_change_values_and_the_line_takes_them(variant: str, card: int) 
     plain = "hoyle-modernized" if card == POPE else None
     differs = took_choice = False
     for seed in range(30):
-        deal = _deal_holding(variant, card, 3, 4, seed)
+        deal = deal_holding(variant, card, 3, 4, seed)
         solution = solve(deal, threads=1)
         position = Position.from_deal(deal)
         for step in solution.line:
@@ -230,7 +215,7 @@ def test_the_compiled_bounds_with_the_pope_in_lieu_agree_with_reference(variant:
     a stretch of its own (docs/solver.md, "Choices inside a run")."""
     for seed in range(8):
         players = 3 + seed % 3
-        deal = _deal_holding(variant, POPE, players, 5 if players == 3 else 4, 1000 + seed)
+        deal = deal_holding(variant, POPE, players, 5 if players == 3 else 4, 1000 + seed)
         board = Board(*(1 + (seed * k) % 7 for k in range(1, 9)))
         game = Game.from_deal(deal)
         fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from popejoan_solver.model.cards import CardSet, iter_mask
+from popejoan_solver.model.cards import POPE, CardSet, iter_mask
 from popejoan_solver.model.deal import Deal
 from popejoan_solver.model.errors import DealError
 from popejoan_solver.model.play import Game, Position
 from popejoan_solver.model.reachability import Verdict, reachability
-from popejoan_solver.model.rules import RULESETS
+from popejoan_solver.model.rules import RULESETS, get_ruleset
+from popejoan_solver.model.table import SPIN
 
-from .conftest import short_deal
+from .conftest import deal_holding, short_deal
 
 
 def _reached_by_play(game: Game) -> set[tuple[int, int]]:
@@ -24,16 +25,26 @@ def _reached_by_play(game: Game) -> set[tuple[int, int]]:
         if key in seen:
             continue
         seen.add(key)
-        for lead in position.legal_leads():
-            todo.append(position.play(lead)[1])
+        for lead in position.legal_leads():  # every run a lead can end in, by its choices
+            todo += [position.after(run) for run in position.outcomes(lead)]
     return seen
 
 
-@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+CHOICES = {"spinado": SPIN, "hoyle-modernized+pope_in_lieu=run-continues": POPE,
+           "hoyle-modernized+pope_in_lieu=pope-leads-after-king": POPE}
+"""Rulesets with a choice inside a run, and the card whose holder chooses (dealt in these
+tests, so that the choices arise)."""
+
+
+@pytest.mark.parametrize("ruleset", sorted(set(RULESETS) | set(CHOICES)))
 @pytest.mark.parametrize("seed", range(4))
 def test_the_check_accepts_exactly_the_positions_play_reaches(ruleset: str, seed: int) -> None:
     players, per_hand = 3, 3 + seed % 2
-    deal = short_deal(players, per_hand, seed, RULESETS[ruleset])
+    rules = get_ruleset(ruleset)
+    if ruleset in CHOICES:
+        deal = deal_holding(ruleset, CHOICES[ruleset], players, per_hand, seed)
+    else:
+        deal = short_deal(players, per_hand, seed, rules)
     game = Game.from_deal(deal)
     reached = _reached_by_play(game)
     cards = list(iter_mask(game.in_play))
