@@ -150,7 +150,7 @@ def test_full_deals_step_and_settle_as_the_model(name: str) -> None:
         deal = deal_random(players, seed=name, rules=rules)
         report += validate_line(sem, deal, rng)
     assert report.leads >= 10
-    assert report.settlements == 2 or compile_rules(rules).ends_deal_turnup is not None
+    assert report.settlements == 2  # where each line ends, or the deal left unplayed
 
 
 def test_a_broken_run_is_caught() -> None:
