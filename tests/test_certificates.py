@@ -332,3 +332,31 @@ def _group(pgid: int) -> list[str]:
         except (OSError, ProcessLookupError):
             continue
     return found
+
+
+def test_a_disagreement_from_the_command_line_is_status_4(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """cvc5 made to answer sat (as a solver bug would): no verdict, status 4, no folder."""
+    monkeypatch.setattr(cert.Cvc5Process, "check", lambda _self, _path, _seconds: "sat")
+    args = ["prove", "--theorem", "played-on-top", "--certificate", str(tmp_path / "cert")]
+    assert main(args) == 4
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("error: internal error: z3 and cvc5 disagree on")
+    assert len(captured.err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_rejected_drat_proof_from_the_command_line_is_status_4(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """dratify made to reject the proof: "no such deal" is not printed, status 4."""
+    monkeypatch.setattr(cert, "check_drat", lambda _cnf, _proof: (False, "made to fail"))
+    args = ["find", "first-lead-out", "--players", "8", "--seat", "2", "--hold", "1:2H",
+            "--hold", "2:3H,4H,5H,6H,8H", "--dead", "7H", "--certificate", str(tmp_path / "c")]
+    assert main(args) == 4
+    captured = capsys.readouterr()
+    assert "no such deal" not in captured.out
+    assert "dratify rejects the proof" in captured.err
+    assert list(tmp_path.iterdir()) == []
