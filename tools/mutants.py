@@ -498,7 +498,7 @@ def judge(killer: Killer, status: int, out: str, err: str) -> tuple[bool, str]:
             found = str(theorem["status"])
         except (ValueError, KeyError, TypeError):
             last = (err.strip().splitlines() or ["no output"])[-1]
-            return True, f"exit {status}: {last[:160]}"
+            return True, f"exit {status}: {clip(last)}"
         if found == killer.expect:
             return False, found
         return True, f"{found} (expected {killer.expect})"
@@ -508,7 +508,14 @@ def judge(killer: Killer, status: int, out: str, err: str) -> tuple[bool, str]:
     if failed:
         return True, f"{failed[0].removeprefix('tests/')} failed"
     last = ((out + err).strip().splitlines() or ["no output"])[-1]
-    return True, f"exit {status}: {last[:160]}"
+    return True, f"exit {status}: {clip(last)}"
+
+
+def clip(text: str, width: int = 110) -> str:
+    """``text`` cut at a word to at most ``width`` characters, marked when cut."""
+    if len(text) <= width:
+        return text
+    return text[:width].rsplit(" ", 1)[0] + " ..."
 
 
 @dataclass
