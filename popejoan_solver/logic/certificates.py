@@ -500,7 +500,8 @@ def certify_none(folder: CertificateDir, name: str, formula: FindFormula,
     folder.path(proof).write_text("\n".join(steps) + "\n", encoding="ascii")
     first = len(formula.clauses) + 1
     write_json(folder.path(lemmas), {"lemmas": [
-        {"clause": first + i, "candidate": deal_to_json(lemma.deal), "verdict": lemma.verdict}
+        {"clause": first + i, "candidate": deal_to_json(lemma.deal), "verdict": lemma.verdict,
+         "line": list(lemma.line)}
         for i, lemma in enumerate(formula.lemmas)]})
     ok, reason = check_drat(folder.path(cnf), folder.path(proof))
     if not ok:

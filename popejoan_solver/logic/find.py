@@ -115,6 +115,8 @@ class Lemma:
     verdict: str
     """``lacks the property``, ``has the property`` (found: the same hands are ruled out) or
     ``undecided``."""
+    line: tuple[dict[str, object], ...] = ()
+    """The line of play that shows a Matrimony property fails (the clause is its literals)."""
 
 
 @dataclass(frozen=True)
@@ -429,7 +431,7 @@ def find_deals(query: FindQuery) -> FindResult:
             assert model is not None
             deal = enc.decode(model)
             candidates += 1
-            verdict, clauses = _check(enc, query, deal, deadline)
+            verdict, clauses, line = _check(enc, query, deal, deadline)
             if verdict is None:
                 undecided += 1
             elif verdict:
@@ -438,9 +440,10 @@ def find_deals(query: FindQuery) -> FindResult:
                 learned += len(clauses)
             why = {None: "undecided", True: "has the property"}.get(verdict,
                                                                     "lacks the property")
+            shown = tuple(run.to_json() for run in line or ())
             for clause in clauses:
                 sat.add_clause(clause)
-                lemmas.append(Lemma(tuple(clause), deal, why))
+                lemmas.append(Lemma(tuple(clause), deal, why, shown))
     stats = FindStats(candidates, learned, undecided, exhausted, timed_out,
                       time.monotonic() - started)
     names = {int(v): str(k) for k, v in enc.pool.obj2id.items()}
@@ -511,39 +514,44 @@ def _same_deal(enc: DealEncoding, deal: Deal) -> list[int]:
     return [-lit for lit in enc.deal_literals(deal)]
 
 
+Checked = tuple[bool | None, list[list[int]], list[Run] | None]
+"""Has the property (None: undecided), the clauses to add, the line that shows it fails."""
+
+
 def _check(enc: DealEncoding, query: FindQuery, deal: Deal,
-           deadline: float | None) -> tuple[bool | None, list[list[int]]]:
-    """Verify a candidate: (has the property, clauses to add); None when undecided."""
-    verdict, clauses = _verify(enc, query, deal, deadline)
-    return verdict, [_same_deal(enc, deal)] if verdict else clauses
+           deadline: float | None) -> Checked:
+    """Verify a candidate: (has the property, clauses to add, line); None when undecided."""
+    verdict, clauses, line = _verify(enc, query, deal, deadline)
+    return verdict, [_same_deal(enc, deal)] if verdict else clauses, line
 
 
 def _verify(enc: DealEncoding, query: FindQuery, deal: Deal,
-            deadline: float | None) -> tuple[bool | None, list[list[int]]]:
-    """The exact check of one candidate, and the clauses a failed one teaches."""
+            deadline: float | None) -> Checked:
+    """The exact check of one candidate, the clauses a failed one teaches, and for a
+    Matrimony property the line of play that shows it fails."""
     prop = query.prop
     remaining = None if deadline is None else max(0.01, deadline - time.monotonic())
     if _unplayed(deal):  # nobody goes out, Matrimony is not paid (see _necessary)
         ok = prop is Property.MATRIMONY_NEVER_PAID and _pair_in_one_hand(deal)
-        return ok, [_block(enc, deal)]
+        return ok, [_block(enc, deal)], None
     if prop is Property.FIRST_LEAD_OUT:
-        return _first_lead_out_holds(deal, query.seat), [_block(enc, deal)]
+        return _first_lead_out_holds(deal, query.seat), [_block(enc, deal)], None
     if prop is Property.FORCED_WIN:
         value = forced_win(deal, query.seat + 1, time_limit=remaining)
         if not value.is_exact:
-            return None, [_block(enc, deal)]
+            return None, [_block(enc, deal)], None
         if value.lower:
-            return True, []
-        return False, _symmetric_blocks(enc, deal, query)
+            return True, [], None
+        return False, _symmetric_blocks(enc, deal, query), None
     game = Game.from_deal(deal)
     want_paid = prop is Property.MATRIMONY_NEVER_PAID  # look for the line that refutes it
     try:
         line = find_line(game, 0, 0, _matrimony_goal(deal, want_paid), deadline)
     except LineSearchTimeoutError:
-        return None, [_block(enc, deal)]
+        return None, [_block(enc, deal)], None
     if line is None:
-        return True, []
-    return False, [[-lit for lit in _line_literals(enc, deal, line)]]
+        return True, [], None
+    return False, [[-lit for lit in _line_literals(enc, deal, line)]], line
 
 
 def _pair_in_one_hand(deal: Deal) -> bool:
