@@ -62,11 +62,11 @@ def test_cheap_mutants_are_caught() -> None:
     chosen = []
     for mutant in mutants.select(list(QUICK)):
         killer = mutants.checks(QUICK[mutant.name])
-        assert any(k.kind == "pytest" and QUICK[mutant.name].startswith(k.args[0])
+        assert any(k.kind is mutants.Kind.PYTEST and QUICK[mutant.name].startswith(k.args[0])
                    for k in mutant.killers), "the quick killer is one of the mutant's own"
         chosen.append(replace(mutant, killers=(killer,)))
     results = mutants.run_mutants(chosen, build=False, timeout=120)
-    assert [r.status for r in results] == ["killed"] * len(chosen), \
+    assert [r.status for r in results] == [mutants.Fate.KILLED] * len(chosen), \
         [mutants.line(r) for r in results]
 
 
@@ -76,5 +76,5 @@ def test_a_mutant_that_nothing_checks_survives() -> None:
     harmless = mutants.checks("tests/test_cards.py::test_parse_cards_accepts_commas")
     (result,) = mutants.run_mutants([replace(mutant, killers=(harmless,))], build=False,
                                     timeout=120)
-    assert result.status == "SURVIVED"
+    assert result.status is mutants.Fate.SURVIVED
     assert mutants.main(["no-such-mutant"]) == 2

@@ -37,6 +37,7 @@ import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,16 +54,31 @@ class Hunk:
     new: str
 
 
+class Kind(StrEnum):
+    """What a killer runs."""
+
+    PROVE = "prove"
+    """``popejoan prove``; ``args``: theorem, ruleset; passes when the theorem has ``expect``."""
+    PYTEST = "pytest"
+    """pytest; ``args``: test ids; passes when they all pass."""
+
+
+class Fate(StrEnum):
+    """What became of a mutant."""
+
+    KILLED = "killed"
+    SURVIVED = "SURVIVED"
+    STALE = "STALE"
+    """Its patch no longer applies: the old text is not found exactly once."""
+    INVALID = "INVALID"
+    """The patched code has a syntax error or an undefined name."""
+
+
 @dataclass(frozen=True)
 class Killer:
-    """A check that must pass on the repository and should fail on a mutant.
+    """A check that must pass on the repository and should fail on a mutant."""
 
-    ``kind`` is ``prove`` (``args``: theorem, ruleset; passes when the theorem has ``expect``),
-    ``pytest`` (``args``: test ids; passes when they all pass) or ``python`` (``args``: one
-    module run with ``-m`` and its arguments; passes on exit status 0).
-    """
-
-    kind: str
+    kind: Kind
     args: tuple[str, ...]
     expect: str = "proved"
     name: str = ""
@@ -72,20 +88,16 @@ class Killer:
     def label(self) -> str:
         if self.name:
             return self.name
-        if self.kind == "prove":
+        if self.kind is Kind.PROVE:
             return f"prove {self.args[0]} ({self.args[1]})"
-        if self.kind == "pytest":
-            return " ".join(a.removeprefix("tests/") for a in self.args)
-        return "python -m " + " ".join(self.args)
+        return " ".join(a.removeprefix("tests/") for a in self.args)
 
     def command(self) -> list[str]:
-        if self.kind == "prove":
+        if self.kind is Kind.PROVE:
             return [sys.executable, "-m", "popejoan_solver", "prove", "--theorem", self.args[0],
                     "--rules", self.args[1], "--json"]
-        if self.kind == "pytest":
-            return [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                    "--no-header", *self.args]
-        return [sys.executable, "-m", *self.args]
+        return [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                "--no-header", *self.args]
 
 
 @dataclass(frozen=True)
@@ -113,9 +125,7 @@ class MutantResult:
     """A mutant's fate: killed by which killers, survived, or stale (its patch did not apply)."""
 
     mutant: Mutant
-    status: str
-    """``killed``, ``SURVIVED``, ``STALE`` (the patch no longer applies) or ``INVALID`` (the
-    patched code has a syntax error or an undefined name)."""
+    status: Fate
     verdicts: list[Verdict] = field(default_factory=list)
     seconds: float = 0.0
     note: str = ""
@@ -125,17 +135,17 @@ class MutantResult:
         return ", ".join(v.killer.label for v in self.verdicts if not v.killed) or "-"
 
     def caught_by(self) -> str:
-        kills = [v.detail if v.killer.kind == "pytest" and v.detail.endswith(" failed")
+        kills = [v.detail if v.killer.kind is Kind.PYTEST and v.detail.endswith(" failed")
                  else f"{v.killer.label}: {v.detail}" for v in self.verdicts if v.killed]
         return "; ".join(kills) if kills else self.note or "nothing"
 
 
 def prove(theorem: str, rules: str = "hoyle-modernized", expect: str = "proved") -> Killer:
-    return Killer("prove", (theorem, rules), expect)
+    return Killer(Kind.PROVE, (theorem, rules), expect)
 
 
 def checks(*ids: str, name: str = "") -> Killer:
-    return Killer("pytest", ids, name=name)
+    return Killer(Kind.PYTEST, ids, name=name)
 
 
 # The killers the mutants share.
@@ -492,7 +502,7 @@ def run_killer(killer: Killer, tree: Path, timeout: float) -> Verdict:
 
 def judge(killer: Killer, status: int, out: str, err: str) -> tuple[bool, str]:
     """Did the killer fail (the mutant is caught), and how, from its exit status and output."""
-    if killer.kind == "prove":
+    if killer.kind is Kind.PROVE:
         try:
             (theorem,) = json.loads(out)["theorems"]
             found = str(theorem["status"])
@@ -541,13 +551,13 @@ class Session:
             try:
                 apply(mutant, tree)
             except StaleMutantError as exc:
-                return MutantResult(mutant, "STALE", [], time.perf_counter() - start,
+                return MutantResult(mutant, Fate.STALE, [], time.perf_counter() - start,
                                     f"patch does not apply: {exc}")
             problems = lint(mutant, tree)
             if problems:
-                return MutantResult(mutant, "INVALID", [], time.perf_counter() - start,
+                return MutantResult(mutant, Fate.INVALID, [], time.perf_counter() - start,
                                     f"the patched code is broken: {problems}")
-            result = MutantResult(mutant, "SURVIVED")
+            result = MutantResult(mutant, Fate.SURVIVED)
             for killer in mutant.killers:
                 verdict = run_killer(killer, tree, self.timeout)
                 if verdict.killed and self.sound(killer).killed:
@@ -555,7 +565,7 @@ class Session:
                                       "unmutated copy too", verdict.seconds)
                 result.verdicts.append(verdict)
                 if verdict.killed:
-                    result.status = "killed"
+                    result.status = Fate.KILLED
                     if not all_killers:
                         break
             result.seconds = time.perf_counter() - start
@@ -602,7 +612,7 @@ def markdown(results: Sequence[MutantResult]) -> str:
     for r in results:
         where = ", ".join(dict.fromkeys(h.path.removeprefix("popejoan_solver/")
                                         for h in r.mutant.hunks))
-        caught = r.caught_by() if r.status == "killed" else f"**{r.status}**: {r.caught_by()}"
+        caught = r.caught_by() if r.status is Fate.KILLED else f"**{r.status}**: {r.caught_by()}"
         rows.append(f"| `{r.mutant.name}` ({where}) | {r.mutant.what} | "
                     f"{caught.replace('|', '/')} | {r.got_through()} | {r.seconds:.0f} s |")
     return "\n".join(rows) + "\n"
@@ -645,7 +655,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = run_mutants(chosen, source=args.source, build=not args.no_build,
                           timeout=args.timeout, all_killers=args.all_killers, echo=True)
     total = time.perf_counter() - start
-    caught = sum(r.status == "killed" for r in results)
+    caught = sum(r.status is Fate.KILLED for r in results)
     print(f"# {caught} of {len(results)} mutants caught in {total:.0f} s")
     if args.markdown:
         args.markdown.write_text(markdown(results), encoding="utf-8")
@@ -653,13 +663,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.json.write_text(json.dumps([to_json(r) for r in results], indent=2) + "\n",
                              encoding="utf-8")
     for r in results:
-        if r.status != "killed":
+        if r.status is not Fate.KILLED:
             print(f"error: mutant {r.mutant.name} {r.status}: {r.caught_by()}", file=sys.stderr)
     return 0 if caught == len(results) else 1
 
 
 def to_json(result: MutantResult) -> dict[str, object]:
-    return {"mutant": result.mutant.name, "what": result.mutant.what, "status": result.status,
+    return {"mutant": result.mutant.name, "what": result.mutant.what,
+            "status": result.status.value,
             "seconds": round(result.seconds, 1), "note": result.note,
             "killers": [{"killer": v.killer.label, "killed": v.killed, "detail": v.detail,
                          "seconds": round(v.seconds, 1)} for v in result.verdicts]}
