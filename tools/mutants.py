@@ -310,6 +310,22 @@ MUTANTS: tuple[Mutant, ...] = (
         (prove("unreachable-at-outset"), VALIDATION, PLAY, checks("tests/test_table.py")),
     ),
     Mutant(
+        "turnup-wins-pairs",
+        "a turned-up king or queen of trumps also wins Matrimony or Intrigue for the dealer",
+        (Hunk("popejoan_solver/model/table.py",
+              "if a.cards == (turnup,) and a.compartment is not None)",
+              "if turnup in a.cards and a.compartment is not None)"),),
+        (prove("counters-conserved"), VALIDATION, PLAY),
+    ),
+    Mutant(
+        "peel-dealer-pays-single",
+        "under Peel's dressing the dealer pays one share like the others, not two",
+        (Hunk("popejoan_solver/model/table.py",
+              "        paid = [share] * (players - 1) + [2 * share]",
+              "        paid = [share] * players"),),
+        (prove("counters-conserved", "peel"), checks("tests/test_variants.py")),
+    ),
+    Mutant(
         "turnup-first-dead-card",
         "the deal turns up the first card dealt to the dead hand instead of the last",
         (Hunk("popejoan_solver/model/deal.py",
