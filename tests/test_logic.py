@@ -122,8 +122,9 @@ def test_mutants_are_refuted(name: str, theorems: list[str]) -> None:
 
 
 def test_run_jumping_played_cards_changes_nothing_reachable() -> None:
-    """The jump mutant differs from the rules only at positions play never reaches (Fact 1),
-    so the theorems about play stay proved, and the invariant-free one-step check does not."""
+    """The jump mutant differs from the rules only at positions play never reaches (Fact 1):
+    the theorems about play stay proved, yet its one-step encoding does differ at a position
+    that breaks Fact 1 (the symbolic translation validation catches it: test_validation)."""
     sem = mutant(HOYLE, "run-jumps-played")
     ws = Workspace(sem, players=(3,))
     results = {r.name: r.status for r in prove(sem, ["played-on-top", "pope-only-led"], ws)}
