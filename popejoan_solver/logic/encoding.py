@@ -16,7 +16,7 @@ import z3
 
 from ..model.cards import Card, Mask, card_name, card_suit, iter_mask
 from ..model.errors import RulesError
-from ..model.table import LeadId
+from ..model.table import ChoiceKind, ChoicePoint, LeadId
 from .semantics import PlaySemantics
 
 FALSE = z3.BoolVal(False)
@@ -35,6 +35,10 @@ def _and(terms: list[z3.BoolRef]) -> z3.BoolRef:
     if any(z3.is_false(t) for t in terms):
         return FALSE
     return TRUE if not terms else terms[0] if len(terms) == 1 else z3.And(*terms)
+
+
+def _not(term: z3.BoolRef) -> z3.BoolRef:
+    return TRUE if z3.is_false(term) else FALSE if z3.is_true(term) else z3.Not(term)
 
 
 def exactly(terms: list[z3.BoolRef], count: int) -> z3.BoolRef:
@@ -206,50 +210,178 @@ class Chains:
         """The bottom of each card's chain: it names the chain (a suit, for the real rules)."""
 
 
+@dataclass
+class _Segment:
+    """A stretch of a run that climbs one chain: its cards, the cards it goes on from, the
+    cards that empty their player's hand."""
+
+    run: dict[Card, z3.BoolRef]
+    goes_on: dict[Card, z3.BoolRef]
+    empties: dict[Card, z3.BoolRef]
+
+
 class SymbolicStep:
     """One lead from a position and the run it forces, defined card by card from the table's
-    successor (:class:`Chains`)."""
+    successor (:class:`Chains`), with the table's choices inside a run as decision variables.
+
+    Without choice points the run is one climb of a chain (variables ``s.run[c]``,
+    ``s.goes_on[c]``, ``s.empties[c]``). With Spin (``ChoiceKind.SPIN``) ``s.spin_on[c]``
+    says the card's player plays the Spin card on top of ``c``: the run stops there. With the
+    Pope in lieu (``ChoiceKind.IN_LIEU``) ``s.in_lieu`` says the Pope's holder plays it at the
+    run's stop; under a reading that ``continues`` a second climb (``s.after_pope.*``) starts
+    at the card above the missing one. ``run``, ``goes_on``, ``empties`` and :meth:`stop`
+    combine them; every choice is free exactly where the model offers it
+    (:meth:`Game.run_tree`).
+    """
 
     def __init__(self, position: SymbolicPosition, name: str) -> None:
         self.position = position
         deal = position.deal
         self.deal = deal
-        chains = deal.chains
+        table = deal.table
+        spin, lieu = table.choice(ChoiceKind.SPIN), table.choice(ChoiceKind.IN_LIEU)
+        if spin is not None and lieu is not None:
+            raise RulesError(f"the encodings take one choice inside a run, not both "
+                             f"{spin.option} and {lieu.option}")
         self.lead = {c: z3.Bool(f"{name}.lead[{card_name(c)}]") for c in deal.cards}
-        self.run = {c: z3.Bool(f"{name}.run[{card_name(c)}]") for c in deal.cards}
-        self.goes_on = {c: z3.Bool(f"{name}.goes_on[{card_name(c)}]") for c in deal.cards}
-        self.empties = {c: z3.Bool(f"{name}.empties[{card_name(c)}]") for c in deal.cards}
+        self.spin_on: dict[Card, z3.BoolRef] = {}
+        if spin is not None and spin.card in deal.dead:
+            self.spin_on = {c: z3.Bool(f"{name}.spin_on[{card_name(c)}]")
+                            for c in deal.cards if c != spin.card}
+        self.in_lieu: z3.BoolRef = FALSE
+        if lieu is not None and lieu.card in deal.dead:
+            self.in_lieu = z3.Bool(f"{name}.in_lieu")
         cons: list[z3.BoolRef] = [exactly(list(self.lead.values()), 1)]
         cons += [z3.Implies(self.lead[c], self.legal(c)) for c in deal.cards]
+        nothing = dict.fromkeys(deal.cards, FALSE)
+        plain = not self.spin_on and z3.is_false(self.in_lieu)
+        first = self._segment(name if plain else f"{name}.first", self.lead, nothing, None,
+                              cons)
+        final = {c: _and([first.run[c], _not(first.goes_on[c]),
+                          _not(self.spin_on.get(c, FALSE)), _not(self.in_lieu)])
+                 for c in deal.cards}
+        parts = [first]
+        if spin is not None and self.spin_on:
+            parts.append(self._spin(spin.card, first, final, cons))
+        if lieu is not None and not z3.is_false(self.in_lieu):
+            parts += self._pope(lieu, first, final, name, cons)
+        self.run = {c: _or([p.run[c] for p in parts]) for c in deal.cards}
+        self.goes_on = {c: _or([p.goes_on[c] for p in parts]) for c in deal.cards}
+        self.empties = {c: _or([p.empties[c] for p in parts]) for c in deal.cards}
+        self.final = final
+        self.constraints = cons
+
+    def _segment(self, name: str, start: dict[Card, z3.BoolRef],
+                 before: dict[Card, z3.BoolRef], excluded: Card | None,
+                 cons: list[z3.BoolRef]) -> _Segment:
+        """A climb from the card ``start`` picks: ``before`` are the cards played earlier in
+        this step, ``excluded`` a card it cannot meet (the Pope played in lieu)."""
+        deal, chains, position = self.deal, self.deal.chains, self.position
+        run = {c: z3.Bool(f"{name}.run[{card_name(c)}]") for c in deal.cards}
+        goes_on = {c: z3.Bool(f"{name}.goes_on[{card_name(c)}]") for c in deal.cards}
+        empties = {c: z3.Bool(f"{name}.empties[{card_name(c)}]") for c in deal.cards}
+        spun = {c: self.spin_on.get(c, FALSE) for c in deal.cards}
+
+        def available(card: Card) -> z3.BoolRef:
+            return FALSE if card == excluded else self._available(card)
+
+        def gone(d: Card) -> z3.BoolRef:
+            return _or([position.is_played(d), before[d]])
+
         # outside[chain, s]: every card seat s was dealt outside that chain is played already.
         outside = {
-            (bottom, s): _and([z3.Implies(deal.hold[d, s], position.is_played(d))
+            (bottom, s): _and([z3.Implies(deal.hold[d, s], gone(d))
                                for d in deal.cards if chains.bottom[d] != bottom])
             for bottom in set(chains.bottom.values()) for s in range(deal.players)
         }
         for c in deal.cards:
             # The run reaches c from the nearest card below it that it cannot skip, if c is
             # available; it goes on from c to the first card above that it cannot skip, if
-            # that card is available (Game.forced_run: the successor, else a stop).
-            reach = [z3.And(self.run[b], z3.Not(self.empties[b]), gap)
+            # that card is available (Game.forced_run: the successor, else a stop), unless
+            # the Spin card is played on top of c.
+            reach = [z3.And(run[b], z3.Not(empties[b]), z3.Not(spun[b]), gap)
                      for b, gap in self._gaps(chains.below[c]) if b in deal.dead]
-            cons.append(self.run[c] == _or([self.lead[c],
-                                            z3.And(self._available(c), _or(reach))]))
-            onward = [z3.And(gap, self._available(a)) for a, gap in self._gaps(chains.above[c])]
-            cons.append(self.goes_on[c] == z3.And(self.run[c], z3.Not(self.empties[c]),
-                                                  _or(onward)))
+            cons.append(run[c] == _or([start[c], z3.And(available(c), _or(reach))]))
+            onward = [z3.And(gap, available(a)) for a, gap in self._gaps(chains.above[c])]
+            cons.append(goes_on[c] == _and([run[c], z3.Not(empties[c]), z3.Not(spun[c]),
+                                            _or(onward)]))
             # c empties its player's hand when every other card of that player is played
             # already or comes earlier in this run (below it in its chain).
             same = [d for d in deal.cards if d != c and chains.bottom[d] == chains.bottom[c]]
             per_seat = []
             for s in range(deal.players):
                 rest = [outside[chains.bottom[c], s]]
-                rest += [z3.Implies(deal.hold[d, s], _or([position.is_played(d),
-                                                          self.run[d] if d in chains.below[c]
+                rest += [z3.Implies(deal.hold[d, s], _or([gone(d),
+                                                          run[d] if d in chains.below[c]
                                                           else FALSE])) for d in same]
                 per_seat.append(z3.And(deal.hold[c, s], _and(rest)))
-            cons.append(self.empties[c] == z3.And(self.run[c], _or(per_seat)))
-        self.constraints = cons
+            cons.append(empties[c] == z3.And(run[c], _or(per_seat)))
+        return _Segment(run, goes_on, empties)
+
+    def _last_of_hand(self, card: Card, earlier: dict[Card, z3.BoolRef]) -> z3.BoolRef:
+        """``card`` is its holder's last: every other card dealt to that seat is played
+        already or in ``earlier``."""
+        deal = self.deal
+        return _or([z3.And(deal.hold[card, s],
+                           _and([z3.Implies(deal.hold[d, s],
+                                            _or([self.position.is_played(d), earlier[d]]))
+                                 for d in deal.cards if d != card]))
+                    for s in range(deal.players)])
+
+    def _choice_card(self, card: Card, played: z3.BoolRef, earlier: dict[Card, z3.BoolRef],
+                     ) -> _Segment:
+        """A card played by a choice (``played``), out of its player's hand if his last."""
+        nothing = dict.fromkeys(self.deal.cards, FALSE)
+        empties = z3.And(played, self._last_of_hand(card, earlier))
+        return _Segment({**nothing, card: played}, nothing, {**nothing, card: empties})
+
+    def _spin(self, spin: Card, first: _Segment, final: dict[Card, z3.BoolRef],
+              cons: list[z3.BoolRef]) -> _Segment:
+        """Spin on top of any card its holder plays, while Spin is unplayed (not below that
+        card in this run) and he is not out: the run stops, Spin is its last card."""
+        deal = self.deal
+        for c, var in self.spin_on.items():
+            earlier = first.run[spin] if spin in deal.chains.below[c] else FALSE
+            same_seat = _or([z3.And(deal.hold[c, s], deal.hold[spin, s])
+                             for s in range(deal.players)])
+            cons.append(z3.Implies(var, _and([first.run[c], z3.Not(first.empties[c]),
+                                              same_seat, self._available(spin),
+                                              z3.Not(earlier)])))
+        spun = _or(list(self.spin_on.values()))
+        final[spin] = _or([final[spin], spun])
+        return self._choice_card(spin, spun, first.run)
+
+    def _pope(self, lieu: ChoicePoint, first: _Segment, final: dict[Card, z3.BoolRef],
+              name: str, cons: list[z3.BoolRef]) -> list[_Segment]:
+        """The Pope in lieu of the card missing above the first climb's stop (not at the top
+        of a chain unless ``after_top``); under ``continues`` a second climb from the card
+        above the missing one (above the Pope if that is the Pope), if it can be played."""
+        deal, successor, pope = self.deal, self.deal.table.successor, lieu.card
+        stops = {c: _and([first.run[c], z3.Not(first.goes_on[c]), z3.Not(first.empties[c])])
+                 for c in deal.cards}
+        allowed = [stops[c] for c in deal.cards if lieu.after_top or successor[c] >= 0]
+        cons.append(z3.Implies(self.in_lieu, _and([self._available(pope),
+                                                   z3.Not(first.run[pope]), _or(allowed)])))
+        played = self._choice_card(pope, self.in_lieu, first.run)
+        if not lieu.continues:
+            final[pope] = _or([final[pope], self.in_lieu])
+            return [played]
+        start: dict[Card, list[z3.BoolRef]] = {c: [] for c in deal.cards}
+        going = z3.And(self.in_lieu, z3.Not(played.empties[pope]))
+        for c in deal.cards:
+            above = successor[successor[c]] if successor[c] >= 0 else -1
+            above = successor[above] if above == pope else above
+            if above in start:
+                start[above].append(z3.And(going, stops[c], self._available(above)))
+        starts = {c: _or(terms) for c, terms in start.items()}
+        before = {c: _or([first.run[c], self.in_lieu if c == pope else FALSE])
+                  for c in deal.cards}
+        second = self._segment(f"{name}.after_pope", starts, before, pope, cons)
+        final[pope] = _or([final[pope], z3.And(self.in_lieu, z3.Not(_or(list(starts.values())
+                                                                        )))])
+        for c in deal.cards:
+            final[c] = _or([final[c], z3.And(second.run[c], z3.Not(second.goes_on[c]))])
+        return [played, second]
 
     def _available(self, card: Card) -> z3.BoolRef:
         """``card`` is in the pack, dealt to a player and not yet played."""
@@ -296,8 +428,8 @@ class SymbolicStep:
         return _and(terms)
 
     def stop(self, card: Card) -> z3.BoolRef:
-        """``card`` is the last card of the run."""
-        return z3.And(self.run[card], z3.Not(self.goes_on[card]))
+        """``card`` is the last card of the run (its player leads next)."""
+        return self.final[card]
 
     def after(self) -> SymbolicPosition:
         """The position after the run: its cards played, the stop card's player to lead."""
@@ -312,3 +444,8 @@ class SymbolicStep:
             if z3.is_true(model.eval(var, model_completion=True)):
                 return c
         raise ValueError("no lead in the model")
+
+    def decode_run(self, model: z3.ModelRef) -> Mask:
+        """The cards of the run in the model (choices included), as a mask."""
+        return sum(1 << c for c, term in self.run.items()
+                   if z3.is_true(model.eval(term, model_completion=True)))

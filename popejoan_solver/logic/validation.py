@@ -15,9 +15,11 @@ checks, both over the same compiled rule table:
   unrolled over time, from ``table.successor``), for every deal and every position (reachable
   or not) and every legal lead.
 
-A mismatch raises :class:`ValidationError` (a :class:`ProofError`: a bug of the tool). A
-ruleset with choices inside a run is refused (:func:`require_forced_runs`): the encoding has
-no choices, and the model's forced run is only one of its outcomes.
+A mismatch raises :class:`ValidationError` (a :class:`ProofError`: a bug of the tool). With
+choices inside a run (Spin, the Pope in lieu) the concrete check compares the *set* of runs
+a lead can end in (the encoding's, enumerated by blocking each run found, against
+:meth:`Position.outcomes`) and follows every outcome to the next positions; the symbolic check
+refuses such a table (:func:`require_forced_runs`): its unrolled run has no choices.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from ..model.cards import Card, Mask, card_name, format_cards, iter_mask, parse_
 from ..model.deal import Deal
 from ..model.play import Position, Run
 from ..model.settlement import net, settle
+from ..model.table import ChoiceKind
 from .encoding import FALSE, SymbolicDeal, SymbolicPosition, SymbolicStep, _and, _or
 from .prover import ProofError, check_sat
 from .semantics import PlaySemantics
@@ -135,27 +138,37 @@ class _Checker:
                 continue
             if model is None:
                 raise ValidationError(f"the encoding refuses a legal lead: {where}")
-            run = position.game.forced_run(position.played, position.leader, lead)
-            self._compare_run(model, run, where)
+            expected = {_outcome(run) for run in position.outcomes(lead)}
+            found = self._outcomes(model, [*fixed, self.step.lead[lead]], len(expected))
+            if found != expected:
+                raise ValidationError(
+                    f"the encoding's run differs from the model's: {where}: model "
+                    f"{_outcomes_text(expected)}; encoding {_outcomes_text(found)}")
             compared += 1
         return compared, refused
 
-    def _compare_run(self, model: z3.ModelRef, run: Run, where: str) -> None:
+    def _outcomes(self, model: z3.ModelRef, fixed: list[z3.BoolRef],
+                  most: int) -> set[_Outcome]:
+        """Every run the encoding allows with ``fixed`` (one per choice made inside it), each
+        with its stop cards, the seats out and the next leader; at most ``most`` + 1."""
+        found = [self._read(model)]
+        blocked: list[z3.BoolRef] = []
+        while len(found) <= most:
+            ran = set(iter_mask(found[-1][0]))
+            blocked.append(z3.Or(*[self.step.run[c] != (c in ran) for c in self.deal.cards]))
+            _, another = check_sat_with(self.solver, [*fixed, *blocked])
+            if another is None:
+                break
+            found.append(self._read(another))
+        return set(found)
+
+    def _read(self, model: z3.ModelRef) -> _Outcome:
         cards = self.deal.cards
-        ran = {c for c in cards if _true(model, self.step.run[c])}
-        stops = [c for c in cards if _true(model, self.stops[c])]
-        out = [s for s, term in enumerate(self.outs) if _true(model, term)]
-        leads = [s for s in range(self.deal.players) if _true(model, self.after.leader[s])]
-        expected_out = [run.winner] if run.winner >= 0 else []
-        if (ran != set(run.cards) or stops != [run.stop_card] or out != expected_out
-                or (run.winner < 0 and leads != [run.next_leader])):
-            raise ValidationError(
-                f"the encoding's run differs from the model's: {where}: model "
-                f"{' '.join(card_name(c) for c in run.cards)} (out {run.winner + 1 or '-'}, "
-                f"next {run.next_leader + 1 or '-'}); encoding "
-                f"{' '.join(card_name(c) for c in sorted(ran))} stop "
-                f"{' '.join(card_name(c) for c in stops)} (out {[s + 1 for s in out]}, next "
-                f"{[s + 1 for s in leads]})")
+        ran = sum(1 << c for c in cards if _true(model, self.step.run[c]))
+        stops = tuple(c for c in cards if _true(model, self.stops[c]))
+        out = tuple(s for s, term in enumerate(self.outs) if _true(model, term))
+        leads = tuple(s for s in range(self.deal.players) if _true(model, self.after.leader[s]))
+        return ran, stops, out, leads if not out else ()
 
     def check_settlement(self, deal: Deal, deal_literals: list[z3.BoolRef], played: Mask,
                          winner: int) -> None:
@@ -186,6 +199,23 @@ class _Checker:
                 f"{wanted}")
 
 
+_Outcome = tuple[Mask, tuple[Card, ...], tuple[int, ...], tuple[int, ...]]
+"""A run as both sides read it: its cards, its stop cards, the seats out, who leads next
+(none when a seat is out)."""
+
+
+def _outcome(run: Run) -> _Outcome:
+    out = (run.winner,) if run.winner >= 0 else ()
+    return run.mask, (run.stop_card,), out, () if out else (run.next_leader,)
+
+
+def _outcomes_text(outcomes: set[_Outcome]) -> str:
+    return "; ".join(
+        f"{format_cards(mask)} stop {' '.join(card_name(c) for c in stops)} (out "
+        f"{[s + 1 for s in out]}, next {[s + 1 for s in leads]})"
+        for mask, stops, out, leads in sorted(outcomes))
+
+
 def check_sat_with(solver: z3.Solver, assumptions: list[z3.BoolRef],
                    ) -> tuple[z3.CheckSatResult, z3.ModelRef | None]:
     """A check with ``assumptions`` added for it alone, and its model if satisfiable (Ctrl-C
@@ -212,10 +242,11 @@ def _reachable(deal: Deal) -> Iterator[Position]:
         position = todo.pop()
         yield position
         for lead in position.legal_leads():
-            after = position.play(lead)[1]
-            if (after.played, after.leader) not in seen:
-                seen.add((after.played, after.leader))
-                todo.append(after)
+            for run in position.outcomes(lead):
+                after = position.after(run)
+                if (after.played, after.leader) not in seen:
+                    seen.add((after.played, after.leader))
+                    todo.append(after)
 
 
 def validate_deals(semantics: PlaySemantics, deals: Iterable[Deal]) -> ValidationReport:
@@ -231,7 +262,8 @@ def validate_line(semantics: PlaySemantics, deal: Deal, rng: random.Random) -> V
         position = Position.from_deal(deal)
         yield position
         while not position.is_over:
-            position = position.play(rng.choice(position.legal_leads()))[1]
+            runs = position.outcomes(rng.choice(position.legal_leads()))
+            position = position.after(rng.choice(runs))
             yield position
     return _validate(semantics, [(deal, line())])
 
@@ -240,7 +272,6 @@ def _validate(semantics: PlaySemantics,
               cases: Iterable[tuple[Deal, Iterable[Position]]]) -> ValidationReport:
     """Each deal's given positions: a step from each position not over, the settlement of
     each finished one (or, when the turn-up ends the deal, of the deal left unplayed)."""
-    require_forced_runs(semantics.rules)
     start = time.perf_counter()
     checkers: dict[int, _Checker] = {}
     report = ValidationReport()
@@ -276,11 +307,23 @@ PROVE_WINDOW = "JD QD KD AD 2D"
 ace low, its bottom (under ace high, K♦ then A♦ at the top)."""
 
 
+CHOICE_WINDOWS = {ChoiceKind.IN_LIEU: "QS KS 7D TD", ChoiceKind.SPIN: "5C 6C 7C KH"}
+"""Cards dealt with a choice point's card for :func:`validate_for_prove`: for the Pope in
+lieu, a stop below a King, the King, and the 7♦ whose missing 8♦ sits below the Pope (the run
+goes on from the 10♦); for Spin, a run of three and a King."""
+
+
 def validate_for_prove(semantics: PlaySemantics) -> ValidationReport:
     """The cheap part, run by ``prove``: every 3-player deal of hands 2, 1, 1 from
-    :data:`PROVE_WINDOW` (the fifth card dead), exhaustively."""
-    return validate_deals(semantics, window_deals(semantics, parse_cards(PROVE_WINDOW),
-                                                  (2, 1, 1)))
+    :data:`PROVE_WINDOW` (the fifth card dead), exhaustively; for each of the table's choice
+    points, the same from its card and :data:`CHOICE_WINDOWS`."""
+    windows = [parse_cards(PROVE_WINDOW)]
+    windows += [[point.card, *parse_cards(CHOICE_WINDOWS[point.kind])]
+                for point in semantics.table.choice_points]
+    report = ValidationReport()
+    for window in windows:
+        report += validate_deals(semantics, window_deals(semantics, window, (2, 1, 1)))
+    return report
 
 
 def window_deals(semantics: PlaySemantics, window: Iterable[Card],
@@ -386,7 +429,7 @@ def symbolic_query(semantics: PlaySemantics, players: int) -> z3.Solver:
 def validate_symbolic(semantics: PlaySemantics, players: Iterable[int]) -> float:
     """The symbolic check for each player count; its time. Raises :class:`ValidationError`
     with the deal of a disagreement."""
-    require_forced_runs(semantics.rules)
+    require_forced_runs(semantics.rules, "the symbolic validation")
     start = time.perf_counter()
     for p in players:
         solver = symbolic_query(semantics, p)
