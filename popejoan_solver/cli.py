@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from .analysis.batch import parse_players, run_batch, tty_progress
 from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
+from .analysis.referee import describe, replay
 from .analysis.stats import groups, plot, wilson
 from .analysis.textfile import MAX_INPUT_BYTES, read_bounded, read_text_file
 from .logic.find import DESCRIPTIONS, FindQuery, Property, find_deals, parse_hold
@@ -34,6 +35,13 @@ from .model.notation import (
     deal_to_line,
     deal_to_toml,
     parse_deal_text,
+)
+from .model.record import (
+    Record,
+    parse_record_text,
+    record_of_line,
+    record_to_json,
+    record_to_text,
 )
 from .model.rules import (
     RULESETS,
@@ -134,6 +142,9 @@ def cmd_deal(args: argparse.Namespace) -> int:
     deal = deal_random(args.players, args.seed, rules, args.index)
     if args.format == "json":
         _print_json(deal_to_json(deal))
+    elif args.format == "record":
+        tags = (("seed", str(args.seed)), ("index", str(args.index)))
+        _print_json(record_to_json(record_of_line(deal, (), tags)))
     elif args.format == "toml":
         print(deal_to_toml(deal), end="")
     else:
@@ -308,8 +319,13 @@ def _print_solution(deal: Deal, solution: Solution) -> None:
 def cmd_solve(args: argparse.Namespace) -> int:
     deal = _load(args)
     seats = [args.seat] if args.seat is not None else None
+    if args.record is not None and deal.played:
+        raise UsageError("--record starts from a deal as dealt, not a position with cards played")
     solution = solve(deal, seats=seats, engine=args.engine, time_limit=args.time_limit,
                      tt_entries=args.tt_entries, threads=args.threads)
+    if args.record is not None:
+        _write_record(args.record, record_of_line(deal, [s.run for s in solution.line]),
+                      solution.exact)
     if args.json:
         data = solution.to_json()
         _print_json({k: data[k] for k in ("seats", "leads", "line", "stats")} |
@@ -317,6 +333,44 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         _print_solution(deal, solution)
     return EXIT_OK if solution.exact else EXIT_TIME_LIMIT
+
+
+def _write_record(path: str, record: Record, exact: bool) -> None:
+    """Write the optimal line as a record (text form for a ``.txt`` file, else JSON), by a
+    temporary file renamed into place."""
+    if not exact:
+        print("warning: --record: the time limit ran out, so the line recorded may not be "
+              "optimal or complete", file=sys.stderr)
+    text = (record_to_text(record) if path.endswith(".txt")
+            else json.dumps(record_to_json(record), indent=2, ensure_ascii=False) + "\n")
+    temporary = Path(f"{path}.tmp{os.getpid()}")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+# ----------------------------------------------------------------------------- check
+
+def read_record(text: str, stdin: Any = None) -> Record:
+    """A record from a file path or ``-`` (standard input), JSON or the text form."""
+    if text == "-":
+        stream = stdin if stdin is not None else sys.stdin
+        if stream is None:
+            raise UsageError("standard input is closed: give the record as a file or on a pipe")
+        return parse_record_text(read_bounded(getattr(stream, "buffer", stream),
+                                              "standard input"))
+    return parse_record_text(read_text_file(text))
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    result = replay(read_record(args.record))
+    if args.json:
+        _print_json(result.to_json())
+    else:
+        print("\n".join(describe(result)))
+    return EXIT_OK if result.legal else EXIT_DISAGREE
 
 
 # ----------------------------------------------------------------------------- prove
@@ -631,7 +685,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--index", type=_whole, default=0, help="deal number within the seed (0 up)")
     p.add_argument("--rules", default="hoyle-modernized", metavar="R")
     p.add_argument("--set", metavar="OPT=V", action="append")
-    p.add_argument("--format", choices=("json", "toml", "line"), default="json")
+    p.add_argument("--format", choices=("json", "toml", "line", "record"), default="json",
+                   help="record: a game record of the deal with no plays yet (docs/records.md)")
     p.set_defaults(func=cmd_deal)
 
     deal_help = "JSON or TOML file, - for standard input, or the one-line notation"
@@ -676,7 +731,15 @@ def build_parser() -> argparse.ArgumentParser:
                    f"default {DEFAULT_TT_ENTRIES})")
     p.add_argument("--threads", type=_positive, metavar="K",
                    help="search seats side by side on K threads (default: one per core)")
+    p.add_argument("--record", metavar="FILE",
+                   help="also write the optimal line as a game record (JSON; the text form "
+                   "for a .txt file), which `popejoan check` confirms")
     p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("check", help="referee a game record: every play legal, who owes whom")
+    p.add_argument("record", help="a record file (JSON or the text form), - for standard input")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("prove", help="prove or refute theorems about the rules for every deal")
     p.add_argument("--rules", default="hoyle-modernized", metavar="R")
