@@ -230,7 +230,8 @@ def _replay_deal(record: Record, index: int, recorded: RecordedDeal,
                               f"the deal gives the board {_board_text(deal.board)}, but the last "
                               f"deal's board re-dressed is {_board_text(board)}"))
     deal = deal.with_board(board)
-    steps, position = _replay_plays(index, deal, recorded.plays, board)
+    unfinished = index == len(record.deals) - 1 and is_unfinished(recorded)
+    steps, position = _replay_plays(index, deal, recorded.plays, board, unfinished)
     settlement = settle(deal, position.played, position.winner)
     replayed = DealReplay(deal, dealer,
                           tuple(record.player_at(index, s) for s in range(deal.players)),
@@ -243,8 +244,14 @@ def _board_text(board: Board) -> str:
     return " ".join(f"{c.value} {n}" for c, n in board.items() if n) or "empty"
 
 
-def _replay_plays(index: int, deal: Deal, plays: tuple[Play, ...],
-                  board: Board) -> tuple[list[ReplayStep], Position]:
+def is_unfinished(recorded: RecordedDeal) -> bool:
+    """Whether the deal is tagged ``Termination "unfinished"``: its plays may end before
+    anyone went out (the last deal of a record only; nothing is paid for its play)."""
+    return any(k.lower() == "termination" and v == "unfinished" for k, v in recorded.tags)
+
+
+def _replay_plays(index: int, deal: Deal, plays: tuple[Play, ...], board: Board,
+                  unfinished: bool) -> tuple[list[ReplayStep], Position]:
     """Every lead of the deal, checked; the position at the end."""
     position = Position.from_deal(deal)
     if not turnup_award(deal, board).deal_is_played:
@@ -258,6 +265,8 @@ def _replay_plays(index: int, deal: Deal, plays: tuple[Play, ...],
     at = 0
     last: Run | None = None
     while not position.is_over:
+        if at == len(plays) and unfinished:
+            break
         if at == len(plays):
             raise _StopError(Violation(index, at, Breach.UNFINISHED, OUT,
                                   f"the plays end before anyone went out: seat "
@@ -439,7 +448,9 @@ def describe(result: RecordReplay) -> list[str]:
                      f"{len(replayed.steps)} leads): {names}")
         lines.append(f"  board after: {_board_text(replayed.board_after)}")
     if result.final:
-        lines.append("final round: " + "; ".join(_transfer_text(t) for t in result.final))
+        dealer = record.player_name(record.dealer_of(len(record.deals)))
+        lines.append(f"final round (dealer {dealer}): "
+                     + "; ".join(_transfer_text(t) for t in result.final))
     lines.append("totals: " + ", ".join(f"{record.player_name(p)} {v:+d}"
                                         for p, v in enumerate(result.totals)))
     if result.error is None:

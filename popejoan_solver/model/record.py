@@ -112,9 +112,11 @@ class Record:
 
     @property
     def first_dealer(self) -> int:
-        """The 0-based player who deals the first deal (by default the last player, so that
-        the first deal's seats are the players in order)."""
-        return (self.dealer if self.dealer is not None else self.seats) - 1
+        """The 0-based player who deals the first deal: the record's ``dealer``, else the
+        first deal's, else the last player (so that the first deal's seats are the players in
+        order)."""
+        first = self.dealer if self.dealer is not None else self.deals[0].dealer
+        return (first if first is not None else self.seats) - 1
 
     def dealer_of(self, index: int) -> int:
         """The 0-based player who deals deal ``index`` (0-based): one to the left each deal."""
