@@ -1,10 +1,10 @@
 """The ``popejoan`` command line: ``main(argv) -> int``, also run by ``python -m popejoan_solver``.
 
-Exit status: 0 done; 1 a case disagrees with the model, a theorem is refuted, or ``find``
-proved that no such deal exists; 2 bad input (one line ``error: ...`` on stderr); 3 a time
-limit ran out (bounds printed instead of exact values), or a theorem stayed unknown or was
-vacuous; 4 an internal error of ``prove`` (the encoding and the rules model disagree, or a
-frame of a proof is impossible: a bug of the tool).
+Exit status: 0 done; 1 a case disagrees with the model, a theorem is refuted, ``find``
+proved that no such deal exists, or ``check`` found an illegal step in a record; 2 bad input
+(one line ``error: ...`` on stderr); 3 a time limit ran out (bounds printed instead of exact
+values), or a theorem stayed unknown or was vacuous; 4 an internal error of ``prove`` (the
+encoding and the rules model disagree, or a frame of a proof is impossible: a bug of the tool).
 """
 
 from __future__ import annotations

@@ -305,6 +305,15 @@ def test_a_malformed_record_is_one_error_line(stdin: bytes) -> None:
     assert_contract(run_cli(["check", "-"], stdin=stdin), 2)
 
 
+def test_a_record_file_too_large_a_folder_or_missing(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_bytes(b";" * (1 << 20) + b"\n")
+    for path in (big, tmp_path, tmp_path / "missing.json"):
+        outcome = run_cli(["check", str(path)])
+        assert_contract(outcome, 2)
+    assert "larger than 1048576 bytes" in run_cli(["check", str(big)]).stderr
+
+
 def test_a_record_starts_from_popejoan_deal() -> None:
     dealt = run_cli(["deal", "--players", "4", "--seed", "3", "--format", "record"])
     assert_contract(dealt, 0)
