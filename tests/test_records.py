@@ -322,3 +322,36 @@ def test_a_record_starts_from_popejoan_deal() -> None:
     result: RecordReplay = replay(record)
     assert result.error is not None
     assert result.error.breach is Breach.UNFINISHED
+
+
+@pytest.mark.parametrize("name", [*RULESETS, *CHOICE_RULESETS])
+def test_illegal_records_of_every_ruleset(name: str) -> None:
+    """Each ruleset: a lead out of turn, a card out of turn in a run, a play after a player
+    went out and a deal left unfinished are each caught at their play."""
+    rules = get_ruleset(name)
+    for seed in range(50):
+        deal = deal_random(4, seed, rules)
+        record = one_deal(deal, random_line(deal, random.Random(seed)))
+        runs = [s for s in replay(record).deals[0].steps if len(set(s.run.seats)) > 1]
+        if runs:
+            break
+    else:
+        pytest.fail("no deal with a run by two seats")
+    done = plays(record)
+    assert error_of(with_plays(record, [replace(done[0], seat=1), *done[1:]])) == \
+        (Breach.LEAD_OUT_OF_TURN, 0)
+    step = runs[0]
+    k = next(i for i, s in enumerate(step.run.seats) if s != step.run.leader)
+    moved = list(done)
+    moved[step.first_play + k] = replace(moved[step.first_play + k],
+                                         seat=(step.run.seats[k] + 1) % 4)
+    assert error_of(with_plays(record, moved)) == (Breach.OUT_OF_TURN, step.first_play + k)
+    assert error_of(with_plays(record, [*done, done[0]])) == (Breach.AFTER_OUT, len(done))
+    assert error_of(with_plays(record, done[:-1]))[0] is Breach.UNFINISHED
+    if rules.lead.value != "any":
+        position = Position.from_deal(deal)
+        held = position.game.held(0, 0)
+        banned = [c for c in range(52) if held >> c & 1 and c not in position.legal_leads()]
+        if banned:
+            assert error_of(with_plays(record, [Play(0, banned[0]), *done])) == \
+                (Breach.LEAD_RULE, 0)
