@@ -37,7 +37,9 @@ from .model.notation import (
     parse_deal_text,
 )
 from .model.record import (
+    DealSeed,
     Record,
+    RecordedDeal,
     parse_record_text,
     record_of_line,
     record_to_json,
@@ -143,8 +145,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
     if args.format == "json":
         _print_json(deal_to_json(deal))
     elif args.format == "record":
-        tags = (("seed", str(args.seed)), ("index", str(args.index)))
-        _print_json(record_to_json(record_of_line(deal, (), tags)))
+        seeded = RecordedDeal(deal, seed=DealSeed(args.seed, args.index, args.players))
+        _print_json(record_to_json(Record(rules, (seeded,))))
     elif args.format == "toml":
         print(deal_to_toml(deal), end="")
     else:

@@ -21,6 +21,7 @@ from popejoan_solver.model.notation import deal_from_json
 from popejoan_solver.model.play import Position, Run
 from popejoan_solver.model.record import (
     Claim,
+    DealSeed,
     Play,
     Record,
     RecordedDeal,
@@ -223,8 +224,8 @@ def records(draw: st.DrawFn) -> Record:
     """Records of random deals and plays (legal or not: the forms carry any)."""
     name = draw(st.sampled_from([*RULESETS, *CHOICE_RULESETS]))
     players = draw(st.integers(3, 6))
-    seed = draw(st.integers(0, 10_000))
-    deal = short_deal(players, draw(st.integers(1, 6)), seed, get_ruleset(name))
+    deal = short_deal(players, draw(st.integers(1, 6)), draw(st.integers(0, 10_000)),
+                      get_ruleset(name))
     if draw(st.booleans()):
         kept = compile_rules(deal.rules).compartments
         deal = deal.with_board(Board(**{c.value: draw(st.integers(0, 50)) if c in kept else 0
@@ -238,8 +239,13 @@ def records(draw: st.DrawFn) -> Record:
                               max_size=12))
     claim = Claim(draw(st.none() | st.tuples(*[st.integers(-99, 99)] * players)),
                   draw(st.none() | st.builds(Board, *[st.integers(0, 9)] * 8)))
+    dealt_by: DealSeed | None = None
+    if draw(st.booleans()):
+        dealt_by = DealSeed(draw(st.integers(-(1 << 62), 1 << 62)), draw(st.integers(0, 99)),
+                            players)
+        deal = dealt_by.deal(deal.rules)
     recorded = RecordedDeal(deal, tuple(play_list), draw(st.none() | st.integers(1, players)),
-                            tags, claim)
+                            tags, claim, dealt_by)
     session = (recorded,) * draw(st.integers(1, 3))
     people = draw(st.none() | st.lists(st.text(min_size=1, max_size=8).filter(
         lambda s: s.strip() != "" and "\n" not in s), min_size=players, max_size=players))
@@ -317,8 +323,10 @@ def test_a_record_file_too_large_a_folder_or_missing(tmp_path: Path) -> None:
 def test_a_record_starts_from_popejoan_deal() -> None:
     dealt = run_cli(["deal", "--players", "4", "--seed", "3", "--format", "record"])
     assert_contract(dealt, 0)
+    assert json.loads(dealt.stdout)["deals"][0]["deal"] == {"seed": 3, "index": 0, "players": 4}
     record = record_from_json(json.loads(dealt.stdout))
     assert record.deals[0].deal == deal_random(4, 3)
+    assert "[Deal \"seed 3 index 0 players 4\"]" in record_to_text(record)
     result: RecordReplay = replay(record)
     assert result.error is not None
     assert result.error.breach is Breach.UNFINISHED

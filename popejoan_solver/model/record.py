@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from .board import Board, Compartment
 from .cards import Card, Mask, card_name, format_cards
-from .deal import Deal
+from .deal import Deal, deal_random
 from .errors import CardError, NotationError, PopeJoanError, clip
 from .notation import (
     _WHOLE,
@@ -78,15 +78,37 @@ class Claim:
 
 
 @dataclass(frozen=True)
+class DealSeed:
+    """A deal given by the seed that deals it (``popejoan deal --players P --seed S --index
+    I``), in place of its cards."""
+
+    seed: int
+    index: int
+    players: int
+
+    def deal(self, rules: Ruleset) -> Deal:
+        return deal_random(self.players, self.seed, rules, self.index)
+
+    def to_json(self) -> dict[str, int]:
+        return {"seed": self.seed, "index": self.index, "players": self.players}
+
+    @property
+    def text(self) -> str:
+        return f"seed {self.seed} index {self.index} players {self.players}"
+
+
+@dataclass(frozen=True)
 class RecordedDeal:
     """One deal of a record: the deal as dealt, its plays, its dealer (a player number from 1,
-    when the record names it), its own tags and the claimed results."""
+    when the record names it), its own tags, the claimed results, and the seed that dealt it
+    when the record gives the deal so."""
 
     deal: Deal
     plays: tuple[Play, ...] = ()
     dealer: int | None = None
     tags: tuple[tuple[str, str], ...] = ()
     claim: Claim = field(default_factory=Claim)
+    seed: DealSeed | None = None
 
 
 @dataclass(frozen=True)
@@ -210,10 +232,13 @@ def _deal_from_json(data: object, rules: Ruleset, index: int) -> RecordedDeal:
     if "deal" not in obj:
         raise NotationError(f"{where}a deal entry needs \"deal\", the JSON deal")
     raw = obj["deal"]
-    if isinstance(raw, Mapping) and "rules" not in raw:
+    seed = None
+    if isinstance(raw, Mapping) and "seed" in raw:
+        seed = _seed_from_json(raw, where)
+    elif isinstance(raw, Mapping) and "rules" not in raw:
         raw = {"rules": rules.name, **raw}
     try:
-        deal = deal_from_json(raw)
+        deal = seed.deal(rules) if seed is not None else deal_from_json(raw)
     except PopeJoanError as exc:
         raise NotationError(f"{where}{exc}") from None
     _check_deal(deal, rules, where)
@@ -226,7 +251,20 @@ def _deal_from_json(data: object, rules: Ruleset, index: int) -> RecordedDeal:
               if "dealer" in obj else None)
     tags = _tags(obj.get("tags", {}), f"{where}tags")
     claim = _claim_from_json(obj.get("claimed", {}), deal.players, where)
-    return RecordedDeal(deal, plays, dealer, tags, claim)
+    return RecordedDeal(deal, plays, dealer, tags, claim, seed)
+
+
+def _seed_from_json(raw: Mapping[str, Any], where: str) -> DealSeed:
+    """``{"seed": S, "index": I, "players": P}`` (``index`` 0 when left out)."""
+    obj = _object(raw, f"{where}the seeded deal", ("seed", "index", "players"))
+    seed, index, players = obj.get("seed"), obj.get("index", 0), obj.get("players")
+    if type(seed) is not int or abs(seed) >= 1 << 63:
+        raise NotationError(f"{where}seed must be a whole number below 2**63")
+    if type(index) is not int or not 0 <= index < 1 << 31:
+        raise NotationError(f"{where}index must be a whole number from 0 below 2**31")
+    if type(players) is not int:
+        raise NotationError(f"{where}a seeded deal needs \"players\", 3 to 8")
+    return DealSeed(seed, index, players)
 
 
 def _check_deal(deal: Deal, rules: Ruleset, where: str) -> None:
@@ -330,7 +368,8 @@ def record_to_json(record: Record) -> dict[str, Any]:
 
 
 def _deal_to_json(recorded: RecordedDeal) -> dict[str, Any]:
-    data: dict[str, Any] = {"deal": deal_to_json(recorded.deal)}
+    data: dict[str, Any] = {"deal": recorded.seed.to_json() if recorded.seed is not None
+                            else deal_to_json(recorded.deal)}
     if recorded.dealer is not None:
         data["dealer"] = recorded.dealer
     if recorded.tags:
@@ -354,6 +393,7 @@ RESERVED_TAGS: Final = ("rules", "player", "dealer", "deal", "claimedvalues", "c
 _TAG_LINE: Final = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{0,39})\s+(\".*\")\]")
 _PLAY: Final = re.compile(r"(\+?)([^\s()+]+)\(([0-9]{1,2})\)")
 _MOVE_NUMBER: Final = re.compile(r"[0-9]{1,4}\.")
+_SEEDED: Final = re.compile(r"seed (-?[0-9]{1,19}) index ([0-9]{1,10}) players ([0-9]{1,2})")
 
 
 def _tag_line(name: str, value: str) -> str:
@@ -390,7 +430,8 @@ def record_to_text(record: Record) -> str:
     if record.dealer is not None:
         lines.append(_tag_line("Dealer", str(record.dealer)))
     for recorded in record.deals:
-        lines += ["", _tag_line("Deal", deal_to_line(recorded.deal))]
+        lines += ["", _tag_line("Deal", recorded.seed.text if recorded.seed is not None
+                                else deal_to_line(recorded.deal))]
         if recorded.dealer is not None:
             lines.append(_tag_line("Dealer", str(recorded.dealer)))
         lines += [_tag_line(k, v) for k, v in recorded.tags]
@@ -412,6 +453,7 @@ class _DealDraft:
     """A deal being read from the text form."""
 
     deal: Deal
+    seed: DealSeed | None = None
     plays: list[Play] = field(default_factory=list)
     dealer: str | None = None
     tags: list[tuple[str, str]] = field(default_factory=list)
@@ -484,13 +526,19 @@ def _new_deal(draft: _Draft, value: str) -> None:
     if len(draft.deals) >= MAX_DEALS:
         raise NotationError(f"a record holds at most {MAX_DEALS} deals")
     where = _where(len(draft.deals))
+    seeded = _SEEDED.fullmatch(value.strip())
+    seed = None
     try:
-        deal = deal_from_line(value if ":" in value.split("|")[0]
-                              else f"{draft.rules.name}: {value}")
+        if seeded is not None:
+            seed = DealSeed(int(seeded[1]), int(seeded[2]), int(seeded[3]))
+            deal = seed.deal(draft.rules)
+        else:
+            deal = deal_from_line(value if ":" in value.split("|")[0]
+                                  else f"{draft.rules.name}: {value}")
     except PopeJoanError as exc:
         raise NotationError(f"{where}{exc}") from None
     _check_deal(deal, draft.rules, where)
-    draft.deals.append(_DealDraft(deal))
+    draft.deals.append(_DealDraft(deal, seed))
 
 
 def _read_header_tag(draft: _Draft, key: str, name: str, value: str) -> None:
@@ -579,7 +627,8 @@ def _deal_draft_json(deal: _DealDraft, index: int) -> dict[str, Any]:
     where = _where(index)
     if len(dict(deal.tags)) != len(deal.tags):
         raise NotationError(f"{where}a tag is given twice")
-    data: dict[str, Any] = {"deal": deal_to_json(deal.deal), "tags": dict(deal.tags),
+    data: dict[str, Any] = {"deal": deal.seed.to_json() if deal.seed is not None
+                            else deal_to_json(deal.deal), "tags": dict(deal.tags),
                             "plays": [p.to_json() for p in deal.plays]}
     if deal.dealer is not None:
         data["dealer"] = _number(deal.dealer, f"{where}Dealer")
