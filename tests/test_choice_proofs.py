@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from popejoan_solver.cli import main
 from popejoan_solver.logic.encoding import FALSE, SymbolicStep
 from popejoan_solver.logic.semantics import PlaySemantics
 from popejoan_solver.logic.validation import (
@@ -63,3 +64,15 @@ def test_an_encoding_without_the_choice_is_caught(name: str,
     with pytest.raises(ValidationError, match="run differs"):
         validate_deals(sem, _holding(name, range(2)))
 
+
+
+@pytest.mark.parametrize("rules", ["spinado", "hoyle-modernized+pope_in_lieu=pope-leads"])
+def test_find_still_refuses_a_choice_with_one_line(rules: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The SAT deal search has no choices yet (docs/proofs.md): one error line naming the
+    option, status 2."""
+    assert main(["find", "--rules", rules, "forced-win", "--players", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: find does not support ")
+    assert compile_rules(get_ruleset(rules)).choice_points[0].option in err
+    assert err.count("\n") == 1

@@ -28,7 +28,7 @@ from typing import Any, Protocol, TypeVar
 import z3
 
 from ..model.board import Board, Compartment
-from ..model.cards import Card, card_name, format_cards
+from ..model.cards import Card, Mask, card_name, format_cards
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal
 from ..model.notation import deal_to_json
 from ..model.play import Position, Run
@@ -213,6 +213,8 @@ class Found:
     deal: DecodedDeal
     leads: tuple[Card, ...]
     carried: Board | None = None
+    runs: tuple[Mask, ...] = ()
+    """The cards of each lead's run in the model, the choices inside it included."""
 
 
 @dataclass
@@ -391,7 +393,8 @@ class Workspace:
                     if self.check(frame.solver, p, f"no-line-of-{depth}-leads") == z3.sat:
                         model = frame.solver.model()
                         leads = tuple(s.decode_lead(model) for s in frame.steps[:depth])
-                        return Found(p, frame.deal.decode(model), leads)
+                        runs = tuple(s.decode_run(model) for s in frame.steps[:depth])
+                        return Found(p, frame.deal.decode(model), leads, runs=runs)
                 finally:
                     frame.solver.pop()
         return None
@@ -415,13 +418,14 @@ class Workspace:
                 finally:
                     frame.solver.pop()
                 leads = tuple(s.decode_lead(model) for s in frame.steps[:depth])
+                runs = tuple(s.decode_run(model) for s in frame.steps[:depth])
                 extra = {c.value: model.eval(settlement.carried[c],
                                              model_completion=True).as_long()
                          for c in Compartment}
                 carried = (Board(**{c.value: extra[c.value] + settlement.layout[c]
                                     for c in Compartment})
                            if any(extra.values()) else None)
-                return Found(p, frame.deal.decode(model), leads, carried)
+                return Found(p, frame.deal.decode(model), leads, carried, runs)
         return None
 
     def check_final(self, players: int, bad: FinalCondition, abstract_counts: bool = False,
@@ -455,8 +459,9 @@ class Workspace:
                            found.carried)
         position = Position.from_deal(deal)
         runs: list[Run] = []
-        for lead in found.leads:
-            run, position = position.play(lead)
+        for k, lead in enumerate(found.leads):
+            run = _chosen(position, lead, found.runs[k] if found.runs else None)
+            position = position.after(run)
             runs.append(run)
         if finish:
             while not position.is_over:
@@ -472,6 +477,20 @@ class Workspace:
         if self.recorder is not None:
             self.recorder.witness(str(self._scope[-1]), example, role)
         return example
+
+
+def _chosen(position: Position, lead: Card, cards: Mask | None) -> Run:
+    """The run of ``lead`` the encoding chose: the model's outcome with those ``cards`` (the
+    forced run when none are given); a ProofError if the model has no such outcome."""
+    outcomes = position.outcomes(lead)
+    if cards is None:
+        return outcomes[0]
+    for run in outcomes:
+        if run.mask == cards:
+            return run
+    raise ProofError(f"the encoding's run {format_cards(cards)} after {card_name(lead)} is "
+                     f"none of the model's: "
+                     f"{'; '.join(format_cards(r.mask) for r in outcomes)}")
 
 
 def _raw_deal_json(semantics: PlaySemantics, found: Found) -> dict[str, Any]:

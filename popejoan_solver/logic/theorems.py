@@ -24,7 +24,8 @@ from ..model.notation import deal_from_json, deal_to_line
 from ..model.play import Run
 from ..model.rules import EARLY, HOYLE, MODERN, PARLETT, Ruleset, Source
 from ..model.settlement import DealSettlement, settle
-from ..model.table import compile_rules
+from ..model.sources import PEEL
+from ..model.table import ChoiceKind, compile_rules
 from .encoding import SymbolicDeal, SymbolicPosition, SymbolicStep, _and, _or
 from .prover import (
     Counterexample,
@@ -38,7 +39,6 @@ from .prover import (
 )
 from .semantics import PlaySemantics
 from .settlement_encoding import SymbolicSettlement
-from .support import require_forced_runs
 from .vacuity import Frame, Guard, Premise, in_run
 
 CardTest = Callable[[SymbolicDeal, Card], z3.BoolRef]
@@ -64,6 +64,38 @@ def _eight_pools(rules: Ruleset) -> str | None:
         return "it counts the eight pools, and this ruleset's board has " \
             f"{len(compile_rules(rules).compartments)} (option pools)"
     return None
+
+
+def _no_pope(rules: Ruleset) -> str | None:
+    """The claim is about the Pope, which a board without a Pope compartment does not have."""
+    if Compartment.POPE not in compile_rules(rules).compartments:
+        return "it is about the Pope, and this ruleset has none (its 9♦ is a plain card)"
+    return None
+
+
+def _no_trumps(rules: Ruleset) -> str | None:
+    """The claim is about trumps, which a ruleset without a turn-up does not have."""
+    if not compile_rules(rules).turns_up:
+        return "it is about trumps, and this ruleset turns up no card (it has no trumps)"
+    return None
+
+
+def _has_deuces(rules: Ruleset) -> str | None:
+    """The claim is Spinado's, whose pack has no deuces (so nothing lies above an ace)."""
+    if any(rules.pack >> make_card(suit, Rank.TWO) & 1 for suit in range(4)):
+        return "it is about a pack without deuces (Spinado's), and this pack has them"
+    return None
+
+
+def _no_pope_in_lieu(rules: Ruleset) -> str | None:
+    """The claim is about the Pope played in lieu of a stop (option ``pope_in_lieu``)."""
+    if compile_rules(rules).choice(ChoiceKind.IN_LIEU) is None:
+        return "it is about the Pope played in lieu of a stop (option pope_in_lieu)"
+    return None
+
+
+def _no_pope_or_trumps(rules: Ruleset) -> str | None:
+    return _no_pope(rules) or _no_trumps(rules)
 
 
 # Families of one-step theorems.
@@ -116,6 +148,21 @@ def never_led_to(cards: CardTest, concrete: ConcreteCardTest) -> Callable[[Works
     return check
 
 
+def check_pope_player_leads(ws: Workspace) -> Outcome:
+    """Whenever the Pope is played other than as a lead, its player leads next (or is out)."""
+    def bad(deal: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
+        after = step.after()
+        return z3.And(step.run[POPE], z3.Not(step.lead[POPE]), z3.Not(after.over()),
+                      _or([z3.And(after.leader[s], z3.Not(deal.hold[POPE, s]))
+                           for s in range(deal.players)]))
+
+    def seen(deal: Deal, runs: list[Run]) -> bool:
+        run = runs[-1]
+        return (POPE in run.cards[1:] and run.winner < 0
+                and run.next_leader != deal.holder(POPE))
+    return _one_step(ws, bad, seen, "the Pope was played in a run and another player leads")
+
+
 def _const(test: Callable[[Card], bool]) -> tuple[CardTest, ConcreteCardTest]:
     return ((lambda _d, c: z3.BoolVal(test(c))), (lambda _d, c, _m, _t: test(c)))
 
@@ -123,6 +170,7 @@ def _const(test: Callable[[Card], bool]) -> tuple[CardTest, ConcreteCardTest]:
 KING_TEST = _const(lambda c: card_rank(c) == Rank.KING)
 SEVEN_TEST = _const(lambda c: c == make_card(1, Rank.SEVEN))
 POPE_TEST = _const(lambda c: c == POPE)
+ACE_TEST = _const(lambda c: card_rank(c) == Rank.ACE)
 
 
 def _below_dead() -> tuple[CardTest, ConcreteCardTest]:
@@ -480,7 +528,7 @@ THEOREMS: Final[Mapping[str, Theorem]] = {
         Theorem("pope-only-led",
                 "The 9♦ (Pope) is never played except as a lead.",
                 Source(HOYLE, "can only be played when the holder has the lead"),
-                never_led_to(*POPE_TEST)),
+                never_led_to(*POPE_TEST), _no_pope),
         Theorem("kings-are-stops",
                 "Every King ends the run it is played in.",
                 Source(EARLY, "The four kings, and the seven of diamonds, are always fixed stops",
@@ -501,7 +549,7 @@ THEOREMS: Final[Mapping[str, Theorem]] = {
                 "and the card next above the turn-up.",
                 Source(HOYLE, "At the outset, the only known cards which cannot be led to are "
                        "the four aces, Pope"),
-                check_unreachable_at_outset),
+                check_unreachable_at_outset, _no_pope_or_trumps),
         Theorem("terminates",
                 "Every line of play ends, within 51 leads, with exactly one player out.",
                 Source(MODERN, "In this way the game continues until one of the players has "
@@ -524,7 +572,20 @@ THEOREMS: Final[Mapping[str, Theorem]] = {
                 Source(HOYLE, "Should knave and queen, or queen and king of trumps fall from the "
                        "same hand"),
                 _settlement_theorem(_matrimony_bad, _matrimony_concrete,
-                                    "Matrimony was paid with K and Q in different hands")),
+                                    "Matrimony was paid with K and Q in different hands"),
+                _no_trumps),
+        Theorem("aces-are-stops",
+                "Every ace ends the run it is played in.",
+                Source(PARLETT, "Aces are low, and are necessarily stops because there are no "
+                       "Deuces", section="Spinado"),
+                always_stops(*ACE_TEST), _has_deuces),
+        Theorem("pope-in-lieu-player-leads",
+                "Whenever the Pope is played other than as a lead (in lieu of a stop), its "
+                "player leads next, unless he has gone out.",
+                Source(PEEL, "The holder of Pope may play it in lieu of the ten of spades, and "
+                       "then continue with his knave of that suit", section="Looking at the "
+                       "Spare Hand"),
+                check_pope_player_leads, _no_pope_in_lieu),
         Theorem("played-on-top",
                 "In every position reached by play, the played cards of each stretch (the "
                 "cards between two that can never be played) are its top part; so whichever "
@@ -565,6 +626,10 @@ PREMISES: Final[Mapping[str, Premise]] = {
     "matrimony-needs-one-hand": Premise((Frame.DEAL, Frame.FINISHED),
                                         "the K and Q of trumps are not in one hand",
                                         final=_apart),
+    "aces-are-stops": Premise(_ONE_LEAD, "an ace is played", in_run(ACE_TEST[0])),
+    "pope-in-lieu-player-leads": Premise(
+        _ONE_LEAD, "the Pope is played other than as a lead",
+        lambda _d, _p, step: z3.And(step.run[POPE], z3.Not(step.lead[POPE]))),
     "played-on-top": Premise(_ONE_LEAD, "a position satisfies the invariant",
                              lambda _d, position, _s: position.stretch_invariant()),
 }
@@ -604,7 +669,6 @@ def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None
           workspace: Workspace | None = None) -> list[TheoremResult]:
     """Prove or refute the named theorems (all by default) under a ruleset or a mutant."""
     sem = semantics if isinstance(semantics, PlaySemantics) else PlaySemantics.of(semantics)
-    require_forced_runs(sem.rules)
     chosen = list(names) if names is not None else [
         name for name, theorem in THEOREMS.items() if theorem.not_for(sem.rules) is None]
     for name in chosen:
