@@ -4,6 +4,7 @@ reported as proved (vacuity guards)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from dataclasses import dataclass, fields, replace
@@ -30,6 +31,7 @@ from popejoan_solver.logic.validation import (
 from popejoan_solver.model.cards import CardSet, Rank, make_card, parse_cards
 from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.errors import RulesError
+from popejoan_solver.model.play import Game, StopReason
 from popejoan_solver.model.rules import RULESETS, Ruleset, get_ruleset
 from popejoan_solver.model.table import compile_rules
 
@@ -172,6 +174,12 @@ def test_the_step_equals_the_unrolled_run_for_every_deal() -> None:
 
 # Vacuity guards.
 
+@functools.lru_cache(maxsize=4)
+def _three_players(semantics: PlaySemantics) -> Workspace:
+    """The CLI's shared workspace, for 3 players only (quick)."""
+    return Workspace(semantics, players=(3,))
+
+
 @dataclass(frozen=True)
 class NoDeal(PlaySemantics):
     """A broken encoding in which no deal exists (hands of 20 cards): every query is
@@ -199,8 +207,7 @@ def test_a_premise_without_a_model_is_vacuous(monkeypatch: pytest.MonkeyPatch,
     (result,) = prove(sem, ["kings-are-stops"], Workspace(sem, players=(3, 4)))
     assert result.status is Status.VACUOUS
     assert "impossible for 3, 4 players" in result.method
-    monkeypatch.setattr("popejoan_solver.logic.theorems.shared_workspace",
-                        lambda s: Workspace(s, players=(3,)))
+    monkeypatch.setattr("popejoan_solver.logic.theorems.shared_workspace", _three_players)
     assert main(["prove", "--theorem", "kings-are-stops", "--json"]) == 3
     assert json.loads(capsys.readouterr().out)["theorems"][0]["status"] == "vacuous"
 
@@ -217,3 +224,22 @@ def test_every_theorem_has_its_premise_checked() -> None:
     assert all(any(d.startswith("not vacuous") for d in r.details) for r in results)
     assert all("60 deals" in r.details[-1] for r in results)  # validated before the first
     assert not ws._invariant  # the induction never ran
+
+
+def test_prove_will_not_prove_of_a_model_the_encoding_does_not_match(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A slip in the model's play (every Queen made a stop) that the table does not show: the
+    encoding still proves the claim, but the validation before the first PROVED finds the
+    model's runs different, and prove exits 4 with one error line instead of a verdict."""
+    real = Game.stop_reason
+
+    def queens_stop(game: Game, card: int, played: int) -> StopReason | None:
+        return StopReason.TOP if card % 13 == Rank.QUEEN else real(game, card, played)
+
+    monkeypatch.setattr(Game, "stop_reason", queens_stop)
+    monkeypatch.setattr("popejoan_solver.logic.theorems.shared_workspace", _three_players)
+    assert main(["prove", "--theorem", "seven-of-diamonds-stop"]) == 4
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("error: internal error: the encoding's run differs")
+    assert captured.err.count("\n") == 1
