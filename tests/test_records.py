@@ -272,11 +272,28 @@ def test_json_and_text_convert_into_each_other_without_loss(record: Record) -> N
     ('[Rules "nope"]', "unknown ruleset"),
     ('[Deal "x"]', "starts with"),
     ('[Rules "parlett"]\n3C(1)', "after a [Deal"),
+    ('{"format": "popejoan-record", "version": 1, "rules": "parlett", "tags": {"Dealer": "2"},'
+     ' "deals": [{"deal": {"seed": 1, "players": 3}}]}', "names a field"),
+    ('{"format": "popejoan-record", "version": 1, "rules": "parlett",'
+     ' "deals": [{"deal": {"seed": 1, "players": 3, "rules": "peel"}}]}', "unknown key"),
+    ('[Rules "parlett"]\n[Deal "seed 1 index 0 players 9"]', "3 to 8"),
+    ('[Rules "parlett"]\n[Deal "seed 1 index 0 players 3"]\n5X(1)', "not a card"),
+    ('[Rules "parlett"]\n[Deal "seed 1 index 0 players 3"]\n5C(4)', "seat must be"),
 ])
 def test_malformed_records_are_notation_errors(bad: str, message: str) -> None:
     with pytest.raises(NotationError) as caught:
         parse_record_text(bad)
     assert message in str(caught.value)
+
+
+def test_a_deal_under_other_rules_than_the_record() -> None:
+    from popejoan_solver.model.notation import deal_to_line
+    line = deal_to_line(deal_random(3, 1, get_ruleset("peel+lead=lowest-in-hand")))
+    with pytest.raises(NotationError, match="not the record's"):
+        record_from_text(f'[Rules "peel"]\n[Deal "{line}"]')
+    same = deal_to_line(deal_random(3, 1, get_ruleset("peel+ace=low")))
+    assert record_from_text(f'[Rules "peel"]\n[Deal "{same}"]').deals[0].deal.rules \
+        .options() == get_ruleset("peel").options()
 
 
 # ----------------------------------------------------------------------------- CLI

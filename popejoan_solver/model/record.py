@@ -269,7 +269,7 @@ def _seed_from_json(raw: Mapping[str, Any], where: str) -> DealSeed:
 
 def _check_deal(deal: Deal, rules: Ruleset, where: str) -> None:
     """A record's deal is a deal as dealt, under the record's ruleset."""
-    if deal.rules != rules:
+    if deal.rules.options() != rules.options():
         raise NotationError(f"{where}the deal's rules {clip(deal.rules.name)!r} are not the "
                             f"record's {clip(rules.name)!r}")
     if deal.played:
