@@ -65,6 +65,8 @@ def test_a_session_worked_by_hand(update_golden: bool) -> None:
             json.dumps(record_to_json(record), indent=2, ensure_ascii=False) + "\n",
             update_golden)
     assert record_from_json(json.loads((GOLDEN / "record-session.json").read_text())) == record
+    _golden(GOLDEN / "record-session-check.json",
+            json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", update_golden)
 
 
 def test_a_board_not_carried_forward_and_a_dealer_out_of_turn() -> None:
