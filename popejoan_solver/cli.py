@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .analysis.batch import parse_players, run_batch, tty_progress
+from .analysis.grading import describe as describe_grade
+from .analysis.grading import grade_record
 from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
 from .analysis.referee import describe, replay
 from .analysis.stats import groups, plot, wilson
@@ -373,6 +375,28 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         print("\n".join(describe(result)))
     return EXIT_OK if result.legal else EXIT_DISAGREE
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    record = read_record(args.record)
+    only = None
+    if args.seat is not None:
+        if args.seat > record.seats:
+            raise UsageError(f"--seat: the record has {record.seats} players, not {args.seat}")
+        only = args.seat - 1
+    result = grade_record(record, time_limit=args.time_limit)
+    if result.error is not None:
+        if args.json:
+            _print_json(result.to_json(only))
+        else:
+            print(f"not graded: the record is illegal: {result.error.describe()}")
+        return EXIT_DISAGREE
+    if args.json:
+        _print_json(result.to_json(only))
+    else:
+        print("\n".join(describe_grade(result, only)))
+    exact = all(g.grade.kept.is_exact and g.grade.best.is_exact for g in result.leads)
+    return EXIT_OK if exact else EXIT_TIME_LIMIT
 
 
 # ----------------------------------------------------------------------------- prove
@@ -742,6 +766,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("record", help="a record file (JSON or the text form), - for standard input")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("grade", help="mark every lead of a played record against the best "
+                       "lead its leader had (double dummy)")
+    p.add_argument("record", help="a record file (JSON or the text form), - for standard input")
+    p.add_argument("--seat", type=_positive, help="only this player (1 = first named)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--time-limit", type=_seconds, metavar="S",
+                   help="stop each deal's search after S seconds; unproven values are bounds "
+                   "and the exit status is 3")
+    p.set_defaults(func=cmd_grade)
 
     p = sub.add_parser("prove", help="prove or refute theorems about the rules for every deal")
     p.add_argument("--rules", default="hoyle-modernized", metavar="R")
