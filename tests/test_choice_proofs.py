@@ -7,12 +7,17 @@ import pytest
 
 from popejoan_solver.cli import main
 from popejoan_solver.logic.encoding import FALSE, SymbolicStep
+from popejoan_solver.logic.prover import Status, Workspace
 from popejoan_solver.logic.semantics import PlaySemantics
+from popejoan_solver.logic.theorems import prove
 from popejoan_solver.logic.validation import (
     ValidationError,
     validate_deals,
 )
+from popejoan_solver.model.cards import POPE, parse_card
 from popejoan_solver.model.deal import Deal
+from popejoan_solver.model.errors import RulesError
+from popejoan_solver.model.notation import deal_from_json
 from popejoan_solver.model.play import Position
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.model.table import compile_rules
@@ -76,3 +81,51 @@ def test_find_still_refuses_a_choice_with_one_line(rules: str,
     assert err.startswith("error: find does not support ")
     assert compile_rules(get_ruleset(rules)).choice_points[0].option in err
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("rules", "theorem", "step"), [
+    ("hoyle-modernized+pope_in_lieu=pope-leads", "pope-only-led", "+9D@"),
+    ("hoyle-modernized+pope_in_lieu=run-continues", "pope-in-lieu-player-leads", "+9D@"),
+    ("spinado", "played-on-top", "+AD@"),
+])
+def test_a_refutation_is_a_line_the_model_plays_with_its_choice(rules: str, theorem: str,
+                                                                step: str) -> None:
+    """The found line's last run takes the choice, and replaying it through the model (the
+    outcome with the encoding's cards) shows what the theorem denies (3 players)."""
+    sem = PlaySemantics.of(get_ruleset(rules))
+    [result] = prove(sem, [theorem], workspace=Workspace(sem, players=(3,)))
+    assert result.status is Status.REFUTED
+    assert result.counterexample is not None
+    assert result.counterexample.replayed
+    line = result.counterexample.line
+    assert step in line[-1]["step"]
+    deal = deal_from_json(result.counterexample.deal)
+    position = Position.from_deal(deal)
+    for run in line:
+        [played] = [r for r in position.outcomes(parse_card(run["lead"]))
+                    if r.step == run["step"]]
+        position = position.after(played)
+    last = line[-1]
+    if theorem == "pope-in-lieu-player-leads":
+        assert last["next_leader"] != deal.holder(POPE) + 1
+    if theorem == "pope-only-led":
+        assert "9D" in last["run"][1:]
+
+
+@pytest.mark.parametrize(("rules", "theorem"), [
+    ("hoyle-modernized+pope_in_lieu=pope-leads", "pope-in-lieu-player-leads"),
+    ("spinado", "aces-are-stops"),
+])
+def test_the_new_theorems_are_proved_where_they_apply(rules: str, theorem: str) -> None:
+    sem = PlaySemantics.of(get_ruleset(rules))
+    [result] = prove(sem, [theorem], workspace=Workspace(sem, players=(3,)))
+    assert result.status is Status.PROVED
+
+
+@pytest.mark.parametrize(("rules", "theorem"), [
+    ("spinado", "pope-only-led"), ("spinado", "matrimony-needs-one-hand"),
+    ("hoyle-modernized", "aces-are-stops"), ("hoyle-modernized", "pope-in-lieu-player-leads"),
+])
+def test_a_theorem_that_does_not_apply_says_why(rules: str, theorem: str) -> None:
+    with pytest.raises(RulesError, match="does not apply"):
+        prove(get_ruleset(rules), [theorem])
