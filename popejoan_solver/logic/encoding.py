@@ -299,11 +299,12 @@ class SymbolicStep:
             # available; it goes on from c to the first card above that it cannot skip, if
             # that card is available (Game.forced_run: the successor, else a stop), unless
             # the Spin card is played on top of c.
-            reach = [z3.And(run[b], z3.Not(empties[b]), z3.Not(spun[b]), gap)
+            reach = [z3.And(run[b], z3.Not(empties[b]), gap) if z3.is_false(spun[b])
+                     else z3.And(run[b], z3.Not(empties[b]), z3.Not(spun[b]), gap)
                      for b, gap in self._gaps(chains.below[c]) if b in deal.dead]
             cons.append(run[c] == _or([start[c], z3.And(available(c), _or(reach))]))
             onward = [z3.And(gap, available(a)) for a, gap in self._gaps(chains.above[c])]
-            cons.append(goes_on[c] == _and([run[c], z3.Not(empties[c]), z3.Not(spun[c]),
+            cons.append(goes_on[c] == _and([run[c], z3.Not(empties[c]), _not(spun[c]),
                                             _or(onward)]))
             # c empties its player's hand when every other card of that player is played
             # already or comes earlier in this run (below it in its chain).
