@@ -19,7 +19,8 @@ A mismatch raises :class:`ValidationError` (a :class:`ProofError`: a bug of the 
 choices inside a run (Spin, the Pope in lieu) the concrete check compares the *set* of runs
 a lead can end in (the encoding's, enumerated by blocking each run found, against
 :meth:`Position.outcomes`) and follows every outcome to the next positions; the symbolic check
-refuses such a table (:func:`require_forced_runs`): its unrolled run has no choices.
+compares the step with every choice declined to the unrolled forced run (its unrolled run has
+no choices).
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ from .encoding import FALSE, SymbolicDeal, SymbolicPosition, SymbolicStep, _and,
 from .prover import ProofError, check_sat
 from .semantics import PlaySemantics
 from .settlement_encoding import SymbolicSettlement
-from .support import require_forced_runs
 
 
 class ValidationError(ProofError):
@@ -407,10 +407,13 @@ def symbolic_query(semantics: PlaySemantics, players: int) -> z3.Solver:
     """A solver that is satisfiable exactly when, for some deal of ``players`` and some
     well-formed position not over (reachable or not) and some legal lead, the encoding's step
     and the unrolled run disagree on a card of the run, the stop card, who is out or who
-    leads next."""
+    leads next. With choices inside a run, the step's choices are all declined: it must then
+    be the forced run (the choices themselves are checked concretely only)."""
     deal = SymbolicDeal(semantics, players, "deal")
     position = SymbolicPosition.fresh(deal, "p")
     step = SymbolicStep(position, "s")
+    declined = [z3.Not(v) for v in step.spin_on.values()]
+    declined += [] if z3.is_false(step.in_lieu) else [z3.Not(step.in_lieu)]
     after = step.after()
     unrolled = _UnrolledRun(position, step.lead)
     differs = [step.run[c] != unrolled.ran[c] for c in deal.cards]
@@ -422,14 +425,13 @@ def symbolic_query(semantics: PlaySemantics, players: int) -> z3.Solver:
     differs.append(unrolled.overrun)
     solver = z3.Solver()
     solver.add(*deal.constraints(), *position.well_formed(), z3.Not(position.over()),
-               *step.constraints, z3.Or(*differs))
+               *step.constraints, *declined, z3.Or(*differs))
     return solver
 
 
 def validate_symbolic(semantics: PlaySemantics, players: Iterable[int]) -> float:
-    """The symbolic check for each player count; its time. Raises :class:`ValidationError`
-    with the deal of a disagreement."""
-    require_forced_runs(semantics.rules, "the symbolic validation")
+    """The symbolic check for each player count (every choice inside a run declined); its
+    time. Raises :class:`ValidationError` with the deal of a disagreement."""
     start = time.perf_counter()
     for p in players:
         solver = symbolic_query(semantics, p)
