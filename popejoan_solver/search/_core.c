@@ -298,6 +298,18 @@ static inline int tt_lookup(const Core *c, uint64_t key, val_t *lower, val_t *up
     return 0;
 }
 
+/* The stored bounds of `key` narrow the window; true when they already decide the node
+ * (its value in *cut). */
+static inline int tt_probe(const Core *c, uint64_t key, val_t *lower, val_t *upper,
+                           int *best_move, val_t *alpha, val_t *beta, val_t *cut) {
+    if (!tt_lookup(c, key, lower, upper, best_move)) return 0;
+    if (*lower >= *beta) { *cut = *lower; return 1; }
+    if (*upper <= *alpha || *lower == *upper) { *cut = *upper; return 1; }
+    if (*lower > *alpha) *alpha = *lower;
+    if (*upper < *beta) *beta = *upper;
+    return 0;
+}
+
 static void tt_store(Core *c, uint64_t key, val_t lower, val_t upper, int move, int count);
 
 /* Double the table (up to its bound) and re-insert every entry. */
@@ -450,14 +462,9 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
     }
     if (c->timed_out) return 0;
     uint64_t key = tt_key(c, played, leader);
-    val_t lower = -INF, upper = INF;
+    val_t lower = -INF, upper = INF, cut;
     int best_move = -1;
-    if (tt_lookup(c, key, &lower, &upper, &best_move)) {
-        if (lower >= beta) return lower;
-        if (upper <= alpha || lower == upper) return upper;
-        if (lower > alpha) alpha = lower;
-        if (upper < beta) beta = upper;
-    }
+    if (tt_probe(c, key, &lower, &upper, &best_move, &alpha, &beta, &cut)) return cut;
     if (c->goal != GOAL_FORCED_WIN) {
         val_t cut;
         if (target_bounds(c, played, leader, &alpha, &beta, &cut)) return cut;
@@ -646,14 +653,9 @@ static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, v
     }
     if (c->timed_out) return 0;
     uint64_t key = tt_key(c, played, leader);
-    val_t lower = -INF, upper = INF;
+    val_t lower = -INF, upper = INF, cut;
     int best_move = -1;
-    if (tt_lookup(c, key, &lower, &upper, &best_move)) {
-        if (lower >= beta) return lower;
-        if (upper <= alpha || lower == upper) return upper;
-        if (lower > alpha) alpha = lower;
-        if (upper < beta) beta = upper;
-    }
+    if (tt_probe(c, key, &lower, &upper, &best_move, &alpha, &beta, &cut)) return cut;
     /* Fact 3 holds with the Pope in lieu of a stop when the Pope is a stretch of its own for
      * the bound (docs/solver.md, "Choices inside a run"); not with Spin or payments between
      * players. */

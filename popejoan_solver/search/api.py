@@ -17,6 +17,7 @@ from ..model.deal import Deal
 from ..model.errors import PopeJoanError
 from ..model.play import Choice, Game, Position, Run, RunTree
 from ..model.settlement import (
+    TurnupAward,
     apply_to_board,
     compartments_taken,
     dressing,
@@ -66,6 +67,14 @@ def make_engine(name: str, game: Game, board: Board, deadline: float | None,
     if name == "reference":
         return ReferenceEngine(game, board, deadline)
     raise PopeJoanError(f"unknown engine {name!r} (known: {', '.join(ENGINES)})")
+
+
+def play_board(deal: Deal) -> tuple[Board, TurnupAward | None]:
+    """The board the play of ``deal`` is searched on: as it stands, or for a fresh deal its
+    dressed board after the turn-up award (also returned; it may end the deal unplayed)."""
+    dressed = deal.board_or_dressed
+    award = turnup_award(deal, dressed) if deal.is_fresh else None
+    return (apply_to_board(dressed, award.transfers) if award else dressed), award
 
 
 def static_bounds(game: Game, board: Board, objective: Objective, played: Mask) -> Value:
@@ -219,9 +228,7 @@ def solve(
         if not 1 <= seat <= n:
             raise PopeJoanError(f"seat must be from 1 to {n}, not {seat}")
     game = Game.from_deal(deal)
-    dressed = deal.board_or_dressed
-    award = turnup_award(deal, dressed) if deal.is_fresh else None
-    board = apply_to_board(dressed, award.transfers) if award else dressed
+    board, award = play_board(deal)
     paid_for_dressing = tuple(dressing(deal.rules, n)) if deal.is_fresh else ()
     leader = deal.leader
     notes: list[str] = []
@@ -377,11 +384,9 @@ def forced_win(deal: Deal, seat: int, *, time_limit: float | None = None,
     check_time_limit(time_limit)
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     game = Game.from_deal(deal)
-    dressed = deal.board_or_dressed
-    award = turnup_award(deal, dressed) if deal.is_fresh else None
+    board, award = play_board(deal)
     if award is not None and not award.deal_is_played:
         return Value.exact(0)
-    board = apply_to_board(dressed, award.transfers) if award else dressed
     driver = _Driver(make_engine("fast", game, board, deadline, tt_entries), game, board,
                      deadline)
     objective = Objective(Goal.FORCED_WIN, seat - 1)

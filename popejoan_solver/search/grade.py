@@ -16,8 +16,7 @@ from ..model.cards import Card, card_name
 from ..model.deal import Deal
 from ..model.errors import IllegalPlayError, PopeJoanError
 from ..model.play import Game, Position, Run
-from ..model.settlement import apply_to_board, turnup_award
-from .api import _Driver, check_time_limit, interruptible, make_engine
+from .api import _Driver, check_time_limit, interruptible, make_engine, play_board
 from .fast import DEFAULT_TT_ENTRIES
 from .objective import Goal, Objective
 from .result import Value
@@ -62,13 +61,11 @@ def grade_line(deal: Deal, runs: Sequence[Run], *, time_limit: float | None = No
     check_time_limit(time_limit)
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     game = Game.from_deal(deal)
-    dressed = deal.board_or_dressed
-    award = turnup_award(deal, dressed) if deal.is_fresh else None
+    board, award = play_board(deal)
     if award is not None and not award.deal_is_played:
         if runs:
             raise IllegalPlayError("the deal is not played: Pope was turned up")
         return []
-    board = apply_to_board(dressed, award.transfers) if award else dressed
     driver = _Driver(make_engine("fast", game, board, deadline, tt_entries), game, board,
                      deadline)
     positions = _positions(Position(game, deal.played_mask, deal.leader), runs)

@@ -10,6 +10,7 @@ taken by its chooser.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 
 from ..model.board import Board
 from ..model.cards import Mask
@@ -70,19 +71,10 @@ class ReferenceEngine:
             return upper
         alpha, beta = max(alpha, lower), min(beta, upper)
         window_low, window_high = alpha, beta
-        maximising = objective.maximises(leader)
-        best = -INF if maximising else INF
-        for lead in self.game.legal_leads(played, leader):
-            tree = self.game.run_tree(played, leader, lead)
-            score = self._outcome(objective, table, played, tree, alpha, beta)
-            if maximising:
-                best = max(best, score)
-                alpha = max(alpha, score)
-            else:
-                best = min(best, score)
-                beta = min(beta, score)
-            if alpha >= beta:
-                break
+        trees = (self.game.run_tree(played, leader, lead)
+                 for lead in self.game.legal_leads(played, leader))
+        best = self._choose(objective, table, played, objective.maximises(leader), trees,
+                            alpha, beta)
         # Fail-soft: a result at or below the window is an upper bound, at or above a lower one.
         if best <= window_low:
             upper = min(upper, best)
@@ -102,9 +94,16 @@ class ReferenceEngine:
             if tree.winner >= 0:
                 return self.terminal(objective, after, tree.winner)
             return self._search(objective, table, after, tree.next_leader, alpha, beta)
-        maximising = objective.maximises(tree.chooser)
+        return self._choose(objective, table, played, objective.maximises(tree.chooser),
+                            tree.options, alpha, beta)
+
+    def _choose(self, objective: Objective, table: dict[tuple[Mask, int], tuple[int, int]],
+                played: Mask, maximising: bool, options: Iterable[RunTree], alpha: int,
+                beta: int) -> int:
+        """The best of ``options`` (the leads of a position, or a choice's options) for the
+        one who takes them: alpha-beta, fail-soft."""
         best = -INF if maximising else INF
-        for option in tree.options:
+        for option in options:
             score = self._outcome(objective, table, played, option, alpha, beta)
             if maximising:
                 best = max(best, score)
