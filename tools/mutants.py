@@ -362,8 +362,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "encoding-run-past-going-out",
         "the z3 run goes on past the card that empties its player's hand",
         (Hunk("popejoan_solver/logic/encoding.py",
-              "            reach = [z3.And(self.run[b], z3.Not(self.empties[b]), gap)",
-              "            reach = [z3.And(self.run[b], gap)"),),
+              "            reach = [z3.And(run[b], z3.Not(empties[b]), gap) if "
+              "z3.is_false(spun[b])",
+              "            reach = [z3.And(run[b], gap) if z3.is_false(spun[b])"),),
         (prove("terminates"), VALIDATION, ENCODED_RUN),
     ),
     Mutant(
