@@ -162,6 +162,9 @@ VALIDATION = checks(
 """Translation validation (logic/validation.py): the encoding's step and settlement against
 the model's."""
 GAPS = checks("tests/test_mutation_gaps.py")
+CHOICE_PROOFS = checks("tests/test_choice_proofs.py", name="test_choice_proofs.py")
+"""Choices inside a run in the proofs: the sets of outcomes validated, the replayed lines."""
+
 PROVE_TESTS = checks("tests/test_logic.py::test_hoyle_theorems_are_proved",
                      "tests/test_logic.py::test_parlett_kings_are_not_stops_with_a_replayed_line",
                      "tests/test_logic.py::test_mutants_are_refuted",
@@ -366,6 +369,24 @@ MUTANTS: tuple[Mutant, ...] = (
               "z3.is_false(spun[b])",
               "            reach = [z3.And(run[b], gap) if z3.is_false(spun[b])"),),
         (prove("terminates"), VALIDATION, ENCODED_RUN),
+    ),
+    Mutant(
+        "encoding-pope-after-any-king",
+        "the z3 step lets the Pope be played in lieu after a King in every reading (it ignores "
+        "the choice point's after_top)",
+        (Hunk("popejoan_solver/logic/encoding.py",
+              "        allowed = [stops[c] for c in deal.cards if lieu.after_top or "
+              "successor[c] >= 0]",
+              "        allowed = [stops[c] for c in deal.cards]"),),
+        (CHOICE_PROOFS, prove("kings-are-stops", "hoyle-modernized+pope_in_lieu=pope-leads")),
+    ),
+    Mutant(
+        "encoding-anyone-spins",
+        "the z3 step lets the holder of Spin play it on any player's card, not only his own",
+        (Hunk("popejoan_solver/logic/encoding.py",
+              "                                              same_seat, self._available(spin),",
+              "                                              self._available(spin),"),),
+        (CHOICE_PROOFS, prove("kings-are-stops", "spinado")),
     ),
     Mutant(
         "encoding-exemption-never-ends",
