@@ -3,10 +3,15 @@ Pope in lieu of a stop in each reading), and ``prove`` gives each variant its ve
 
 from __future__ import annotations
 
+import itertools
+import random
+from collections.abc import Iterator
+
 import pytest
 
 from popejoan_solver.cli import main
 from popejoan_solver.logic.encoding import FALSE, SymbolicStep
+from popejoan_solver.logic.find import FindQuery, Property, find_deals
 from popejoan_solver.logic.prover import Status, Workspace
 from popejoan_solver.logic.semantics import PlaySemantics
 from popejoan_solver.logic.theorems import prove
@@ -14,12 +19,12 @@ from popejoan_solver.logic.validation import (
     ValidationError,
     validate_deals,
 )
-from popejoan_solver.model.cards import POPE, parse_card
+from popejoan_solver.model.cards import POPE, iter_mask, parse_card
 from popejoan_solver.model.deal import Deal
 from popejoan_solver.model.errors import RulesError
 from popejoan_solver.model.notation import deal_from_json
-from popejoan_solver.model.play import Position
-from popejoan_solver.model.rules import get_ruleset
+from popejoan_solver.model.play import Choice, Game, Position, RunTree
+from popejoan_solver.model.rules import Ruleset, get_ruleset
 from popejoan_solver.model.table import compile_rules
 from tests.conftest import deal_holding
 
@@ -71,14 +76,17 @@ def test_an_encoding_without_the_choice_is_caught(name: str,
 
 
 
-@pytest.mark.parametrize("rules", ["spinado", "hoyle-modernized+pope_in_lieu=pope-leads"])
-def test_find_still_refuses_a_choice_with_one_line(rules: str,
+@pytest.mark.parametrize(("rules", "prop"), [
+    ("spinado", "first-lead-out"), ("hoyle-modernized+pope_in_lieu=pope-leads",
+                                    "matrimony-never-paid")])
+def test_find_still_refuses_a_choice_with_one_line(rules: str, prop: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    """The SAT deal search has no choices yet (docs/proofs.md): one error line naming the
-    option, status 2."""
-    assert main(["find", "--rules", rules, "forced-win", "--players", "3"]) == 2
+    """Only forced-win reads choices (through the search engines); the other properties'
+    exact checks and learned clauses follow the forced run (docs/proofs.md): one error line
+    naming the property and the option, status 2."""
+    assert main(["find", "--rules", rules, prop, "--players", "3"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: find does not support ")
+    assert err.startswith(f"error: find {prop} does not support ")
     assert compile_rules(get_ruleset(rules)).choice_points[0].option in err
     assert err.count("\n") == 1
 
@@ -129,3 +137,72 @@ def test_the_new_theorems_are_proved_where_they_apply(rules: str, theorem: str) 
 def test_a_theorem_that_does_not_apply_says_why(rules: str, theorem: str) -> None:
     with pytest.raises(RulesError, match="does not apply"):
         prove(get_ruleset(rules), [theorem])
+
+
+def _forces_with_choices(deal: Deal, seat: int) -> bool:
+    """Plain minimax over every lead and every choice inside its run (``Game.run_tree``):
+    ``seat`` takes its own leads and choices, the others theirs; does it go out first?"""
+    game = Game.from_deal(deal)
+    memo: dict[tuple[int, int], bool] = {}
+
+    def tree_wins(position: Position, tree: RunTree) -> bool:
+        if isinstance(tree, Choice):
+            options = (tree_wins(position, option) for option in tree.options)
+            return any(options) if tree.chooser == seat else all(options)
+        return wins(position.after(tree))
+
+    def wins(position: Position) -> bool:
+        key = (position.played, position.leader)
+        if key not in memo:
+            if position.is_over:
+                memo[key] = position.winner == seat
+            else:
+                after = (tree_wins(position, game.run_tree(position.played, position.leader,
+                                                           lead))
+                         for lead in position.legal_leads())
+                memo[key] = any(after) if position.leader == seat else all(after)
+        return memo[key]
+    return wins(Position(game, 0, 0))
+
+
+def _completions(rules: Ruleset, base: Deal, free: list[int]) -> Iterator[Deal]:
+    """Every deal with ``base``'s cards but ``free`` in place, the free cards anywhere that
+    keeps the hand sizes (the turn-up: the first dead card)."""
+    places = [*range(base.players), -1]
+    fixed = [base.hands[s] & ~sum(1 << c for c in free) for s in range(base.players)]
+    dead = base.dead & ~sum(1 << c for c in free)
+    for where in itertools.product(places, repeat=len(free)):
+        hands, rest = list(fixed), dead
+        for card, place in zip(free, where, strict=True):
+            if place < 0:
+                rest |= 1 << card
+            else:
+                hands[place] |= 1 << card
+        if [h.bit_count() for h in hands] == [h.bit_count() for h in base.hands]:
+            yield Deal.create(tuple(hands), rest, next(iter_mask(rest)), rules)
+
+
+@pytest.mark.parametrize(("name", "seed"), [("spinado", 4), ("spinado", 1),
+                                          ("hoyle-modernized+pope_in_lieu=pope-leads", 2)])
+def test_find_forced_win_with_choices_agrees_with_minimax(name: str, seed: int) -> None:
+    """find forced-win reads the choices through the search engines: around a deal with the
+    choice card dealt (8 players), the choice card, two cards in play and a dead one left
+    free, find returns exactly the classes of deals an independent minimax over every choice
+    says seat 1 wins by force (the seeds give some that do and some that do not)."""
+    rules = get_ruleset(name)
+    card = compile_rules(rules).choice_points[0].card
+    base = deal_holding(name, card, 8, rules.cards_per_player(8), seed)
+    rng = random.Random(seed)
+    in_play = [c for c in iter_mask(rules.pack) if c != card and base.holder(c) >= 0]
+    free = [card, *rng.sample(in_play, 2), rng.choice(list(iter_mask(base.dead)))]
+    deals = list(_completions(rules, base, free))
+    expected = {d.hands for d in deals if _forces_with_choices(d, 0)}
+    assert 0 < len(expected) < len(deals)
+    mask = sum(1 << c for c in free)
+    hold = {s: base.hands[s] & ~mask for s in range(8)}
+    query = FindQuery(Property.FORCED_WIN, rules, 8, 0, {s: m for s, m in hold.items() if m},
+                      base.dead & ~mask, count=len(expected) + 3)
+    result = find_deals(query)
+    assert {d.hands for d in result.deals} == expected
+    assert result.stats.exhausted
+    assert not result.stats.undecided

@@ -152,7 +152,6 @@ class DealEncoding:
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
 
-        require_forced_runs(rules)
         self.rules = rules
         self.players = players
         self.pool = IDPool()
@@ -362,6 +361,8 @@ def _validate(query: FindQuery) -> None:
     if not 0 <= query.seat < query.players:
         raise DealError(f"seat must be from 1 to {query.players}, not {query.seat + 1}")
     check_time_limit(query.time_limit)
+    if query.prop is not Property.FORCED_WIN:  # the search engines read the choices
+        require_forced_runs(query.rules, f"find {query.prop.value}")
     if query.count < 1:
         raise QueryError(f"--count must be at least 1, not {query.count}")
     hand = query.rules.cards_per_player(query.players)

@@ -16,4 +16,4 @@ def require_forced_runs(rules: Ruleset, tool: str = "find") -> None:
         raise RulesError(
             f"{tool} does not support {points[0].option} yet: it assumes a run is forced once "
             "led, and this rule gives a choice inside it (docs/proofs.md); solve, stops, "
-            "graph, batch, stats and prove support it")
+            "graph, batch, stats, prove and find forced-win support it")
