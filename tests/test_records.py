@@ -34,6 +34,7 @@ from popejoan_solver.model.record import (
     record_to_text,
 )
 from popejoan_solver.model.rules import RULESETS, get_ruleset
+from popejoan_solver.model.settlement import turnup_award
 from popejoan_solver.model.sources import appears_in
 from popejoan_solver.model.table import compile_rules
 
@@ -45,7 +46,10 @@ CHOICE_RULESETS = ("hoyle-modernized+pope_in_lieu=run-continues",
 
 
 def random_line(deal: Deal, rng: random.Random) -> list[Run]:
-    """A whole deal played by random legal leads and random choices inside the runs."""
+    """A whole deal played by random legal leads and random choices inside the runs (none
+    when the turn-up ends the deal unplayed, as a Pope does under early-hoyle)."""
+    if not turnup_award(deal, deal.board_or_dressed).deal_is_played:
+        return []
     position = Position.from_deal(deal)
     runs = []
     while not position.is_over:

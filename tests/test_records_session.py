@@ -18,6 +18,7 @@ from popejoan_solver.analysis.case_records import case_record
 from popejoan_solver.analysis.cases import load_cases
 from popejoan_solver.analysis.referee import Breach, replay
 from popejoan_solver.model.board import Board
+from popejoan_solver.model.cards import parse_card
 from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.errors import NotationError
 from popejoan_solver.model.record import (
@@ -143,3 +144,25 @@ def test_a_record_of_each_worked_example_that_describes_play(case: object,
     text = record_to_text(record)
     _golden(GOLDEN / "record-cases" / f"{case.name}.txt", text, update_golden)
     assert record_from_text(text) == record
+
+
+def test_a_session_goes_on_past_a_deal_that_the_turned_up_pope_ends() -> None:
+    """early-hoyle: a Pope turned up ends the deal unplayed (the dealer takes Pope, Game and a
+    stake a card); the session carries the board on (hypothesis found this shape)."""
+    rules = get_ruleset("early-hoyle")
+    ended, next_deal = deal_random(3, 1, rules, 92), deal_random(3, 1, rules, 93)
+    assert ended.turnup == parse_card("9D")
+    rng = random.Random(0)
+    deals = tuple(RecordedDeal(d, tuple(p for run in random_line(d, rng)
+                                        for p in plays_of_run(run)))
+                  for d in (ended, next_deal))
+    assert not deals[0].plays
+    result = replay(Record(rules, deals))
+    assert result.legal, result.error
+    first = result.deals[0]
+    dealer = first.dealer
+    # the dealer takes the dressed board's Pope and Game, and a stake a card from the others
+    assert [t.reason for t in first.settlement.turnup].count("a stake per card dealt") == 2
+    assert first.values[dealer] > 0
+    assert result.board is not None
+    assert sum(result.totals) + result.board.total() == 0
