@@ -125,3 +125,20 @@ def test_prove_text_cites_the_work_not_our_file(
     assert ".txt" not in out
     assert "source: Hoffmann, Hoyle's Games Modernized (c. 1909)" in out
     assert "times overlap" in out
+
+
+def test_a_line_the_model_will_not_replay_is_an_internal_error(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Parlett's kings-are-stops is refuted by a line the model replays; if the model refused
+    that line, the encoding and the model disagree: status 4, not 2 (bad input)."""
+    from popejoan_solver.cli import main
+    from popejoan_solver.model.errors import IllegalPlayError
+    from popejoan_solver.model.play import Position
+
+    def refuse(_self: Position, lead: int) -> list[object]:
+        raise IllegalPlayError("refused by the test")
+
+    monkeypatch.setattr(Position, "outcomes", refuse)
+    assert main(["prove", "--rules", "parlett", "--theorem", "kings-are-stops"]) == 4
+    err = capsys.readouterr().err
+    assert err.startswith("error: internal error: the rules model cannot replay a line")

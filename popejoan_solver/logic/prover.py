@@ -30,6 +30,7 @@ import z3
 from ..model.board import Board, Compartment
 from ..model.cards import Card, Mask, card_name, format_cards
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal
+from ..model.errors import PopeJoanError
 from ..model.notation import deal_to_json
 from ..model.play import Position, Run
 from ..model.rules import Source
@@ -455,18 +456,24 @@ class Workspace:
             return Counterexample(_raw_deal_json(self.semantics, found),
                                   tuple({"lead": card_name(c)} for c in found.leads), False)
         decoded = found.deal
-        deal = Deal.create(decoded.hands, decoded.dead, decoded.turnup, self.semantics.rules,
-                           found.carried)
-        position = Position.from_deal(deal)
-        runs: list[Run] = []
-        for k, lead in enumerate(found.leads):
-            run = _chosen(position, lead, found.runs[k] if found.runs else None)
-            position = position.after(run)
-            runs.append(run)
-        if finish:
-            while not position.is_over:
-                run, position = position.play(position.legal_leads()[0])
+        try:
+            deal = Deal.create(decoded.hands, decoded.dead, decoded.turnup,
+                               self.semantics.rules, found.carried)
+            position = Position.from_deal(deal)
+            runs: list[Run] = []
+            for k, lead in enumerate(found.leads):
+                run = _chosen(position, lead, found.runs[k] if found.runs else None)
+                position = position.after(run)
                 runs.append(run)
+            if finish:
+                while not position.is_over:
+                    run, position = position.play(position.legal_leads()[0])
+                    runs.append(run)
+        except PopeJoanError as exc:  # the model refuses what the encoding found: our bug
+            raise ProofError(f"the rules model cannot replay a line the encoding found: {exc} "
+                             f"({found.players} players, hands "
+                             f"{' / '.join(format_cards(h) for h in decoded.hands)}, leads "
+                             f"{' '.join(card_name(c) for c in found.leads)})") from None
         if not check(deal, runs):
             raise ProofError(f"a line found by the encoding does not do in the rules model what "
                              f"the encoding said: {found.players} players, hands "
