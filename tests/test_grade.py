@@ -12,6 +12,7 @@ from popejoan_solver.model.cards import card_name, parse_card
 from popejoan_solver.model.errors import IllegalPlayError
 from popejoan_solver.model.play import Position, Run
 from popejoan_solver.model.rules import get_ruleset
+from popejoan_solver.model.settlement import turnup_award
 from popejoan_solver.search import solve
 from popejoan_solver.search.grade import grade_line, summary
 
@@ -48,6 +49,13 @@ def test_the_line_seat_of_a_solved_line_never_loses_value() -> None:
         assert grades[0].best == solution.seat(grades[0].seat).guaranteed
 
 
+def test_a_deal_the_turnup_ends_has_nothing_to_grade() -> None:
+    deal = composed(["2C 5H", "3C", "AD 2D"], "9D", "early-hoyle")
+    assert grade_line(deal, []) == []
+    with pytest.raises(IllegalPlayError, match="not played: Pope was turned up"):
+        grade_line(deal, [Position.from_deal(deal).play(parse_card("5H"))[0]])
+
+
 def test_a_run_that_is_not_an_outcome_is_refused() -> None:
     deal = composed(["2C 5H", "3C", "AD 2D"], "KS")
     start = Position.from_deal(deal)
@@ -75,6 +83,8 @@ def test_a_choice_inside_the_run_is_graded_with_its_lead() -> None:
 
 def _random_line(deal_seed: int, variant: str) -> tuple[object, list[Run]]:
     deal = short_deal(3, 4, deal_seed, get_ruleset(variant))
+    if not turnup_award(deal, deal.board_or_dressed).deal_is_played:
+        return deal, []  # a Pope turned up ends the deal (early-hoyle, cassell)
     rng = random.Random(deal_seed)
     position, runs = Position.from_deal(deal), []
     while not position.is_over:
