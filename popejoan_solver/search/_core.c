@@ -454,19 +454,39 @@ static inline int take_score(int maximising, val_t score, int lead, val_t *best,
     return *alpha >= *beta;
 }
 
-HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
+/* One more node; true once the search must stop (time out, or cancelled from another
+ * thread: checked every 4,096 nodes). */
+static inline int count_node(Core *c) {
     c->nodes++;
     if ((c->nodes & 4095) == 0 &&
         (cancelled(c) || (c->deadline > 0 && now_seconds() > c->deadline))) {
         c->timed_out = 1;
     }
-    if (c->timed_out) return 0;
+    return c->timed_out;
+}
+
+/* A node's result: the cut-off lead's history credit, and its fail-soft bounds stored (at or
+ * below the window an upper bound, at or above a lower one, else exact). */
+static inline void store_node(Core *c, uint64_t key, uint64_t played, int leader,
+                              int maximising, val_t best, int chosen, val_t window_low,
+                              val_t window_high, val_t lower, val_t upper) {
+    if (chosen >= 0 && (maximising ? best >= window_high : best <= window_low)) {
+        const int left = popcount(~played & c->in_play);
+        c->history[leader][chosen] += left * left;
+    }
+    if (best <= window_low) { if (best < upper) upper = best; }
+    else if (best >= window_high) { if (best > lower) lower = best; }
+    else { lower = upper = best; }
+    tt_store(c, key, lower, upper, chosen, popcount(played));
+}
+
+HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
+    if (count_node(c)) return 0;
     uint64_t key = tt_key(c, played, leader);
     val_t lower = -INF, upper = INF, cut;
     int best_move = -1;
     if (tt_probe(c, key, &lower, &upper, &best_move, &alpha, &beta, &cut)) return cut;
     if (c->goal != GOAL_FORCED_WIN) {
-        val_t cut;
         if (target_bounds(c, played, leader, &alpha, &beta, &cut)) return cut;
     }
     const val_t window_low = alpha, window_high = beta;
@@ -528,14 +548,8 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
         if (c->timed_out) return 0;
         if (take_score(maximising, score, lead, &best, &chosen, &alpha, &beta)) break;
     }
-    if (chosen >= 0 && (maximising ? best >= window_high : best <= window_low)) {
-        const int left = popcount(~played & c->in_play);
-        c->history[leader][chosen] += left * left;
-    }
-    if (best <= window_low) { if (best < upper) upper = best; }
-    else if (best >= window_high) { if (best > lower) lower = best; }
-    else { lower = upper = best; }
-    tt_store(c, key, lower, upper, chosen, popcount(played));
+    store_node(c, key, played, leader, maximising, best, chosen, window_low, window_high,
+               lower, upper);
     return best;
 }
 
@@ -646,12 +660,7 @@ static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, v
      * top part of each stretch but the Pope's, which the Pope (its bottom card: the 8D is never
      * in the pack) leaves behind as if it were dead. So the facts of docs/solver.md hold. */
     if (c->plain_after_lieu && (played >> c->lieu_slot & 1)) return search(c, played, leader, alpha, beta);
-    c->nodes++;
-    if ((c->nodes & 4095) == 0 &&
-        (cancelled(c) || (c->deadline > 0 && now_seconds() > c->deadline))) {
-        c->timed_out = 1;
-    }
-    if (c->timed_out) return 0;
+    if (count_node(c)) return 0;
     uint64_t key = tt_key(c, played, leader);
     val_t lower = -INF, upper = INF, cut;
     int best_move = -1;
@@ -660,7 +669,6 @@ static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, v
      * the bound (docs/solver.md, "Choices inside a run"); not with Spin or payments between
      * players. */
     if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN) {
-        val_t cut;
         if (target_bounds(c, played, leader, &alpha, &beta, &cut)) return cut;
     }
     const val_t window_low = alpha, window_high = beta;
@@ -693,14 +701,8 @@ static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, v
         if (c->timed_out) return 0;
         if (take_score(maximising, score, moves[i], &best, &chosen, &alpha, &beta)) break;
     }
-    if (chosen >= 0 && (maximising ? best >= window_high : best <= window_low)) {
-        const int left = popcount(~played & c->in_play);
-        c->history[leader][chosen] += left * left;
-    }
-    if (best <= window_low) { if (best < upper) upper = best; }
-    else if (best >= window_high) { if (best > lower) lower = best; }
-    else { lower = upper = best; }
-    tt_store(c, key, lower, upper, chosen, popcount(played));
+    store_node(c, key, played, leader, maximising, best, chosen, window_low, window_high,
+               lower, upper);
     return best;
 }
 
