@@ -10,14 +10,14 @@ from hypothesis import strategies as st
 
 from popejoan_solver.model.cards import card_name, parse_card
 from popejoan_solver.model.errors import IllegalPlayError
-from popejoan_solver.model.play import Position, Run
+from popejoan_solver.model.play import Position
 from popejoan_solver.model.rules import get_ruleset
-from popejoan_solver.model.settlement import turnup_award
 from popejoan_solver.search import solve
 from popejoan_solver.search.grade import grade_line, summary
 
 from .conftest import short_deal
 from .test_play_and_settlement import VARIANTS, composed
+from .test_records import random_line
 
 
 def test_the_hand_checked_deal_grades_each_lead() -> None:
@@ -81,24 +81,12 @@ def test_a_choice_inside_the_run_is_graded_with_its_lead() -> None:
         assert grade.kept == grade_line(deal, [declined])[0].kept
 
 
-def _random_line(deal_seed: int, variant: str) -> tuple[object, list[Run]]:
-    deal = short_deal(3, 4, deal_seed, get_ruleset(variant))
-    if not turnup_award(deal, deal.board_or_dressed).deal_is_played:
-        return deal, []  # a Pope turned up ends the deal (early-hoyle, cassell)
-    rng = random.Random(deal_seed)
-    position, runs = Position.from_deal(deal), []
-    while not position.is_over:
-        run = rng.choice(position.outcomes(rng.choice(position.legal_leads())))
-        runs.append(run)
-        position = position.after(run)
-    return deal, runs
-
-
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(VARIANTS))
 def test_no_lead_keeps_more_than_the_best(seed: int, variant: str) -> None:
-    deal, runs = _random_line(seed, variant)
-    grades = grade_line(deal, runs)  # type: ignore[arg-type]
+    deal = short_deal(3, 4, seed, get_ruleset(variant))
+    runs = random_line(deal, random.Random(seed))  # none when the turned-up Pope ends it
+    grades = grade_line(deal, runs)
     assert len(grades) == len(runs)
     for grade in grades:
         assert grade.kept.lower <= grade.best.lower
