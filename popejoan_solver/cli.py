@@ -26,6 +26,7 @@ from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
 from .analysis.referee import describe, replay
 from .analysis.stats import groups, plot, wilson
 from .analysis.textfile import MAX_INPUT_BYTES, read_bounded, read_text_file
+from .commands import register_all
 from .logic.find import DESCRIPTIONS, FindQuery, Property, find_deals, parse_hold
 from .model.cards import CardSet, card_name, format_cards
 from .model.deal import Deal, deal_random, deal_warnings
@@ -843,6 +844,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="FILE", help="the batch file (resumable)")
     p.add_argument("--report", metavar="DIR", help="write the markdown report and plot here")
     p.set_defaults(func=cmd_study)
+
+    register_all(sub)  # the commands kept in popejoan_solver/commands/
     return parser
 
 
