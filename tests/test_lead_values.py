@@ -1,0 +1,100 @@
+"""lead_values: every lead's paranoid value equals solve's leads, and its forced win equals an
+independent minimax over the rules model (choices inside runs taken by their choosers)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from popejoan_solver.model.cards import Mask, card_name
+from popejoan_solver.model.deal import Deal
+from popejoan_solver.model.play import Game, Position, Run, RunTree
+from popejoan_solver.model.rules import RULESETS, get_ruleset
+from popejoan_solver.search import LeadEval, Value, lead_values, solve
+
+from .conftest import deal_holding, short_deal
+from .test_choices import POPE, SPIN
+
+FAMILIES = [*RULESETS, "hoyle-modernized+lead=any", "parlett+pairs=divided,ace=high"]
+CHOICES = [("hoyle-modernized+pope_in_lieu=run-continues", POPE),
+           ("hoyle-modernized+pope_in_lieu=pope-leads", POPE), ("spinado", SPIN)]
+
+
+def forced_wins(deal: Deal) -> list[int]:
+    """The leader's forced win after each legal lead: a plain minimax over Game.run_tree
+    (no pruning, no table of the engines), the leader raising it and every other seat lowering
+    it, each choice taken by its chooser."""
+    game = Game.from_deal(deal)
+    target = deal.leader
+
+    @cache
+    def position_value(played: Mask, leader: int) -> int:
+        winner = game.winner(played)
+        if winner >= 0:
+            return int(winner == target)
+        values = [tree_value(game.run_tree(played, leader, lead), played)
+                  for lead in game.legal_leads(played, leader)]
+        return max(values) if leader == target else min(values)
+
+    def tree_value(tree: RunTree, played: Mask) -> int:
+        if isinstance(tree, Run):
+            after = played | tree.mask
+            if tree.winner >= 0:
+                return int(tree.winner == target)
+            return position_value(after, tree.next_leader)
+        values = [tree_value(option, played) for option in tree.options]
+        return max(values) if tree.chooser == target else min(values)
+
+    return [tree_value(game.run_tree(deal.played_mask, target, lead), deal.played_mask)
+            for lead in game.legal_leads(deal.played_mask, target)]
+
+
+def check(deal: Deal, engine: str = "fast") -> tuple[LeadEval, ...]:
+    evals = lead_values(deal, engine=engine)
+    solution = solve(deal, seats=[deal.leader + 1], with_line=False, threads=1)
+    assert [(e.card, e.guaranteed) for e in evals] == [
+        (lead.card, lead.guaranteed) for lead in solution.leads]
+    assert [e.forced_win.lower for e in evals] == forced_wins(deal)
+    assert all(e.forced_win.is_exact and e.guaranteed.is_exact for e in evals)
+    best = max(e.guaranteed.lower for e in evals)
+    assert solution.seat(deal.leader + 1).guaranteed == Value.exact(best)
+    assert solution.seat(deal.leader + 1).forced_win.lower == max(e.forced_win.lower
+                                                                 for e in evals)
+    return evals
+
+
+@pytest.mark.parametrize("rules", FAMILIES)
+def test_lead_values_equal_solves_leads_and_an_independent_forced_win(rules: str) -> None:
+    ruleset = get_ruleset(rules)
+    for seed in range(6):
+        players = 3 + seed % 4
+        check(short_deal(players, 4 if players < 6 else 3, 500 + seed, ruleset))
+
+
+@pytest.mark.parametrize(("rules", "card"), CHOICES)
+def test_lead_values_with_choices_inside_runs(rules: str, card: int) -> None:
+    for seed in range(5):
+        players = 3 + seed % 3
+        check(deal_holding(rules, card, players, 4, 700 + seed))
+
+
+def test_lead_values_at_a_position_and_on_the_reference_engine() -> None:
+    deal = short_deal(4, 5, 31, get_ruleset("hoyle-modernized"))
+    position = Position.from_deal(deal)
+    _, after = position.play(position.legal_leads()[-1])
+    later = Deal.create([h & ~after.played for h in deal.hands], deal.dead, deal.turnup,
+                        deal.rules, played=[h & after.played for h in deal.hands],
+                        leader=after.leader)
+    evals = check(deal)
+    assert [card_name(e.card) for e in evals] == [card_name(c) for c in position.legal_leads()]
+    assert lead_values(deal, engine="reference") == evals
+    check(later)
+
+
+def test_lead_values_without_forced_win_and_under_a_time_limit() -> None:
+    deal = short_deal(3, 5, 8, get_ruleset("early-hoyle"))
+    full = lead_values(deal)
+    bare = lead_values(deal, forced_win=False)
+    assert [e.guaranteed for e in bare] == [e.guaranteed for e in full]
+    assert all(e.forced_win == Value(0, 1) for e in bare)
