@@ -70,13 +70,20 @@ def assert_contract(outcome: Outcome, status: int = 2, *, within: float | None =
         assert outcome.seconds < within, outcome.seconds
 
 
+def default_sigint() -> None:
+    """In a child before exec: Ctrl-C's default action, even when the test run itself was
+    started with SIGINT ignored (a background job, some CI runners, pytest-xdist workers), so
+    the command under test installs its own handler as it would in a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_cli(args: Sequence[str], *, after: float, timeout: float = 30) -> Outcome:
     """Start ``python -m popejoan_solver ARGS`` in its own process group, send the group SIGINT
     (Ctrl-C) ``after`` seconds in, and wait; ``seconds`` is the time from the signal to the end.
     Fails if the command ended before the signal. The group's id is the returned ``pid``."""
     proc = subprocess.Popen([sys.executable, "-m", "popejoan_solver", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=default_sigint)
     time.sleep(after)
     assert proc.poll() is None, f"popejoan {args[0]} ended before the signal"
     sent = time.monotonic()

@@ -23,6 +23,7 @@ from popejoan_solver.model.cards import PACK, CardSet, card_name, iter_mask, mas
 from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search import solve
+from tests.contract import default_sigint
 
 
 def _content(path: Path) -> list[tuple[Any, ...]]:
@@ -94,7 +95,7 @@ def test_ctrl_c_stops_the_workers_keeps_the_rows_and_resumes(tmp_path: Path) -> 
             "--players", "5", "--deals", "60", "--seed", "4", "--workers", "2", "--out",
             str(out)]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, preexec_fn=default_sigint)
     _wait_for_rows(out, 3)
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)

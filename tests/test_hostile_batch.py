@@ -29,7 +29,7 @@ from popejoan_solver.analysis.batch import (
     read_rows,
     run_batch,
 )
-from tests.contract import ROOT, Outcome, assert_contract, run_cli
+from tests.contract import ROOT, Outcome, assert_contract, default_sigint, run_cli
 
 BATCH = ["batch", "--rules", "hoyle-modernized", "--players", "5", "--deals", "60", "--seed",
          "4", "--workers", "2"]
@@ -100,7 +100,8 @@ def _start(out: Path) -> subprocess.Popen[str]:
     """The long batch in its own session (its process group is the batch and its workers)."""
     return subprocess.Popen([sys.executable, "-m", "popejoan_solver", *BATCH, "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            cwd=ROOT, start_new_session=True)
+                            cwd=ROOT, start_new_session=True,
+                            preexec_fn=default_sigint)
 
 
 @pytest.fixture(scope="module")

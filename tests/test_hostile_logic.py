@@ -34,7 +34,7 @@ from popejoan_solver.model.examples import HOYLE_DEAD_HAND_LINE
 from popejoan_solver.model.notation import parse_deal_text
 from popejoan_solver.model.rules import get_ruleset
 
-from .contract import ROOT, assert_contract, run_cli
+from .contract import ROOT, assert_contract, default_sigint, run_cli
 
 HOYLE = get_ruleset("hoyle-modernized")
 GRAPH_DEAL = ("hoyle-modernized: 34TJ..27. 27.T.Q.9K Q.A67K..2 6.5J.5.TJ | "
@@ -281,7 +281,7 @@ def _interrupt(argv: list[str], after: float) -> tuple[int, str, str, float]:
     status, stdout, stderr and the seconds it took to stop once signalled."""
     proc = subprocess.Popen([sys.executable, "-m", "popejoan_solver", *argv],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=default_sigint)
     try:
         time.sleep(after)
         assert proc.poll() is None, "the command ended before the signal"
