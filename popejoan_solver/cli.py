@@ -23,7 +23,7 @@ from .analysis.batch import parse_players, run_batch, tty_progress
 from .analysis.grading import describe as describe_grade
 from .analysis.grading import grade_record
 from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
-from .analysis.referee import describe, replay
+from .analysis.referee import RecordReplay, describe, replay
 from .analysis.stats import groups, plot, wilson
 from .analysis.textfile import MAX_INPUT_BYTES, read_bounded, read_text_file
 from .commands import register_all
@@ -123,7 +123,7 @@ def _add_rules_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    sys.stdout.write(json_text(data))
 
 
 # ----------------------------------------------------------------------------- rules
@@ -321,6 +321,13 @@ def _print_solution(deal: Deal, solution: Solution) -> None:
     print(f"\n{stats.nodes} nodes, {stats.seconds:.3f} s, {stats.engine} engine{core}{threads}")
 
 
+def solve_json(solution: Solution) -> dict[str, Any]:
+    """What ``solve --json`` prints (and the web table's ``POST /api/solve`` answers)."""
+    data = solution.to_json()
+    return ({k: data[k] for k in ("seats", "leads", "line", "stats")} |
+            {k: data[k] for k in data if k not in ("seats", "leads", "line", "stats")})
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     deal = _load(args)
     seats = [args.seat] if args.seat is not None else None
@@ -332,9 +339,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         _write_record(args.record, record_of_line(deal, [s.run for s in solution.line]),
                       solution.exact)
     if args.json:
-        data = solution.to_json()
-        _print_json({k: data[k] for k in ("seats", "leads", "line", "stats")} |
-                    {k: data[k] for k in data if k not in ("seats", "leads", "line", "stats")})
+        _print_json(solve_json(solution))
     else:
         _print_solution(deal, solution)
     return EXIT_OK if solution.exact else EXIT_TIME_LIMIT
@@ -369,10 +374,21 @@ def read_record(text: str, stdin: Any = None) -> Record:
     return parse_record_text(read_text_file(text))
 
 
+def check_json(result: RecordReplay) -> dict[str, Any]:
+    """What ``check --json`` prints (and the web table's ``POST /api/check`` answers)."""
+    data: dict[str, Any] = result.to_json()
+    return data
+
+
+def json_text(data: Any) -> str:
+    """JSON as the commands print it: indented by two, non-ASCII kept, one final newline."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     result = replay(read_record(args.record))
     if args.json:
-        _print_json(result.to_json())
+        _print_json(check_json(result))
     else:
         print("\n".join(describe(result)))
     return EXIT_OK if result.legal else EXIT_DISAGREE
