@@ -20,77 +20,23 @@ uniformly random legal lead, whose cost is computed exactly as the mean over the
 
 from __future__ import annotations
 
-import itertools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..model.cards import (
-    EIGHT_OF_DIAMONDS,
-    POPE,
-    Card,
-    card_suit,
-    iter_mask,
-    make_card,
-    parse_card,
-)
+from ..bots.maxims import MAXIMS as MAXIMS
+from ..bots.maxims import maxim_lead
+from ..model.cards import Card, parse_card
 from ..model.deal import Deal
 from ..model.notation import deal_from_json
 from .stats import mean_ci, wilson
 
-MAXIMS = ("known stop", "Pope", "sequence to a King", "close pair", "longest suit")
-"""The maxims by name; a sequence to a King ranks with the known stops."""
-
 
 def hoyle_advice(deal: Deal) -> tuple[Card, str]:
-    """Eldest's first lead by Hoyle's advice, and the maxim that chose it."""
-    rules = deal.rules
-    hand = deal.hands[0]
-    order = rules.suit_order
-
-    def known_stop(card: Card) -> bool:
-        above = rules.successor[card]
-        return above < 0 or above == EIGHT_OF_DIAMONDS or above == deal.turnup
-
-    def runs(max_gap: int) -> list[list[Card]]:
-        """Runs of own cards per suit, bottom first, with at most ``max_gap`` missing between."""
-        found = []
-        for suit in range(4):
-            cards = [make_card(suit, r) for r in order]
-            mine = [i for i, c in enumerate(cards) if hand >> c & 1]
-            current: list[int] = []
-            for i in mine:
-                if current and i - current[-1] - 1 > max_gap:
-                    found.append([cards[j] for j in current])
-                    current = []
-                current.append(i)
-            if current:
-                found.append([cards[j] for j in current])
-        return found
-
-    # Top tier: runs ending in a known stop, and sequences (gaps of one card allowed) ending
-    # in a King; the longest is led from its bottom, a plain stop run winning a tie.
-    top = [(len(run), 1, run[0], MAXIMS[0]) for run in runs(0) if known_stop(run[-1])]
-    top += [(len(run), 0, run[0], MAXIMS[2]) for run in runs(1)
-            if len(run) > 1 and run[-1] % 13 == 12 and rules.successor[run[-1]] < 0]
-    if top:
-        best = max(top, key=lambda t: (t[0], t[1], -t[2]))
-        return best[2], best[3]
-    if hand >> POPE & 1:
-        return POPE, MAXIMS[1]
-    key = rules.order_key
-    pairs = []
-    for suit in range(4):
-        mine = sorted((c for c in iter_mask(hand) if card_suit(c) == suit), key=key.__getitem__)
-        for low, high in itertools.pairwise(mine):
-            if 3 <= key[high] - key[low] <= 4:
-                pairs.append((key[high] - key[low], suit, low))
-    if pairs:
-        return min(pairs)[2], MAXIMS[3]
-    suits = [[c for c in iter_mask(hand) if card_suit(c) == s] for s in range(4)]
-    longest = max(range(4), key=lambda s: (len(suits[s]), -s))
-    return min(suits[longest], key=key.__getitem__), MAXIMS[4]
+    """Eldest's first lead by Hoyle's advice, and the maxim that chose it (the bots' maxims at
+    the first lead: only the turn-up is known to be dead)."""
+    return maxim_lead(deal.rules, deal.hands[0], 1 << deal.turnup)
 
 
 @dataclass(frozen=True)
