@@ -1,0 +1,306 @@
+"""Pope Joan as an OpenSpiel game: ``pyspiel.load_game("python_pope_joan", {...})``.
+
+The deal is dealt card by card, one chance node per card (at most 51 outcomes each), to the
+recipients the model's own dealing gives (:func:`dealing_order`); then the seat on lead picks a
+lead (action = card index) and a chooser takes or declines a choice inside a run (actions 52 and
+53). Runs, stops, choices and the settlement are the model's (:mod:`..model.play`,
+:mod:`..model.settlement`), never restated here. Imports ``pyspiel``: the ``openspiel`` extra.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import pyspiel
+
+from ..model.board import Board
+from ..model.cards import NUM_CARDS, Card, Mask, card_name
+from ..model.deal import Deal, deal_random, shuffled_pack
+from ..model.errors import DealError, NotationError
+from ..model.play import Choice, Position, Run, RunTree, outcomes
+from ..model.rules import DEFAULT_RULESET, MAX_PLAYERS, MIN_PLAYERS, Ruleset, get_ruleset
+from ..model.settlement import settle, turnup_award
+from ..model.table import compile_rules
+from .observer import PopeJoanObserver
+
+GAME_NAME = "python_pope_joan"
+CHOICE_BASE = NUM_CARDS
+"""Action ``CHOICE_BASE + i`` takes option ``i`` of a choice inside a run (0 declines)."""
+MAX_OPTIONS = 2
+NUM_ACTIONS = CHOICE_BASE + MAX_OPTIONS
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Pope Joan (popejoan-solver)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=MIN_PLAYERS,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": 4, "rules": DEFAULT_RULESET, "board": ""},
+)
+
+
+@cache
+def dealing_order(rules: Ruleset, players: int) -> tuple[int, ...]:
+    """Who receives each card dealt, in order (a seat, or ``players`` for the dead hand): read
+    off the model's :func:`deal_random`, which deals a shuffled pack by position; the last card
+    is the turn-up."""
+    seed = "openspiel-dealing-order"
+    cards = shuffled_pack(seed, 0, rules.pack)
+    deal = deal_random(players, seed, rules)
+    if deal.turnup != cards[-1]:
+        raise AssertionError("the model's dealing no longer turns up the last card dealt")
+    return tuple(players if deal.holder(card) < 0 else deal.holder(card) for card in cards)
+
+
+def parse_board(text: str) -> Board | None:
+    """The ``board`` parameter: empty for a fresh dressing, else ``pope=6,game=3,...``."""
+    if not text.strip():
+        return None
+    counts: dict[str, int] = {}
+    for item in text.split(","):
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().isdigit():
+            raise NotationError(f"board parameter: COMPARTMENT=COUNT, not {item!r}")
+        counts[name.strip()] = int(value)
+    return Board.from_json(counts)
+
+
+def board_parameter(board: Board) -> str:
+    """The ``board`` parameter that gives ``board``."""
+    return ",".join(f"{c.value}={n}" for c, n in board.items())
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Honest bounds on one seat's return in counters."""
+
+    low: int
+    high: int
+
+
+def utility_bounds(rules: Ruleset, players: int, board: Board) -> Bounds:
+    """At best a seat takes the whole board, a stake for every card in the others' hands and
+    every award paid by each opponent; at worst it pays for a full hand and every award."""
+    table = compile_rules(rules)
+    hand = rules.cards_per_player(players)
+    per_card = max(table.per_card_left, 1)  # the Pope turned up: a stake a card dealt
+    from_each = sum(a.from_each for a in table.awards(0))
+    return Bounds(low=-(per_card * hand + from_each),
+                  high=board.total() + (per_card * hand + from_each) * (players - 1))
+
+
+class PopeJoanGame(pyspiel.Game):  # type: ignore[misc]
+    """The game for one number of players, one ruleset and one board."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = int(params.get("players", 4))
+        rules = get_ruleset(str(params.get("rules", DEFAULT_RULESET)))
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                            f"not {players}")
+        board = parse_board(str(params.get("board", "")))
+        self.rules = rules
+        self.players = players
+        self.board = board if board is not None else compile_rules(rules).dressing(
+            players).layout
+        self.order = dealing_order(rules, players)
+        self.bounds = utility_bounds(rules, players, self.board)
+        pack = rules.pack.bit_count()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_CARDS,
+            num_players=players,
+            min_utility=float(self.bounds.low),
+            max_utility=float(self.bounds.high),
+            utility_sum=None,
+            max_game_length=3 * pack,  # the deal, then a lead or a choice per card at most
+        )
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> PopeJoanState:
+        return PopeJoanState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: Any = None) -> PopeJoanObserver:
+        return PopeJoanObserver(
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+@dataclass(frozen=True)
+class ChoiceMade:
+    """A choice taken or declined inside run ``run`` (public only when taken)."""
+
+    seat: int
+    run: int
+    kind: str
+    option: int
+
+
+class PopeJoanState(pyspiel.State):  # type: ignore[misc]
+    """A state: the cards dealt so far, then the model's position and any choice pending."""
+
+    def __init__(self, game: PopeJoanGame) -> None:
+        super().__init__(game)
+        self.pj: PopeJoanGame = game
+        self.dealt: list[Card] = []
+        self.deal: Deal | None = None
+        self.position: Position | None = None
+        self.pending: Choice | None = None
+        self.partial: tuple[Card, ...] = ()
+        self.runs: list[Run] = []
+        self.choices: list[ChoiceMade] = []
+        self.over = False
+
+    # The OpenSpiel API.
+
+    def current_player(self) -> int:
+        if self.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self.position is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.pending is not None:
+            return self.pending.chooser
+        return self.position.leader
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.over or self.position is None or player != self.current_player():
+            return []
+        if self.pending is not None:
+            return [CHOICE_BASE + i for i in range(len(self.pending.options))]
+        return sorted(self.position.legal_leads())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        left = [c for c in range(NUM_CARDS)
+                if self.pj.rules.pack >> c & 1 and c not in self.dealt]
+        return [(card, 1.0 / len(left)) for card in left]
+
+    def _apply_action(self, action: int) -> None:
+        if self.position is None:
+            self._deal_card(action)
+        elif self.pending is not None:
+            option = action - CHOICE_BASE
+            seat = self.pending.chooser
+            self.choices.append(ChoiceMade(seat, len(self.runs), self.pending.kind.name, option))
+            self._follow(self.pending.options[option])
+        else:
+            if action not in self.position.legal_leads():
+                raise pyspiel.SpielError(f"illegal lead {action}")
+            game = self.position.game
+            self._follow(game.run_tree(self.position.played, self.position.leader, action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            count = len(self.dealt)
+            whom = self.pj.order[min(count, len(self.pj.order) - 1)]
+            return f"deal {card_name(action)} to " + (
+                "the dead hand" if whom == self.pj.players else f"seat {whom + 1}")
+        if action >= CHOICE_BASE:
+            return ("decline" if action == CHOICE_BASE else "take") + " the choice"
+        return f"lead {card_name(action)}"
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        """Each seat's net counters: the turn-up's award and the play's settlement (the
+        dressing, the same whatever is played, is left out)."""
+        if not self.over or self.deal is None:
+            return [0.0] * self.pj.players
+        played, winner = (self.position.played, self.position.winner) if self.position else (
+            0, -1)
+        settled = settle(self.deal, played, winner)
+        return [float(settled.net(seat)) for seat in range(self.pj.players)]
+
+    def __str__(self) -> str:
+        if self.deal is None:
+            return f"dealing: {len(self.dealt)} cards dealt"
+        runs = " / ".join(run.describe() for run in self.runs)
+        return f"{self.deal.rules.name} {len(self.runs)} runs: {runs}"
+
+    # The play, through the model.
+
+    def _deal_card(self, card: Card) -> None:
+        if not self.pj.rules.pack >> card & 1 or card in self.dealt:
+            raise pyspiel.SpielError(f"card {card} cannot be dealt now")
+        self.dealt.append(card)
+        if len(self.dealt) < len(self.pj.order):
+            return
+        players = self.pj.players
+        places = [0] * (players + 1)
+        for card_dealt, whom in zip(self.dealt, self.pj.order, strict=True):
+            places[whom] |= 1 << card_dealt
+        self.deal = Deal.create(tuple(places[:players]), places[players], self.dealt[-1],
+                                self.pj.rules, self.pj.board)
+        if not turnup_award(self.deal, self.pj.board).deal_is_played:
+            self.over = True
+        self.position = Position.from_deal(self.deal)
+
+    def _follow(self, tree: RunTree) -> None:
+        """Take the run so far to its next choice, or finish it."""
+        assert self.position is not None
+        if isinstance(tree, Choice):
+            self.pending = tree
+            self.partial = run_so_far(tree)
+            return
+        self.pending, self.partial = None, ()
+        self.runs.append(tree)
+        self.position = self.position.after(tree)
+        self.over = self.position.is_over
+
+    # Views for the observer.
+
+    def dealt_to(self, seat: int) -> Mask:
+        """The cards dealt to ``seat`` (or to the dead hand: ``seat == players``) so far."""
+        mask = 0
+        for card, whom in zip(self.dealt, self.pj.order, strict=False):
+            if whom == seat:
+                mask |= 1 << card
+        return mask
+
+    @property
+    def turnup(self) -> Card | None:
+        """The turn-up once dealt, where the ruleset shows it."""
+        if len(self.dealt) < len(self.pj.order) or not compile_rules(self.pj.rules).turns_up:
+            return None
+        return self.dealt[-1]
+
+    def sees_dead_hand(self, seat: int) -> bool:
+        """The dealer's sight of the dead hand, where the ruleset gives it (once dealt)."""
+        return (self.deal is not None and seat == self.pj.players - 1
+                and compile_rules(self.pj.rules).dealer_sees_dead_hand)
+
+
+def run_so_far(choice: Choice) -> tuple[Card, ...]:
+    """The cards a run has played when ``choice`` is reached: what its options' runs share."""
+    runs = [outcomes(option)[0].cards for option in choice.options]
+    shared: list[Card] = []
+    for cards in zip(*runs, strict=False):
+        if len(set(cards)) > 1:
+            break
+        shared.append(cards[0])
+    return tuple(shared)
+
+
+def load(players: int = 4, rules: str = DEFAULT_RULESET, board: Board | None = None) -> Any:
+    """``pyspiel.load_game`` for Pope Joan with these parameters."""
+    params: dict[str, Any] = {"players": players, "rules": rules}
+    if board is not None:
+        params["board"] = board_parameter(board)
+    return pyspiel.load_game(GAME_NAME, params)
+
+
+pyspiel.register_game(_GAME_TYPE, PopeJoanGame)
+
+__all__ = ["CHOICE_BASE", "GAME_NAME", "PopeJoanGame", "PopeJoanState",
+           "dealing_order", "load", "utility_bounds"]
