@@ -1,0 +1,349 @@
+"""What one seat knows at one point of play: its view of a deal, as exact per-card constraints.
+
+A seat sees its own hand, the turn-up (where the ruleset turns one up), every card played and
+by whom, the board and the hand sizes; the dealer also sees the dead hand where the ruleset
+lets him (``spare_hand=dealer-sees``). The play reveals more (``seat.inference``): a run that
+stopped short shows its next card is dead, a lead under a lowest-card rule shows cards its
+leader did not hold, and a player going out shows who holds the exempt Pope. Every such fact
+is a constraint on one card: the set of places it may be. :func:`knowledge` gathers them, then
+narrows each card to the places where some deal of the right hand sizes puts it (by exact
+counting), so ``places`` is exact: a card may be at a place if and only if some deal
+consistent with everything seen puts it there.
+
+**Inside a run.** A bot deciding at a choice inside a run (Spinado's Spin, Peel's Pope in lieu
+of a stop) calls :func:`knowledge_at_choice` with the line so far, the lead and the
+:class:`~popejoan_solver.model.play.Choice` node it stands at (from ``Game.run_tree``). The
+knowledge then includes what the run has shown so far (the lead, the cards before the choice
+and, for a Pope in lieu, that the run stopped); its position is the one *before* the lead, so
+every sampled deal is a position from which replaying the lead reaches the same choice node
+(the same chooser and kind after the same cards: ``seat.inference.reproduces``).
+
+A position :class:`Deal` given with played cards and no line is read without the order of
+play: exact when the order tells nothing more (the lead rule ``any``, no choices inside runs,
+the deal not over in an ambiguous way); otherwise :class:`ViewError` asks for the record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..model.board import Board
+from ..model.cards import Card, Mask, card_name, iter_mask
+from ..model.deal import Deal
+from ..model.errors import IllegalPlayError, PopeJoanError
+from ..model.play import Choice, Game, Position, Run, StopReason
+from ..model.rules import Ruleset
+from ..model.settlement import apply_to_board, compartments_taken, turnup_award
+from ..model.table import LeadId, compile_rules
+from .counting import can_place, group_cards
+from .inference import (
+    Step,
+    common_prefix,
+    dead_evidence,
+    dead_text,
+    exempt_places,
+    lead_excludes,
+    reproduces,
+)
+
+
+class ViewError(PopeJoanError):
+    """A view that cannot be computed exactly from what was given (e.g. no line of play)."""
+
+
+@dataclass(frozen=True)
+class Inference:
+    """One thing the seat knows beyond what it sees, with its reason."""
+
+    card: Card
+    places: Mask
+    """Bit ``i``: the card may be with seat ``i`` (0-based) by this inference; bit ``n``: dead."""
+    rule: str
+    """The rule it rests on (an option ``name=value``, or ``runs climb``)."""
+    text: str
+
+    def to_json(self, players: int) -> dict[str, object]:
+        return {"card": card_name(self.card), "places": places_json(self.places, players),
+                "rule": self.rule, "text": self.text}
+
+
+def places_json(places: Mask, players: int) -> list[int | str]:
+    """A location mask as JSON: seats from 1, ``"dead"`` for the dead hand."""
+    return [p + 1 if p < players else "dead" for p in iter_mask(places)]
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What one seat knows at one point of play (seats 0-based inside)."""
+
+    seat: int
+    rules: Ruleset
+    players: int
+    own: Mask
+    turnup: Card | None
+    """None where the ruleset shows no turn-up (Spinado)."""
+    played: tuple[Mask, ...]
+    leader: int
+    board: Board
+    hand_sizes: tuple[int, ...]
+    dead_size: int
+    hidden: Mask
+    """The cards whose place the seat does not know for certain."""
+    places: tuple[Mask, ...]
+    """Per location (seats, then ``players`` = the dead hand): hidden cards that may be there."""
+    need: tuple[int, ...]
+    """How many hidden cards each location holds (0 for the seat itself)."""
+    known_dead: Mask
+    inferences: tuple[Inference, ...]
+    line: tuple[Run, ...]
+    known_held: tuple[Mask, ...] = ()
+    """Cards of other seats' hands the seat knows for certain, per seat (its own: ``own``)."""
+    deal_board: Board | None = None
+    """The board of the position deals drawn (:mod:`seat.sampling`): the input deal's own
+    board (None: the ruleset's dressing) when no line was played from it, else ``board``."""
+    winner: int | None = None
+    """The seat that went out, once the deal is over."""
+    pending: tuple[Card, ...] = ()
+    """At a choice inside a run: the cards of the run so far (its lead first)."""
+
+    @property
+    def played_mask(self) -> Mask:
+        mask = 0
+        for cards in self.played:
+            mask |= cards
+        return mask
+
+    def allowed(self, card: Card) -> Mask:
+        """The locations a hidden card may be in."""
+        return sum(1 << loc for loc, mask in enumerate(self.places) if mask >> card & 1)
+
+
+def knowledge(deal: Deal, seat: int, line: Sequence[Run] = ()) -> Knowledge:
+    """What ``seat`` (0-based) knows after ``line`` (runs played from ``deal``, each one of its
+    lead's outcomes). Raises :class:`IllegalPlayError` for a run the deal cannot produce."""
+    return _build(deal, seat, _steps(deal, seat, line), tuple(line), None)
+
+
+def knowledge_at_choice(deal: Deal, seat: int, line: Sequence[Run], lead: Card,
+                        choice: Choice) -> Knowledge:
+    """What ``seat`` knows at ``choice``, a choice node of the run tree of ``lead`` played
+    after ``line``; the position (and sampled deals) are those before the lead."""
+    steps = _steps(deal, seat, line)
+    position = _replay(deal, line)
+    if position.is_over or lead not in position.legal_leads():
+        raise IllegalPlayError(f"{card_name(lead)} is not a lead of this position")
+    partial = common_prefix(choice)
+    step = Step(position.leader, position.played, lead, None, partial, choice)
+    if not reproduces(position.game, step):
+        raise IllegalPlayError("the choice is not one of this lead's run tree")
+    return _build(deal, seat, [*steps, step], tuple(line), partial)
+
+
+def _replay(deal: Deal, line: Sequence[Run]) -> Position:
+    position = Position.from_deal(deal)
+    for index, run in enumerate(line):
+        if position.is_over or run.leader != position.leader:
+            raise IllegalPlayError(f"run {index + 1} of the line is not a play of this deal")
+        if run not in position.outcomes(run.lead):
+            raise IllegalPlayError(f"run {index + 1} ({run.step}) is not a play of this deal")
+        position = position.after(run)
+    return position
+
+
+def _steps(deal: Deal, seat: int, line: Sequence[Run]) -> list[Step]:
+    """The observed leads of ``line``, checked against the deal."""
+    if not 0 <= seat < deal.players:
+        raise ViewError(f"seat must be from 1 to {deal.players}, not {seat + 1}")
+    if deal.played:
+        _check_unordered(deal)
+    steps: list[Step] = []
+    position = Position.from_deal(deal)
+    _replay(deal, line)
+    for run in line:
+        steps.append(Step(position.leader, position.played, run.lead, run))
+        position = position.after(run)
+    return steps
+
+
+def _check_unordered(deal: Deal) -> None:
+    """Refuse a position given without its line where the order of play would tell more."""
+    table = compile_rules(deal.rules)
+    why = None
+    if table.lead is not LeadId.ANY:
+        why = f"under lead={deal.rules.lead.value} each lead tells what its leader did not hold"
+    elif table.choice_points:
+        why = f"under {table.choice_points[0].option} a choice may have ended a run"
+    else:
+        game = Game.from_deal(deal)
+        played = deal.played_mask
+        winner = game.winner(played)
+        if winner >= 0 and any(game.stop_reason(c, played) is StopReason.DEAD
+                               for c in iter_mask(deal.played[winner])):
+            why = "the deal is over and its last run is not known"
+    if why is not None:
+        raise ViewError(f"this position needs its line of play to be viewed exactly ({why}): "
+                        "give the record of the deal (popejoan view RECORD --after K)")
+
+
+def _public(deal: Deal, seat: int, position: Position) -> tuple[Card | None, Mask]:
+    """The turn-up if shown, and the dead cards the seat sees."""
+    table = compile_rules(deal.rules)
+    turnup = deal.turnup if table.turns_up else None
+    dead = deal.dead if table.dealer_sees_dead_hand and seat == deal.players - 1 else 0
+    return turnup, dead | (1 << turnup if turnup is not None else 0)
+
+
+def _board(deal: Deal, position: Position) -> Board:
+    """The board as it stands: as given for a position; for a fresh deal dressed and after the
+    turn-up award; then after the compartments taken by the line."""
+    start = deal.board_or_dressed
+    if deal.is_fresh:
+        start = apply_to_board(start, turnup_award(deal, start).transfers)
+    game = position.game
+    taken_before = compartments_taken(game, start, deal.played_mask)
+    return apply_to_board(start, [t for t in compartments_taken(game, start, position.played)
+                                  if t not in taken_before])
+
+
+def _build(deal: Deal, seat: int, steps: list[Step], line: tuple[Run, ...],
+           partial: tuple[Card, ...] | None) -> Knowledge:
+    position = _replay(deal, line)
+    game = position.game
+    n = deal.players
+    played = position.played
+    turnup, seen_dead = _public(deal, seat, position)
+    own = game.held(played, seat)
+    inferences: list[Inference] = []
+    allowed = _raw_allowed(deal, seat, steps, position, seen_dead, inferences)
+    allowed = _narrow(allowed, _sizes(game, played, n, deal.dead), seat, seen_dead, inferences)
+    return _assemble(deal, seat, position, line, partial, turnup, own, allowed, inferences)
+
+
+def _sizes(game: Game, played: Mask, n: int, dead: Mask) -> tuple[int, ...]:
+    return (*(game.held(played, s).bit_count() for s in range(n)), dead.bit_count())
+
+
+def _raw_allowed(deal: Deal, seat: int, steps: list[Step], position: Position, seen_dead: Mask,
+                 inferences: list[Inference]) -> dict[Card, Mask]:
+    """Each unseen card's places by the play's evidence, before counting narrows them."""
+    game, played, n = position.game, position.played, deal.players
+    winner = game.winner(played)
+    everywhere = ((1 << (n + 1)) - 1) & ~(1 << seat)
+    unseen = deal.rules.pack & ~played & ~game.held(played, seat) & ~seen_dead
+    third = next(s for s in range(n) if s not in (seat, winner))
+    allowed: dict[Card, Mask] = {}
+    for card in iter_mask(unseen):
+        places = everywhere
+        for step in steps:
+            if step.leader != seat and places >> step.leader & 1 and lead_excludes(
+                    deal.rules, step.lead, card):
+                places &= ~(1 << step.leader)
+                inferences.append(Inference(
+                    card, everywhere & ~(1 << step.leader), f"lead={deal.rules.lead.value}",
+                    f"seat {step.leader + 1} held no {card_name(card)}: it led "
+                    f"{card_name(step.lead)} (lead={deal.rules.lead.value})"))
+        if game.holder[card] < 0:
+            places = _dead_check(deal, steps, position, card, third, places, inferences)
+        exempt = game.table.exempt_card
+        if winner >= 0 and card == exempt:
+            found = exempt_places(game, played, winner, card)
+            places &= found
+            inferences.append(Inference(card, found, "pope_exemption=true",
+                                        f"{card_name(card)}: "
+                                        f"{_exempt_text(found, n)}"))
+        allowed[card] = places
+    return allowed
+
+
+def _exempt_text(found: Mask, n: int) -> str:
+    if found == 1 << n:
+        return "every player with cards left paid the one out, so it is dead"
+    seats = ", ".join(str(s + 1) for s in iter_mask(found))
+    return f"seat {seats} did not pay the one out: it holds the exempt card"
+
+
+def _dead_check(deal: Deal, steps: list[Step], position: Position, card: Card, third: int,
+                places: Mask, inferences: list[Inference]) -> Mask:
+    """Narrow a dead card's places to the dead hand if the play shows it is dead."""
+    n = deal.players
+    game = position.game
+    index = dead_evidence(game, steps, card, third)
+    if index is not None:
+        rule, text = dead_text(card, steps[index], index, deal.rules)
+        inferences.append(Inference(card, 1 << n, rule, text))
+        return places & 1 << n
+    below = deal.rules.predecessor[card]
+    if below >= 0 and deal.played_mask >> below & 1:
+        inferences.append(Inference(card, 1 << n, "runs climb",
+                                    f"{card_name(card)} is dead: {card_name(below)} was played "
+                                    f"and the run it was in did not go on to it"))
+        return places & 1 << n
+    return places
+
+
+def _narrow(allowed: dict[Card, Mask], sizes: tuple[int, ...], seat: int, seen_dead: Mask,
+            inferences: list[Inference]) -> dict[Card, Mask]:
+    """Each card's places narrowed to those some deal of the right hand sizes uses (exact)."""
+    n = len(sizes) - 1
+    known = [0] * n + [seen_dead]
+    for card, places in allowed.items():
+        if places & (places - 1) == 0:
+            known[places.bit_length() - 1] |= 1 << card
+    need = [sizes[loc] - known[loc].bit_count() for loc in range(n + 1)]
+    need[seat] = 0
+    hidden = [(c, p) for c, p in allowed.items() if p & (p - 1)]
+    groups = group_cards(hidden)
+    result = dict(allowed)
+    for index, group in enumerate(groups):
+        exact = 0
+        for loc in iter_mask(group.places):
+            if can_place(groups, index, loc, need):
+                exact |= 1 << loc
+        if exact != group.places:
+            for card in group.cards:
+                result[card] = exact
+                inferences.append(Inference(card, exact, "hand sizes",
+                                            f"{card_name(card)}: by the hand sizes it can only "
+                                            f"be {_where(exact, n)}"))
+    return result
+
+
+def _where(places: Mask, n: int) -> str:
+    return " or ".join("dead" if p == n else f"with seat {p + 1}" for p in iter_mask(places))
+
+
+def _assemble(deal: Deal, seat: int, position: Position, line: tuple[Run, ...],
+              partial: tuple[Card, ...] | None, turnup: Card | None, own: Mask,
+              allowed: dict[Card, Mask], inferences: list[Inference]) -> Knowledge:
+    n = deal.players
+    game, played = position.game, position.played
+    places = [0] * (n + 1)
+    known = [0] * (n + 1)
+    for card, where in allowed.items():
+        if where & (where - 1) == 0:
+            known[where.bit_length() - 1] |= 1 << card
+        else:
+            for loc in iter_mask(where):
+                places[loc] |= 1 << card
+    turn_mask = 1 << turnup if turnup is not None else 0
+    seen_dead = _public(deal, seat, position)[1]
+    known_dead = known[n] | seen_dead | turn_mask
+    sizes = _sizes(game, played, n, deal.dead)
+    need = [sizes[loc] - known[loc].bit_count() for loc in range(n)]
+    need[seat] = 0
+    need.append(sizes[n] - known_dead.bit_count())
+    hidden = 0
+    for mask in places:
+        hidden |= mask
+    winner = game.winner(played)
+    return Knowledge(
+        seat=seat, rules=deal.rules, players=n, own=own, turnup=turnup,
+        played=tuple(game.dealt[s] & played for s in range(n)), leader=position.leader,
+        board=_board(deal, position), hand_sizes=sizes[:n], dead_size=sizes[n],
+        hidden=hidden, places=tuple(places), need=tuple(need), known_dead=known_dead,
+        inferences=tuple(i for i in inferences if not played >> i.card & 1),
+        line=line, known_held=tuple(known[s] for s in range(n)),
+        deal_board=deal.board if not line else _board(deal, position),
+        winner=winner if winner >= 0 else None,
+        pending=partial or ())
