@@ -46,7 +46,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, deal_random
 from ..model.errors import PopeJoanError, clip
@@ -251,14 +251,14 @@ def _has_content(path: Path) -> bool:
         return False
 
 
-def _inspect(path: Path, *, writing: bool) -> bool:
-    """Refuse what cannot be a batch file before SQLite opens it (a folder, a device, a pipe,
+def _inspect(path: Path, *, writing: bool, noun: str = "batch file") -> bool:
+    """Refuse what cannot be a ``noun`` before SQLite opens it (a folder, a device, a pipe,
     another kind of file, a truncated database); true when the file is new or empty."""
     try:
         info = path.stat()
     except FileNotFoundError:
         if not writing:
-            raise BatchFileError(f"no such batch file: {path}") from None
+            raise BatchFileError(f"no such {noun}: {path}") from None
         folder = path.parent
         if not folder.exists():
             raise BatchFileError(f"cannot create {path}: folder {folder} does not exist") from None
@@ -271,14 +271,14 @@ def _inspect(path: Path, *, writing: bool) -> bool:
     except OSError as exc:
         raise BatchFileError(f"cannot use {path}: {exc.strerror or exc}") from None
     if stat.S_ISDIR(info.st_mode):
-        raise BatchFileError(f"{path} is a folder, not a batch file")
+        raise BatchFileError(f"{path} is a folder, not a {noun}")
     if not stat.S_ISREG(info.st_mode):
         raise BatchFileError(f"{path} is not a regular file (a device, pipe or socket), "
-                             f"not a batch file")
+                             f"not a {noun}")
     if info.st_size == 0:
         if writing:
             return True
-        raise BatchFileError(f"{path} is empty, not a batch file")
+        raise BatchFileError(f"{path} is empty, not a {noun}")
     if writing and not os.access(path, os.W_OK):
         raise BatchFileError(f"cannot write to {path}: it is read-only")
     try:
@@ -286,14 +286,14 @@ def _inspect(path: Path, *, writing: bool) -> bool:
             header = handle.read(100)
     except OSError as exc:
         raise BatchFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-    _check_header(path, header, info.st_size)
+    _check_header(path, header, info.st_size, noun)
     return False
 
 
-def _check_header(path: Path, header: bytes, size: int) -> None:
+def _check_header(path: Path, header: bytes, size: int, noun: str = "batch file") -> None:
     """SQLite's file header against the file's size: a cut-off file is called truncated."""
     if not (header.startswith(SQLITE_MAGIC) or SQLITE_MAGIC.startswith(header)):
-        raise BatchFileError(f"{path} is not a popejoan batch file (not SQLite)")
+        raise BatchFileError(f"{path} is not a popejoan {noun} (not SQLite)")
     if size < 100:
         raise BatchFileError(f"{path} is damaged: truncated to {size} bytes, shorter than "
                              f"SQLite's 100-byte header")
@@ -346,25 +346,39 @@ def _interruptible(db: sqlite3.Connection) -> None:
     db.set_progress_handler(lambda: 0, 100_000)
 
 
-def _check_ours(db: sqlite3.Connection, path: Path) -> dict[str, str]:
-    """The file's settings, after checking that its tables are a batch file's and that SQLite
-    finds no damage; raises :class:`BatchFileError` otherwise."""
+@dataclass(frozen=True)
+class FileKind:
+    """What kind of SQLite file of ours: its format tag, its tables' columns, and its name in
+    messages (the batch file here; the match file of ``analysis.match`` shares the machinery)."""
+
+    format: str
+    tables: dict[str, list[tuple[str, str, int]]]
+    noun: str
+
+
+BATCH_FILE: Final = FileKind(FORMAT, EXPECTED_TABLES, "batch file")
+
+
+def _check_ours(db: sqlite3.Connection, path: Path,
+                kind: FileKind = BATCH_FILE) -> dict[str, str]:
+    """The file's settings, after checking that its tables are a ``kind`` file's and that
+    SQLite finds no damage; raises :class:`BatchFileError` otherwise."""
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if "meta" not in tables:
-        raise BatchFileError(f"{path} is an SQLite file, but not a popejoan batch file "
+        raise BatchFileError(f"{path} is an SQLite file, but not a popejoan {kind.noun} "
                              f"(no meta table)")
-    for table in ("meta", "deals"):
+    for table, expected in kind.tables.items():
         if table not in tables:
             continue
         found = [(r[1], r[2].upper(), r[5]) for r in db.execute(f"PRAGMA table_info({table})")]
-        if found != EXPECTED_TABLES[table]:
+        if found != expected:
             names = ", ".join(c[0] for c in found)
-            wanted = ", ".join(c[0] for c in EXPECTED_TABLES[table])
-            raise BatchFileError(f"{path} is not a popejoan batch file: its {table} table has "
+            wanted = ", ".join(c[0] for c in expected)
+            raise BatchFileError(f"{path} is not a popejoan {kind.noun}: its {table} table has "
                                  f"columns ({clip(names, 200)}), not ({wanted})")
     stored = dict(db.execute("SELECT key, value FROM meta").fetchall())
-    if stored and stored.get("format") != FORMAT:
-        raise BatchFileError(f"{path} is not a popejoan batch file (format "
+    if stored and stored.get("format") != kind.format:
+        raise BatchFileError(f"{path} is not a popejoan {kind.noun} (format "
                              f"{_show(str(stored.get('format')))})")
     problems = [r[0] for r in db.execute("PRAGMA quick_check(3)")]
     if problems != ["ok"]:
@@ -382,6 +396,9 @@ class Task:
     index: int
     seed: int
     time_limit: float | None
+
+    def describe(self) -> str:
+        return f"solving deal {self.index} of {self.rules}, {self.players} players"
 
 
 def solve_task(task: Task) -> dict[str, Any]:
@@ -549,31 +566,39 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             process.join(1)
 
 
-def _result(future: Future[dict[str, Any]], task: Task) -> dict[str, Any]:
-    """A worker's row; an unexpected failure in it becomes one error naming the deal."""
+class Sink(Protocol):
+    """Where a worker's results go: each stored as it arrives (see :class:`BatchStore`)."""
+
+    def add(self, row: Any) -> None: ...
+
+
+def _result(future: Future[Any], task: Any) -> Any:
+    """A worker's row; an unexpected failure in it becomes one error naming the task."""
     try:
         return future.result()
     except (BrokenProcessPool, PopeJoanError):
         raise
     except Exception as exc:
-        raise BatchWorkerError(f"solving deal {task.index} of {task.rules}, {task.players} "
-                               f"players failed: {type(exc).__name__}: {exc}") from None
+        raise BatchWorkerError(f"{task.describe()} failed: {type(exc).__name__}: {exc}") \
+            from None
 
 
-def run_local(tasks: Iterable[Task], total: int, workers: int, store: BatchStore,
-              progress: Progress | None = None) -> int:
-    """Solve on a pool of ``workers`` processes (one worker is a pool of one, so that one and
-    two workers compare like with like); every result is stored as it arrives. ``total`` is
-    how many tasks there are, for the progress bar."""
+def run_local(tasks: Iterable[Any], total: int, workers: int, store: Sink,
+              progress: Progress | None = None,
+              work: Callable[[Any], Any] = solve_task) -> int:
+    """Run ``work`` (default: solve a deal) on each task on a pool of ``workers`` processes
+    (one worker is a pool of one, so that one and two workers compare like with like); every
+    result is stored as it arrives. ``total`` is how many tasks there are, for the progress
+    bar; a task has ``describe()`` for an error line."""
     finished = 0
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context(),
                                initializer=_worker_init, initargs=(os.getpid(),))
-    pending: dict[Future[dict[str, Any]], Task] = {}
+    pending: dict[Future[Any], Any] = {}
     queue = iter(tasks)
 
     def submit(count: int) -> None:
         for task in itertools.islice(queue, count):
-            pending[pool.submit(solve_task, task)] = task
+            pending[pool.submit(work, task)] = task
 
     try:
         submit(2 * workers)
@@ -638,8 +663,9 @@ def _chunks(tasks: Iterable[Task], size: int) -> Iterator[list[Task]]:
         yield chunk
 
 
-def run_dask(tasks: Iterable[Task], total: int, address: str, store: BatchStore,
-             progress: Progress | None = None) -> int:
+def run_dask(tasks: Iterable[Any], total: int, address: str, store: Sink,
+             progress: Progress | None = None,
+             work: Callable[[list[Any]], list[Any]] = solve_tasks) -> int:
     """Send the tasks to a Dask distributed scheduler; a lost worker's tasks are retried.
 
     Tasks go in chunks of up to 16 deals, small enough that every worker gets at least about
@@ -657,7 +683,7 @@ def run_dask(tasks: Iterable[Task], total: int, address: str, store: BatchStore,
             chunks = _chunks(tasks, size)
             running = as_completed(with_results=True)
             for chunk in itertools.islice(chunks, 4 * threads):
-                running.add(client.submit(solve_tasks, chunk, pure=False, retries=3))
+                running.add(client.submit(work, chunk, pure=False, retries=3))
             for future, rows in running:
                 for row in rows:
                     store.add(row)
@@ -666,7 +692,7 @@ def run_dask(tasks: Iterable[Task], total: int, address: str, store: BatchStore,
                 if progress:
                     progress(finished, total)
                 for chunk in itertools.islice(chunks, 1):
-                    running.add(client.submit(solve_tasks, chunk, pure=False, retries=3))
+                    running.add(client.submit(work, chunk, pure=False, retries=3))
     except PopeJoanError:
         raise
     except Exception as exc:  # distributed's connection, time-out and lost-worker errors
