@@ -1,0 +1,133 @@
+"""The web table's API, one function per endpoint: request bytes (and query) in, JSON out.
+
+Each is a thin layer over the library's own functions, so the page restates no rule: legal
+leads, runs, values and settlements all come from the model and the solver. They run on worker
+threads (the solver releases the GIL); each raises :class:`PopeJoanError` for bad input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from ..cli import check_json, solve_json
+from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, deal_random
+from ..model.errors import NotationError, PopeJoanError
+from ..model.notation import deal_to_line
+from ..model.record import parse_record_text, record_of_line, record_to_json, record_to_text
+from ..model.rules import RULESETS, get_ruleset
+from ..search import solve
+from .requests import (
+    body_object,
+    body_text,
+    deal_field,
+    line_field,
+    seat_number,
+    time_limit_field,
+    view_field,
+)
+from .state import WebInputError, position_deal, replay_steps, table_json
+
+WEB_TT_ENTRIES: Final = 1 << 20
+"""Transposition-table entries per search (16 MiB): bounded memory per request."""
+
+MAX_SEED: Final = 1 << 63
+
+WEB_BOTS: Final = ("hoyle", "lowest", "random", "pimc", "cheat")
+"""The bots a person can play against on the page (``ismcts`` needs OpenSpiel)."""
+
+
+def api_solve(data: bytes, query: Mapping[str, str]) -> dict[str, Any]:
+    """``POST /api/solve``: a deal or position (JSON, TOML or one line) solved as
+    ``popejoan solve --json`` prints it; ``?seat=N`` and ``?time_limit=S`` as the options."""
+    from ..model.notation import parse_deal_text
+
+    deal = parse_deal_text(body_text(data))
+    seat = seat_number(query.get("seat"), deal.players)
+    solution = solve(deal, seats=None if seat is None else [seat + 1],
+                     time_limit=time_limit_field(query.get("time_limit")),
+                     tt_entries=WEB_TT_ENTRIES, threads=1)
+    return solve_json(solution)
+
+
+def api_check(data: bytes) -> dict[str, Any]:
+    """``POST /api/check``: a record (JSON or the text form) refereed as ``popejoan check
+    --json`` prints it."""
+    from ..analysis.referee import replay
+
+    return check_json(replay(parse_record_text(body_text(data))))
+
+
+def api_table(data: bytes) -> dict[str, Any]:
+    """``POST /api/table``: ``{"deal", "line", "view", "seat"}`` → the position reached,
+    as the page draws it (hands, board, stops, legal leads and their runs)."""
+    body = body_object(data)
+    deal = deal_field(body)
+    table = replay_steps(deal, line_field(body))
+    return table_json(table, view_field(body), seat_number(body.get("seat"), deal.players))
+
+
+def api_analyse(data: bytes) -> dict[str, Any]:
+    """``POST /api/analyse``: ``{"deal", "line", "time_limit"}`` → the position reached,
+    solved (every seat, the leads' values, the optimal line from here), as ``/api/solve``
+    answers for the position's one-line notation."""
+    body = body_object(data)
+    table = replay_steps(deal_field(body), line_field(body))
+    solution = solve(position_deal(table), time_limit=time_limit_field(body.get("time_limit")),
+                     tt_entries=WEB_TT_ENTRIES, threads=1)
+    return {"position": deal_to_line(position_deal(table))} | solve_json(solution)
+
+
+def api_record(data: bytes) -> dict[str, Any]:
+    """``POST /api/record``: ``{"deal", "line"}`` → the game record of the line played (its
+    JSON, and the text form), which ``popejoan check`` confirms."""
+    body = body_object(data)
+    table = replay_steps(deal_field(body), line_field(body))
+    record = record_of_line(table.deal, table.runs)
+    return {"record": record_to_json(record), "text": record_to_text(record)}
+
+
+def api_load(data: bytes) -> dict[str, Any]:
+    """``POST /api/load``: text pasted on the page, a deal or a record → ``{"deal", "line"}``
+    (a record's first deal, with its leads up to the first illegal one)."""
+    from ..analysis.referee import replay
+
+    text = body_text(data)
+    try:
+        from ..model.notation import parse_deal_text
+
+        return {"deal": deal_to_line(parse_deal_text(text)), "line": [], "error": None}
+    except NotationError as deal_error:
+        try:
+            record = parse_record_text(text)
+        except PopeJoanError:
+            raise deal_error from None
+    result = replay(record)
+    if not record.deals:
+        raise WebInputError("the record has no deal")
+    steps = [step.run.step for step in result.deals[0].steps] if result.deals else []
+    return {"deal": deal_to_line(record.deals[0].deal), "line": steps,
+            "error": None if result.error is None else result.error.describe()}
+
+
+def api_deal(query: Mapping[str, str]) -> dict[str, Any]:
+    """``GET /api/deal?players=4&seed=7&rules=R&index=0``: a seeded deal, as ``popejoan
+    deal`` deals it, in the one-line notation."""
+    players = _whole(query.get("players", "4"), "players")
+    seed = _whole(query.get("seed", "0"), "seed")
+    index = _whole(query.get("index", "0"), "index")
+    rules = get_ruleset(query.get("rules", "hoyle-modernized"))
+    return {"deal": deal_to_line(deal_random(players, seed, rules, index))}
+
+
+def api_options() -> dict[str, Any]:
+    """``GET /api/options``: what the page's menus offer: rulesets, numbers of players, bots."""
+    return {"rules": list(RULESETS), "players": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+            "bots": list(WEB_BOTS)}
+
+
+def _whole(text: str, name: str) -> int:
+    """A whole number from a query parameter (below 2**63)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) >= MAX_SEED:
+        raise WebInputError(f"{name} must be a whole number below 2**63")
+    return int(text)
