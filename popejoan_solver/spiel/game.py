@@ -62,22 +62,28 @@ def dealing_order(rules: Ruleset, players: int) -> tuple[int, ...]:
     return tuple(players if deal.holder(card) < 0 else deal.holder(card) for card in cards)
 
 
+def spiel_text(text: str) -> str:
+    """A ruleset name or board as a game parameter: OpenSpiel's game strings split on ``=``
+    and ``,``, so ``OPT=V,OPT=V`` is written ``OPT:V;OPT:V``."""
+    return text.replace("=", ":").replace(",", ";")
+
+
 def parse_board(text: str) -> Board | None:
-    """The ``board`` parameter: empty for a fresh dressing, else ``pope=6,game=3,...``."""
+    """The ``board`` parameter: empty for a fresh dressing, else ``pope:6;game:3;...``."""
     if not text.strip():
         return None
     counts: dict[str, int] = {}
-    for item in text.split(","):
-        name, sep, value = item.partition("=")
+    for item in text.replace(";", ",").split(","):
+        name, sep, value = item.replace(":", "=").partition("=")
         if not sep or not value.strip().isdigit():
-            raise NotationError(f"board parameter: COMPARTMENT=COUNT, not {item!r}")
+            raise NotationError(f"board parameter: COMPARTMENT:COUNT;..., not {item!r}")
         counts[name.strip()] = int(value)
     return Board.from_json(counts)
 
 
 def board_parameter(board: Board) -> str:
     """The ``board`` parameter that gives ``board``."""
-    return ",".join(f"{c.value}={n}" for c, n in board.items())
+    return ";".join(f"{c.value}:{n}" for c, n in board.items())
 
 
 @dataclass(frozen=True)
@@ -99,34 +105,71 @@ def utility_bounds(rules: Ruleset, players: int, board: Board) -> Bounds:
                   high=board.total() + (per_card * hand + from_each) * (players - 1))
 
 
+@dataclass(frozen=True)
+class Setup:
+    """What a game's parameters fix: the ruleset, the players, the board, the dealing."""
+
+    rules: Ruleset
+    players: int
+    board: Board
+    order: tuple[int, ...]
+    bounds: Bounds
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Setup:
+        """Never changed: a cloned state shares it."""
+        return self
+
+
+@cache
+def setup(players: int, rules_text: str, board_text: str) -> Setup:
+    """The setup for a game's parameters (cached); bad ones raise the model's errors."""
+    rules = get_ruleset(rules_text.replace(":", "=").replace(";", ","))
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                        f"not {players}")
+    given = parse_board(board_text)
+    board = given if given is not None else compile_rules(rules).dressing(players).layout
+    return Setup(rules, players, board, dealing_order(rules, players),
+                 utility_bounds(rules, players, board))
+
+
+def _setup_of(params: dict[str, Any]) -> Setup:
+    return setup(int(params.get("players", 4)), str(params.get("rules", DEFAULT_RULESET)),
+                 str(params.get("board", "")))
+
+
 class PopeJoanGame(pyspiel.Game):  # type: ignore[misc]
     """The game for one number of players, one ruleset and one board."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        players = int(params.get("players", 4))
-        rules = get_ruleset(str(params.get("rules", DEFAULT_RULESET)))
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                            f"not {players}")
-        board = parse_board(str(params.get("board", "")))
-        self.rules = rules
-        self.players = players
-        self.board = board if board is not None else compile_rules(rules).dressing(
-            players).layout
-        self.order = dealing_order(rules, players)
-        self.bounds = utility_bounds(rules, players, self.board)
-        pack = rules.pack.bit_count()
+        pj = _setup_of(params)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=NUM_CARDS,
-            num_players=players,
-            min_utility=float(self.bounds.low),
-            max_utility=float(self.bounds.high),
+            num_players=pj.players,
+            min_utility=float(pj.bounds.low),
+            max_utility=float(pj.bounds.high),
             utility_sum=None,
-            max_game_length=3 * pack,  # the deal, then a lead or a choice per card at most
+            max_game_length=3 * len(pj.order),  # the deal, then a lead or choice per card
         )
+        params["rules"] = spiel_text(pj.rules.name)
+        params["board"] = (board_parameter(pj.board) if str(params.get("board", "")).strip()
+                           else "")
         super().__init__(_GAME_TYPE, info, params)
+
+    @property
+    def setup(self) -> Setup:
+        """This game's setup (read from its parameters)."""
+        return _setup_of(self.get_parameters())
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.setup.rules
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return self.setup.order
 
     def new_initial_state(self) -> PopeJoanState:
         return PopeJoanState(self)
@@ -152,7 +195,7 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: PopeJoanGame) -> None:
         super().__init__(game)
-        self.pj: PopeJoanGame = game
+        self.pj: Setup = game.setup
         self.dealt: list[Card] = []
         self.deal: Deal | None = None
         self.position: Position | None = None
@@ -294,7 +337,7 @@ def run_so_far(choice: Choice) -> tuple[Card, ...]:
 
 def load(players: int = 4, rules: str = DEFAULT_RULESET, board: Board | None = None) -> Any:
     """``pyspiel.load_game`` for Pope Joan with these parameters."""
-    params: dict[str, Any] = {"players": players, "rules": rules}
+    params: dict[str, Any] = {"players": players, "rules": spiel_text(rules)}
     if board is not None:
         params["board"] = board_parameter(board)
     return pyspiel.load_game(GAME_NAME, params)

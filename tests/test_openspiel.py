@@ -1,0 +1,196 @@
+"""Pope Joan in OpenSpiel: the contract of OpenSpiel's own games_sim_test (random playouts,
+clones, serialization, returns within the declared bounds, terminal states with no legal
+actions), the returns against the referee's settlement of the same deal and line, the dealing
+against the model's, and information states that show a seat what it sees and nothing else."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="OpenSpiel is not installed: pip install 'popejoan-solver[openspiel]'")
+
+from popejoan_solver.analysis.referee import replay  # noqa: E402
+from popejoan_solver.model.deal import deal_random, shuffled_pack  # noqa: E402
+from popejoan_solver.model.record import record_of_line  # noqa: E402
+from popejoan_solver.model.rules import get_ruleset  # noqa: E402
+from popejoan_solver.model.settlement import net  # noqa: E402
+from popejoan_solver.model.table import compile_rules  # noqa: E402
+from popejoan_solver.spiel import game as spiel_game  # noqa: E402
+
+RULESETS = ("hoyle-modernized", "britannica", "spinado", "cassell",
+            "peel+pope_in_lieu=run-continues", "early-hoyle+pope_in_lieu=pope-leads")
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_openspiel_random_sim_test(rules: str) -> None:
+    """OpenSpiel's own checks (games_sim_test's random_sim_test, serialization included)."""
+    for players in (3, 5, 8):
+        game = spiel_game.load(players, rules)
+        pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def _playout(game: Any, rng: random.Random) -> tuple[Any, list[Any]]:
+    """A random playout; every state on the way checked against its clone and its
+    serialized copy."""
+    state = game.new_initial_state()
+    seen = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            state.apply_action(rng.choice([a for a, _ in outcomes]))
+            continue
+        legal = state.legal_actions()
+        assert legal == sorted(legal) and legal
+        clone = state.clone()
+        copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+        for other in (clone, copy):
+            assert other.history() == state.history()
+            assert other.information_state_string() == state.information_state_string()
+            assert other.legal_actions() == legal
+        seen.append(clone)
+        state.apply_action(rng.choice(legal))
+    assert state.legal_actions() == []
+    return state, seen
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_playouts_settle_as_the_referee(players: int) -> None:
+    """Returns within the declared bounds and equal to the referee's settlement (dressing
+    left out) of the same deal and line, under every ruleset family."""
+    rng = random.Random(players)
+    choices = 0
+    for rules in RULESETS:
+        game = spiel_game.load(players, rules)
+        for _ in range(2):
+            state, _ = _playout(game, rng)
+            choices += len(state.choices)
+            returns = state.returns()
+            assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+            deal = state.deal
+            replayed = replay(record_of_line(deal, state.runs)).deals[0]
+            assert replayed.steps and replayed.steps[-1].run == state.runs[-1] or not state.runs
+            expected = [v - net(replayed.dressing, s) for s, v in enumerate(replayed.values)]
+            assert returns == expected
+    assert choices, "no playout reached a choice inside a run"
+
+
+def test_pope_turned_up_ends_the_deal() -> None:
+    """A Pope turned up under a ruleset where it ends the deal: terminal before any lead."""
+    rules = get_ruleset("early-hoyle")
+    assert compile_rules(rules).ends_deal_turnup is not None
+    for index in range(400):
+        deal = deal_random(4, 3, rules, index)
+        if deal.turnup == compile_rules(rules).ends_deal_turnup:
+            break
+    state = _dealt(spiel_game.load(4, "early-hoyle"), 3, index)
+    assert state.deal.with_board(None) == deal
+    assert state.is_terminal() and state.legal_actions() == []
+    assert state.returns()[3] > 0
+
+
+def _dealt(game: Any, seed: int, index: int = 0) -> Any:
+    """The state after dealing the pack shuffled by ``seed`` card by card."""
+    state = game.new_initial_state()
+    for card in shuffled_pack(seed, index, game.rules.pack):
+        state.apply_action(card)
+    return state
+
+
+@pytest.mark.parametrize("rules", ["hoyle-modernized", "spinado", "britannica"])
+def test_dealing_is_the_models(rules: str) -> None:
+    """Dealing the model's shuffled pack through the chance nodes gives ``deal_random``'s deal."""
+    for players in (3, 6, 8):
+        for seed in range(3):
+            game = spiel_game.load(players, rules)
+            state = _dealt(game, seed)
+            assert state.deal.with_board(None) == deal_random(players, seed, get_ruleset(rules))
+
+
+def _replayed(game: Any, deal_cards: list[int], actions: list[int]) -> Any | None:
+    """The state after dealing ``deal_cards`` and playing ``actions``; None if one is illegal
+    there."""
+    state = game.new_initial_state()
+    for card in deal_cards:
+        state.apply_action(card)
+    for action in actions:
+        if state.is_terminal() or action not in state.legal_actions():
+            return None
+        state.apply_action(action)
+    return state
+
+
+def _views(state: Any, player: int) -> tuple[str, list[float], str, list[float]]:
+    return (state.information_state_string(player), state.information_state_tensor(player),
+            state.observation_string(player), state.observation_tensor(player))
+
+
+@pytest.mark.parametrize("rules", ["hoyle-modernized", "britannica", "spinado", "cassell",
+                                   "peel+pope_in_lieu=run-continues"])
+def test_hidden_cards_do_not_show(rules: str) -> None:
+    """Swapping two cards a seat cannot see (between two other hands) leaves its information
+    state and observation (strings and tensors) unchanged while the swapped seats' change;
+    swapping one of its own cards changes them."""
+    rng = random.Random(rules)
+    players = 4
+    game = spiel_game.load(players, rules)
+    choice_cards = {c.card for c in compile_rules(game.rules).choice_points}
+    checked = 0
+    for seed in range(40):
+        if checked >= 6:
+            break
+        state = _dealt(game, seed)
+        if state.is_terminal():
+            continue
+        actions = []
+        for _ in range(rng.randrange(0, 4)):
+            if state.is_terminal():
+                break
+            actions.append(rng.choice(state.legal_actions()))
+            state.apply_action(actions[-1])
+        if state.is_terminal():
+            continue
+        player = state.current_player()
+        dealt = list(state.dealt)
+        order = game.order
+        played = state.position.played
+        others = [i for i, whom in enumerate(order)
+                  if whom not in (player, players) and not played >> dealt[i] & 1
+                  and dealt[i] not in choice_cards]
+        own = [i for i, whom in enumerate(order) if whom == player
+               and not played >> dealt[i] & 1 and dealt[i] not in choice_cards]
+        i, j = rng.sample(others, 2)
+        if order[i] == order[j]:
+            continue
+        swapped = _replayed(game, _swap(dealt, i, j), actions)
+        if swapped is None or swapped.current_player() != player:
+            continue
+        assert swapped.deal != state.deal
+        assert _views(swapped, player) == _views(state, player)
+        assert (swapped.information_state_string(order[i])
+                != state.information_state_string(order[i]))
+        mine = _replayed(game, _swap(dealt, i, rng.choice(own)), actions)
+        if mine is not None:
+            seen, seen_now = _views(mine, player), _views(state, player)
+            assert seen[0] != seen_now[0] and seen[1] != seen_now[1]
+            assert seen[2] != seen_now[2] and seen[3] != seen_now[3]
+        checked += 1
+    assert checked >= 3
+
+
+def _swap(cards: list[int], i: int, j: int) -> list[int]:
+    swapped = list(cards)
+    swapped[i], swapped[j] = swapped[j], swapped[i]
+    return swapped
+
+
+def test_bad_parameters() -> None:
+    """A bad ruleset, player count or board is refused with the model's error."""
+    from popejoan_solver.model.errors import PopeJoanError
+    for params in ({"players": 9}, {"rules": "nonsense"}, {"board": "pope=x"}):
+        with pytest.raises((PopeJoanError, pyspiel.SpielError, RuntimeError)):
+            pyspiel.load_game(spiel_game.GAME_NAME, params)
