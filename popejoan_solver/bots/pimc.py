@@ -1,0 +1,66 @@
+"""The ``pimc`` bot: perfect-information Monte Carlo from the seat's view.
+
+At each decision it draws ``samples`` deals uniformly among those consistent with what its
+seat knows (``seat.sample_deals``; every consistent deal when there are no more than that),
+solves each double dummy and takes the option with the best mean value. ``model=paranoid``
+(the only model so far) values an option by the seat's guaranteed counters, every other seat
+playing against it, as ``popejoan solve`` and ``popejoan advise`` do.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ..model.cards import Card
+from ..model.deal import Deal
+from ..seat import Knowledge, all_deals, count_deals, sample_deals
+from .base import BotInfo, ChoiceRequest, LeadRequest
+from .values import lead_scores, option_scores
+
+MODELS = ("paranoid",)
+
+
+def consistent_deals(knowledge: Knowledge, samples: int, seed: int) -> list[Deal]:
+    """``samples`` uniformly drawn consistent deals, or all of them when there are no more."""
+    if count_deals(knowledge) <= samples:
+        return all_deals(knowledge, samples)
+    return sample_deals(knowledge, samples, seed)
+
+
+@dataclass(frozen=True)
+class PimcBot(BotInfo):
+    """Sampling bot: ``samples`` deals a decision (``time``, when set, stops adding samples'
+    values once that many seconds have passed, at least one sample evaluated)."""
+
+    samples: int = 32
+    model: str = "paranoid"
+    seconds: float | None = None
+
+    def lead(self, request: LeadRequest) -> Card:
+        if len(request.legal) == 1:
+            return request.legal[0]
+        deals = consistent_deals(request.knowledge, self.samples, request.rng.getrandbits(62))
+        totals: dict[Card, float] = defaultdict(float)
+        started = time.perf_counter()
+        for deal in deals:
+            for card, value in lead_scores(deal).items():
+                totals[card] += value
+            if self.seconds is not None and time.perf_counter() - started > self.seconds:
+                break
+        return max(request.legal, key=lambda c: (totals[c], -request.legal.index(c)))
+
+    def choose(self, request: ChoiceRequest) -> int:
+        deals = consistent_deals(request.knowledge, self.samples, request.rng.getrandbits(62))
+        totals = [0.0] * request.options
+        seen = 0
+        for deal in deals:
+            scores = option_scores(deal, request.lead, request.cards, request.knowledge.seat)
+            if scores is None:  # this sample's run goes another way: not consistent with it
+                continue
+            seen += 1
+            totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        if not seen:
+            return request.options - 1
+        return max(range(request.options), key=lambda i: (totals[i], -i))

@@ -1,0 +1,146 @@
+"""Bots by spec: ``make_bot("pimc:samples=32,model=paranoid", seed)``; lists of specs as
+``--bots`` writes them (``pimc:samples=16,peek,hoyle,random``). Every mistake is one
+:class:`BotError` line naming the spec and what is allowed."""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from ..model.errors import clip
+from .base import Bot, BotError
+
+BOTS: Final = ("random", "lowest", "hoyle", "pimc", "cheat", "ismcts")
+"""Every bot name, the ceiling (``cheat``) and OpenSpiel's ``ismcts`` included."""
+
+MAX_SAMPLES: Final = 10_000
+MAX_BOTS: Final = 16
+
+
+def _flag(value: str, key: str, spec: str) -> bool:
+    if value in ("", "1", "yes", "true", "on"):
+        return True
+    if value in ("0", "no", "false", "off"):
+        return False
+    raise BotError(f"bot {clip(spec)!r}: {key} is yes or no, not {clip(value)!r}")
+
+
+def _count(value: str, key: str, spec: str, high: int) -> int:
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value[:8]) <= high:
+        raise BotError(f"bot {clip(spec)!r}: {key} is a whole number from 1 to {high}, not "
+                       f"{clip(value)!r}")
+    return int(value)
+
+
+def _seconds(value: str, key: str, spec: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or not 0 < seconds <= 3600:
+        raise BotError(f"bot {clip(spec)!r}: {key} is a number of seconds above 0 (at most "
+                       f"3600), not {clip(value)!r}")
+    return seconds
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``name:key=value,key,...`` to the name and its options (a bare key means yes)."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name not in BOTS:
+        raise BotError(f"unknown bot {clip(spec)!r} (bots: {', '.join(BOTS)})")
+    options: dict[str, str] = {}
+    for part in rest.split(",") if rest.strip() else []:
+        key, _, value = part.strip().partition("=")
+        key = key.strip().lower()
+        if not key:
+            raise BotError(f"bot {clip(spec)!r}: an empty option")
+        if key in options:
+            raise BotError(f"bot {clip(spec)!r}: option {clip(key)!r} given twice")
+        options[key] = value.strip()
+    return name, options
+
+
+def _simple(cls: Callable[..., Bot]) -> Callable[[str, Mapping[str, str], int], Bot]:
+    def make(spec: str, options: Mapping[str, str], seed: int) -> Bot:
+        return cls(spec, _flag(options.get("peek", ""), "peek", spec)
+                   if "peek" in options else False)
+    return make
+
+
+def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
+    from .pimc import MODELS, PimcBot
+    model = options.get("model", "paranoid")
+    if model not in MODELS:
+        raise BotError(f"bot {clip(spec)!r}: model is one of {', '.join(MODELS)}, not "
+                       f"{clip(model)!r}")
+    samples = _count(options.get("samples", "32"), "samples", spec, MAX_SAMPLES)
+    seconds = _seconds(options["time"], "time", spec) if "time" in options else None
+    peek = _flag(options["peek"], "peek", spec) if "peek" in options else False
+    return PimcBot(spec, peek, samples, model, seconds)
+
+
+def _ismcts(spec: str, options: Mapping[str, str], seed: int) -> Bot:
+    """OpenSpiel's ISMCTS through the adapter (``popejoan_solver.spiel.bot``), imported only
+    when asked for: without the ``openspiel`` extra, one line saying how to install it."""
+    try:
+        module = importlib.import_module("popejoan_solver.spiel.bot")
+    except ImportError as exc:
+        raise BotError(f"bot {clip(spec)!r} needs OpenSpiel: pip install "
+                       f"'popejoan-solver[openspiel]' ({clip(str(exc), 80)})") from None
+    bot: Bot = module.make_ismcts_bot(spec, dict(options), seed)
+    return bot
+
+
+def _factories() -> dict[str, tuple[Callable[[str, Mapping[str, str], int], Bot],
+                                    tuple[str, ...]]]:
+    from .cheat import CheatBot
+    from .hoyle import HoyleBot
+    from .simple import LowestBot, RandomBot
+    return {"random": (_simple(RandomBot), ("peek",)),
+            "lowest": (_simple(LowestBot), ("peek",)),
+            "hoyle": (_simple(HoyleBot), ("peek",)),
+            "cheat": (_simple(CheatBot), ()),
+            "pimc": (_pimc, ("samples", "model", "time", "peek")),
+            "ismcts": (_ismcts, ())}
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """The bot a spec names (``seed`` is for bots that keep their own generator: the others
+    draw from each decision's seeded generator)."""
+    name, options = parse_spec(spec)
+    factory, keys = _factories()[name]
+    unknown = [k for k in options if keys and k not in keys]
+    if unknown or (not keys and name != "ismcts" and options):
+        key = unknown[0] if unknown else next(iter(options))
+        allowed = ", ".join(keys) if keys else "none"
+        raise BotError(f"bot {clip(spec)!r}: unknown option {clip(key)!r} (options: {allowed})")
+    return factory(spec.strip(), options, seed)
+
+
+def split_bots(text: str) -> list[str]:
+    """``--bots``: specs separated by commas, where a piece that names no bot is an option of
+    the bot before it (``pimc:samples=16,peek,hoyle`` is two bots)."""
+    specs: list[str] = []
+    for piece in text.split(","):
+        name = piece.strip().partition(":")[0].strip().lower()
+        if name in BOTS or not specs:
+            specs.append(piece.strip())
+        else:
+            sep = "," if ":" in specs[-1] else ":"
+            specs[-1] += sep + piece.strip()
+    specs = [s for s in specs if s]
+    if not specs:
+        raise BotError("--bots names no bot (bots: " + ", ".join(BOTS) + ")")
+    if len(specs) > MAX_BOTS:
+        raise BotError(f"--bots names {len(specs)} bots: at most {MAX_BOTS}")
+    seen: set[str] = set()
+    for spec in specs:
+        if spec in seen:
+            raise BotError(f"--bots names {clip(spec)!r} twice: each bot once (the rotations "
+                           "seat it in every place)")
+        seen.add(spec)
+    return specs
+
