@@ -45,7 +45,8 @@ def _playout(game: Any, rng: random.Random) -> tuple[Any, list[Any]]:
             state.apply_action(rng.choice([a for a, _ in outcomes]))
             continue
         legal = state.legal_actions()
-        assert legal == sorted(legal) and legal
+        assert legal == sorted(legal)
+        assert legal
         clone = state.clone()
         copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
         for other in (clone, copy):
@@ -73,7 +74,7 @@ def test_playouts_settle_as_the_referee(players: int) -> None:
             assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
             deal = state.deal
             replayed = replay(record_of_line(deal, state.runs)).deals[0]
-            assert replayed.steps and replayed.steps[-1].run == state.runs[-1] or not state.runs
+            assert (replayed.steps and replayed.steps[-1].run == state.runs[-1]) or not state.runs
             expected = [v - net(replayed.dressing, s) for s, v in enumerate(replayed.values)]
             assert returns == expected
     assert choices, "no playout reached a choice inside a run"
@@ -89,7 +90,8 @@ def test_pope_turned_up_ends_the_deal() -> None:
             break
     state = _dealt(spiel_game.load(4, "early-hoyle"), 3, index)
     assert state.deal.with_board(None) == deal
-    assert state.is_terminal() and state.legal_actions() == []
+    assert state.is_terminal()
+    assert state.legal_actions() == []
     assert state.returns()[3] > 0
 
 
@@ -176,8 +178,10 @@ def test_hidden_cards_do_not_show(rules: str) -> None:
         mine = _replayed(game, _swap(dealt, i, rng.choice(own)), actions)
         if mine is not None:
             seen, seen_now = _views(mine, player), _views(state, player)
-            assert seen[0] != seen_now[0] and seen[1] != seen_now[1]
-            assert seen[2] != seen_now[2] and seen[3] != seen_now[3]
+            assert seen[0] != seen_now[0]
+            assert seen[1] != seen_now[1]
+            assert seen[2] != seen_now[2]
+            assert seen[3] != seen_now[3]
         checked += 1
     assert checked >= 3
 
