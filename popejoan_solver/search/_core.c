@@ -98,7 +98,10 @@ typedef struct {
     val_t exempt_mine;     /* the exempt card's (Pope's) award if the target holds it */
     uint64_t theirs;
     uint64_t in_play;
-    int history[MAX_SEATS][64];  /* move ordering: cut-offs per (leader, lead), weighted */
+    /* Move ordering: cut-offs per (objective, leader, lead), weighted; kept from one search of
+     * an objective to the next on the same Core (the leads of a position, the MTD(f) passes). */
+    int histories[32][MAX_SEATS][64];
+    int (*history)[64];    /* the current objective's row */
     double deadline;
     int timed_out;
     int busy;              /* a search is running (set and read under the GIL) */
@@ -472,7 +475,8 @@ static inline void store_node(Core *c, uint64_t key, uint64_t played, int leader
                               val_t window_high, val_t lower, val_t upper) {
     if (chosen >= 0 && (maximising ? best >= window_high : best <= window_low)) {
         const int left = popcount(~played & c->in_play);
-        c->history[leader][chosen] += left * left;
+        if ((c->history[leader][chosen] += left * left) > (1 << 30))  /* no overflow */
+            for (int k = 0; k < 64; k++) c->history[leader][k] /= 2;
     }
     if (best <= window_low) { if (best < upper) upper = best; }
     else if (best >= window_high) { if (best > lower) lower = best; }
@@ -724,7 +728,7 @@ static void prepare(Core *c, int goal, int target) {
     for (int s = 0; s < c->n; s++) in_play |= c->dealt[s];
     c->theirs = in_play & ~c->dealt[target];
     c->in_play = in_play;
-    memset(c->history, 0, sizeof c->history);
+    c->history = c->histories[c->objective_id];
 }
 
 /* Core.value(goal, target, played, leader, low, high, guess, deadline)
