@@ -1,0 +1,52 @@
+"""``popejoan standings``: who plays best in a match file, with intervals (docs/bots.md)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from . import add_help_parser
+
+HELP = ("standings of a match file: mean counters per deal per bot and pairwise differences "
+        "with 95%% intervals; --records DIR writes every session as a checkable record")
+
+
+def register(sub: Any) -> None:
+    parser = add_help_parser(sub, "standings", HELP)
+    parser.add_argument("file", help="a match file (popejoan match --out)")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--plot", default=None, help="a .png or .svg bar chart")
+    parser.add_argument("--records", default=None,
+                        help="a folder: write each complete session and rotation as a record "
+                             "(sSESSION-rROTATION.json) for popejoan check")
+    parser.set_defaults(func=cmd_standings)
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    from ..analysis.match import read_match, session_records
+    from ..analysis.standings import describe, plot, standings
+    from ..cli import UsageError, _print_json
+    from ..model.record import record_to_json
+
+    if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg"):
+        raise UsageError("--plot writes a .png or .svg file")
+    folder = Path(args.records) if args.records else None
+    if folder is not None and not folder.is_dir():
+        raise UsageError(f"--records {args.records[:60]!r}: not a folder")
+    settings, rows = read_match(Path(args.file))
+    result = standings(settings, rows)
+    if folder is not None:
+        import json
+
+        for session, rotation, record in session_records(settings, rows):
+            path = folder / f"s{session}-r{rotation}.json"
+            path.write_text(json.dumps(record_to_json(record), ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+    if args.plot:
+        plot(result, Path(args.plot))
+    if args.json:
+        _print_json(result.to_json())
+    else:
+        print("\n".join(describe(result)))
+    return 0
