@@ -7,14 +7,22 @@ threads (the solver releases the GIL); each raises :class:`PopeJoanError` for ba
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..cli import check_json, solve_json
-from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, deal_random
+from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, deal_random
 from ..model.errors import NotationError, PopeJoanError
 from ..model.notation import deal_to_line
-from ..model.record import parse_record_text, record_of_line, record_to_json, record_to_text
+from ..model.play import Position
+from ..model.record import (
+    Play,
+    parse_record_text,
+    plays_of_run,
+    record_of_line,
+    record_to_json,
+    record_to_text,
+)
 from ..model.rules import RULESETS, get_ruleset
 from ..search import solve
 from .requests import (
@@ -26,7 +34,7 @@ from .requests import (
     time_limit_field,
     view_field,
 )
-from .state import WebInputError, position_deal, replay_steps, table_json
+from .state import WebInputError, position_deal, position_line, replay_steps, table_json
 
 WEB_TT_ENTRIES: Final = 1 << 20
 """Transposition-table entries per search (16 MiB): bounded memory per request."""
@@ -75,7 +83,7 @@ def api_analyse(data: bytes) -> dict[str, Any]:
     table = replay_steps(deal_field(body), line_field(body))
     solution = solve(position_deal(table), time_limit=time_limit_field(body.get("time_limit")),
                      tt_entries=WEB_TT_ENTRIES, threads=1)
-    return {"position": deal_to_line(position_deal(table))} | solve_json(solution)
+    return {"position": position_line(table)} | solve_json(solution)
 
 
 def api_record(data: bytes) -> dict[str, Any]:
@@ -88,26 +96,43 @@ def api_record(data: bytes) -> dict[str, Any]:
 
 
 def api_load(data: bytes) -> dict[str, Any]:
-    """``POST /api/load``: text pasted on the page, a deal or a record → ``{"deal", "line"}``
-    (a record's first deal, with its leads up to the first illegal one)."""
-    from ..analysis.referee import replay
+    """``POST /api/load``: text pasted on the page, a deal or a record → ``{"deal", "line",
+    "error"}``: a record's first deal with its leads, up to the first that is not a run of its
+    position (``error`` says which; ``POST /api/check`` says why)."""
+    from ..model.notation import parse_deal_text
 
     text = body_text(data)
     try:
-        from ..model.notation import parse_deal_text
-
         return {"deal": deal_to_line(parse_deal_text(text)), "line": [], "error": None}
     except NotationError as deal_error:
         try:
             record = parse_record_text(text)
         except PopeJoanError:
             raise deal_error from None
-    result = replay(record)
     if not record.deals:
         raise WebInputError("the record has no deal")
-    steps = [step.run.step for step in result.deals[0].steps] if result.deals else []
-    return {"deal": deal_to_line(record.deals[0].deal), "line": steps,
-            "error": None if result.error is None else result.error.describe()}
+    first = record.deals[0]
+    steps, error = steps_of_plays(first.deal, first.plays)
+    return {"deal": deal_to_line(first.deal), "line": steps, "error": error}
+
+
+def steps_of_plays(deal: Deal, plays: Sequence[Play]) -> tuple[list[str], str | None]:
+    """A record's plays as the runs the model makes, up to the first play that is not one."""
+    position = Position.from_deal(deal)
+    steps: list[str] = []
+    at = 0
+    while at < len(plays):
+        outcomes = [] if position.is_over or plays[at].card not in position.legal_leads() \
+            else position.outcomes(plays[at].card)
+        run = next((r for r in outcomes
+                    if tuple(plays[at:at + len(r.cards)]) == plays_of_run(r)), None)
+        if run is None:
+            return steps, (f"play {at + 1} does not follow the rules from here (popejoan "
+                           "check says why)")
+        steps.append(run.step)
+        position = position.after(run)
+        at += len(run.cards)
+    return steps, None
 
 
 def api_deal(query: Mapping[str, str]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from ..model.board import Board
 from ..model.cards import Card, Mask, card_name, iter_mask
-from ..model.deal import Deal
+from ..model.deal import Deal, validate
 from ..model.errors import IllegalPlayError, PopeJoanError
 from ..model.notation import deal_to_line, parse_step
 from ..model.play import Position, Run
@@ -95,16 +95,28 @@ def board_now(table: Table) -> Board:
 
 
 def position_deal(table: Table) -> Deal:
-    """The position reached, as a deal that ``popejoan solve`` reads (with the board play began
-    on, so that values count the whole play, as for the deal itself)."""
+    """The position reached, as a deal the solver reads (with the board play began on, so
+    that values count the whole play, as for the deal itself). It is built without the
+    notation's reachability check: the model's own replay of the steps is the proof that play
+    reaches it (that check does not yet know a choice inside a run, e.g. Spin)."""
     deal, position = table.deal, table.position
     if not table.runs:
         return deal
     game = position.game
     hands = tuple(game.held(position.played, s) for s in range(deal.players))
     played = tuple(game.dealt[s] & position.played for s in range(deal.players))
-    return Deal.create(hands, deal.dead, deal.turnup, deal.rules, start_board(deal), played,
-                       position.leader)
+    return Deal(hands, deal.dead, deal.turnup, deal.rules, start_board(deal), played,
+                position.leader)
+
+
+def position_line(table: Table) -> str | None:
+    """The position's one-line notation, or None when the notation's checks refuse it."""
+    deal = position_deal(table)
+    try:
+        validate(deal)
+    except PopeJoanError:
+        return None
+    return deal_to_line(deal)
 
 
 def _names(mask: Mask) -> list[str]:
@@ -136,7 +148,7 @@ def table_json(table: Table, view: View, seat: int | None) -> dict[str, Any]:
         "rules": deal.rules.name,
         "players": deal.players,
         "deal": deal_to_line(deal),
-        "position": deal_to_line(now),
+        "position": position_line(table),
         "line": [run.step for run in table.runs],
         "view": view.value,
         "seat": None if seat is None else seat + 1,
