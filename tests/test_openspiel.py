@@ -198,3 +198,64 @@ def test_bad_parameters() -> None:
     for params in ({"players": 9}, {"rules": "nonsense"}, {"board": "pope=x"}):
         with pytest.raises((PopeJoanError, pyspiel.SpielError, RuntimeError)):
             pyspiel.load_game(spiel_game.GAME_NAME, params)
+
+
+@pytest.mark.parametrize(("rules", "players"), [("hoyle-modernized", 4), ("britannica", 3),
+                                                ("spinado", 5), ("cassell", 4)])
+def test_sampled_worlds_share_the_seats_information_state(rules: str, players: int) -> None:
+    """The ismcts bot's worlds (deals drawn from the seat's knowledge, dealt and replayed) give
+    the seat the information state the true deal gives it, and they are not all the truth."""
+    from popejoan_solver.seat import knowledge, sample_deals
+    from popejoan_solver.spiel.bot import state_from
+
+    rng = random.Random(rules)
+    game = spiel_game.load(players, rules)
+    for index in range(3):
+        deal = deal_random(players, 17, get_ruleset(rules), index)
+        truth = state_from(game, deal, ())
+        line = []
+        for _ in range(rng.randrange(1, 4)):
+            if truth.is_terminal() or truth.pending is not None:
+                break
+            truth.apply_action(rng.choice(truth.legal_actions()))
+            while truth.pending is not None:
+                truth.apply_action(rng.choice(truth.legal_actions()))
+            line = list(truth.runs)
+        if truth.is_terminal():
+            continue
+        seat = truth.current_player()
+        k = knowledge(deal, seat, line)
+        worlds = [state_from(game, d, k.line) for d in sample_deals(k, 8, index)]
+        assert {w.information_state_string(seat) for w in worlds} == {
+            truth.information_state_string(seat)}
+        assert any(w.deal.at_outset().hands != deal.hands for w in worlds)
+
+
+def _match_deal(rules: str, spec: str, index: int) -> Any:
+    from popejoan_solver.bots.driver import play_deal
+    from popejoan_solver.bots.registry import make_bot
+
+    deal = deal_random(4, 23, get_ruleset(rules), index)
+    bots = [make_bot(spec, 3), make_bot("random"), make_bot("lowest"), make_bot("random")]
+    return play_deal(deal, bots, 9)
+
+
+@pytest.mark.parametrize("rules", ["hoyle-modernized", "spinado"])
+def test_ismcts_bot_plays_legally_and_reproducibly(rules: str) -> None:
+    """Through the bots' driver (which checks every choice is legal): the same seed plays the
+    same line, and the record passes the referee."""
+    spec = "ismcts:simulations=30,worlds=10"
+    first, again = _match_deal(rules, spec, 1), _match_deal(rules, spec, 1)
+    assert first.runs == again.runs
+    assert replay(record_of_line(first.deal, first.runs)).legal
+
+
+def test_ismcts_options_are_checked() -> None:
+    from popejoan_solver.bots.base import BotError
+    from popejoan_solver.bots.registry import make_bot
+
+    for spec in ("ismcts:simulations=0", "ismcts:speed=3", "ismcts:uct=x", "ismcts:time=-1",
+                 "ismcts:peek=maybe"):
+        with pytest.raises(BotError, match=r"^bot 'ismcts"):
+            make_bot(spec, 0)
+    assert make_bot("ismcts:time=0.5,uct=3", 0).name == "ismcts:time=0.5,uct=3"

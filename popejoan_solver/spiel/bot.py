@@ -1,0 +1,187 @@
+"""The ``ismcts`` bot: OpenSpiel's information-set MCTS (Cowling, Powley and Whitehouse 2012)
+over the Pope Joan game of :mod:`.game`, searching from what the seat knows.
+
+Every simulation starts from a deal drawn exactly uniformly from those consistent with the
+seat's :class:`~popejoan_solver.seat.Knowledge` (``seat.sample_deals``), rebuilt as an OpenSpiel
+state by dealing it card by card and replaying the public line (:func:`state_from`); the true
+deal is never read. Options: ``simulations=N`` (default 200) or ``time=S`` seconds a decision,
+``uct=C`` (exploration, in counters; default 10), ``worlds=W`` (distinct deals drawn a
+decision; default 100), ``peek`` (as dealer, look at the dead hand). Seeded by the decision's
+generator, so a run with ``simulations`` is reproducible; one with ``time`` is not.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from open_spiel.python.algorithms import ismcts, mcts
+
+from ..bots.base import BotError, ChoiceRequest, LeadRequest
+from ..model.cards import Card
+from ..model.deal import Deal
+from ..model.errors import clip
+from ..model.play import Run, outcomes
+from ..model.rules import Ruleset
+from ..model.table import compile_rules
+from ..seat import Knowledge, sample_deals
+from .game import CHOICE_BASE, PopeJoanState, load
+
+OPTIONS = ("simulations", "time", "uct", "worlds", "peek")
+MAX_SIMULATIONS = 100_000
+
+
+def deal_actions(deal: Deal, order: Sequence[int]) -> list[Card]:
+    """The chance actions that deal ``deal`` (as dealt) in the dealing ``order``: each
+    recipient's cards in turn, the turn-up last."""
+    n = deal.players
+    start = deal.at_outset()
+    places = [sorted(_cards(start.hands[s])) for s in range(n)]
+    places.append(sorted(_cards(start.dead & ~(1 << start.turnup))))
+    actions = [places[whom].pop() for whom in order[:-1]]
+    return [*actions, start.turnup]
+
+
+def _cards(mask: int) -> list[Card]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
+def state_from(game: Any, deal: Deal, line: Sequence[Run], lead: Card | None = None,
+               cards: tuple[Card, ...] = ()) -> PopeJoanState:
+    """The state of ``game`` where ``deal`` was dealt and ``line`` played (each choice taken as
+    the run shows); with ``lead``, also that lead up to the choice met after ``cards``."""
+    state: PopeJoanState = game.new_initial_state()
+    for card in deal_actions(deal, game.order):
+        state.apply_action(card)
+    for run in line:
+        state.apply_action(run.lead)
+        while state.pending is not None:
+            state.apply_action(CHOICE_BASE + _option_to(state, run))
+    if lead is not None:
+        state.apply_action(lead)
+        while state.pending is not None and state.partial != cards:
+            state.apply_action(CHOICE_BASE + _option_towards(state, cards))
+    return state
+
+
+def _option_to(state: PopeJoanState, run: Run) -> int:
+    """The option of the pending choice that can end in ``run``."""
+    assert state.pending is not None
+    for index, option in enumerate(state.pending.options):
+        if any(r.cards == run.cards and r.seats == run.seats for r in outcomes(option)):
+            return index
+    raise ValueError("the run cannot be replayed on this deal")
+
+
+def _option_towards(state: PopeJoanState, cards: tuple[Card, ...]) -> int:
+    """The option of the pending choice whose runs go on through ``cards``."""
+    assert state.pending is not None
+    for index, option in enumerate(state.pending.options):
+        if any(r.cards[:len(cards)] == cards for r in outcomes(option)):
+            return index
+    raise ValueError("the run so far cannot be reached on this deal")
+
+
+def search_rules(k: Knowledge) -> Ruleset:
+    """The ruleset searched: the seat's own, but a dealer who did not look at the dead hand
+    where it may is searched as one who may not (its information states must not show it)."""
+    table = compile_rules(k.rules)
+    dealer = k.players - 1
+    if (k.seat == dealer and table.dealer_sees_dead_hand
+            and k.known_dead.bit_count() < k.dead_size):
+        return k.rules.with_options({"spare_hand": "unseen"})
+    return k.rules
+
+
+@dataclass(frozen=True)
+class IsmctsBot:
+    """ISMCTS from the seat's knowledge (see the module docstring for the options)."""
+
+    name: str
+    peeks: bool
+    simulations: int
+    seconds: float | None
+    uct: float
+    worlds: int
+    seed: int
+
+    @property
+    def sees_all(self) -> bool:
+        return False
+
+    def lead(self, request: LeadRequest) -> Card:
+        if len(request.legal) == 1:
+            return request.legal[0]
+        action = self._search(request.knowledge, request.rng.randrange(2**32), None, ())
+        return action
+
+    def choose(self, request: ChoiceRequest) -> int:
+        if request.options == 1:
+            return 0
+        k = request.knowledge
+        action = self._search(k, request.rng.randrange(2**32), request.lead, request.cards)
+        return action - CHOICE_BASE
+
+    def _search(self, k: Knowledge, draw: int, lead: Card | None,
+                cards: tuple[Card, ...]) -> int:
+        """The most visited action at the root, built from ``worlds`` sampled deals."""
+        seed = (draw ^ self.seed) % 2**32
+        game = load(k.players, search_rules(k).name, k.board)
+        deals = sample_deals(k, self.worlds, seed)
+        roots = [state_from(game, deal, k.line, lead, cards) for deal in deals]
+        rng = np.random.RandomState(seed)
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), self.uct,
+                               self.simulations, random_state=rng)
+        bot.set_resampler(lambda state, player: roots[rng.randint(len(roots))].clone())
+        policy = _run(bot, roots[0], self.seconds)
+        best = max(p for _, p in policy)
+        return int(min(a for a, p in policy if p == best))
+
+
+def _run(bot: Any, root: PopeJoanState, seconds: float | None) -> list[tuple[int, float]]:
+    """The search's final policy: a fixed number of simulations, or as many as fit."""
+    if seconds is None:
+        return list(bot.run_search(root))
+    bot.reset()
+    bot._root_node = bot.create_new_node(root)
+    deadline = time.perf_counter() + seconds
+    while True:
+        bot.run_simulation(bot.sample_root_state(root))
+        if time.perf_counter() >= deadline:
+            break
+    return list(bot.get_final_policy(root, bot._root_node))
+
+
+def _number(options: Mapping[str, str], key: str, spec: str, default: float, high: float,
+            whole: bool) -> float:
+    text = options.get(key)
+    if text is None:
+        return default
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        value = -1
+    if not 0 < value <= high:
+        kind = "a whole number" if whole else "a number"
+        raise BotError(f"bot {clip(spec)!r}: {key} is {kind} above 0 (at most {high:g}), not "
+                       f"{clip(text)!r}")
+    return value
+
+
+def make_ismcts_bot(spec: str, options: Mapping[str, str], seed: int) -> IsmctsBot:
+    """The bot ``ismcts:OPT=V,...`` names (options checked, one error line each)."""
+    unknown = [key for key in options if key not in OPTIONS]
+    if unknown:
+        raise BotError(f"bot {clip(spec)!r}: unknown option {clip(unknown[0])!r} (options: "
+                       f"{', '.join(OPTIONS)})")
+    peek = options.get("peek", "no") in ("", "1", "yes", "true", "on")
+    if options.get("peek", "no") not in ("", "0", "1", "yes", "no", "true", "false", "on", "off"):
+        raise BotError(f"bot {clip(spec)!r}: peek is yes or no, not {clip(options['peek'])!r}")
+    seconds = _number(options, "time", spec, 0, 3600, False) if "time" in options else None
+    simulations = int(_number(options, "simulations", spec, 200, MAX_SIMULATIONS, True))
+    worlds = int(_number(options, "worlds", spec, 100, 10_000, True))
+    uct = _number(options, "uct", spec, 10.0, 1e6, False)
+    return IsmctsBot(spec, peek, simulations, seconds, uct, worlds, seed % 2**32)
