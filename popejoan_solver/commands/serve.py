@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import socket
 from typing import Any
 
+from ..model.errors import clip
 from . import add_help_parser
 
 HELP = ("serve the web table: see a deal, step through its optimal line, play against bots "
@@ -27,7 +29,8 @@ def register(sub: Any) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Run the server until Ctrl-C (or SIGTERM), then exit 0 after a clean shutdown."""
+    """Run the server until Ctrl-C or SIGTERM, then exit 0 after a clean shutdown (requests
+    in flight are finished first)."""
     from ..cli import UsageError
 
     try:
@@ -37,15 +40,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise UsageError(f"the web table needs its extra: pip install 'popejoan-solver[web]' "
                          f"({exc.name} is missing)") from None
-    print(f"popejoan: the web table on http://{_url_host(args.host)}:{args.port}/ "
-          "(Ctrl-C stops it)", flush=True)
-    config = uvicorn.Config(create_app(), host=args.host, port=args.port, log_level="warning",
-                            access_log=False, lifespan="off")
-    server = uvicorn.Server(config)
-    server.run()
-    if not server.started:
-        raise UsageError(f"cannot listen on {args.host}:{args.port} (in use, or not an "
-                         "address of this machine)")
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((args.host, args.port))
+        listener.listen(128)
+    except (OSError, OverflowError) as exc:
+        listener.close()
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(f"cannot listen on {clip(args.host)} port {args.port}: "
+                         f"{clip(reason)}") from None
+    port = listener.getsockname()[1]
+    print(f"popejoan: the web table on http://{_url_host(args.host)}:{port}/ (Ctrl-C stops "
+          "it)", flush=True)
+    config = uvicorn.Config(create_app(), log_level="warning", access_log=False,
+                            lifespan="off")
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    except KeyboardInterrupt:  # uvicorn raises the signal again once it has shut down
+        pass
+    finally:
+        listener.close()
     return 0
 
 
