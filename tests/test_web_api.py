@@ -224,6 +224,24 @@ def test_page_and_static_files(client: TestClient) -> None:
     assert client.get("/static/../app.py").status_code == 404
 
 
+@pytest.mark.parametrize("bot", ["hoyle", "lowest", "random", "cheat"])
+def test_bots_play_a_deal_to_its_end(client: TestClient, bot: str) -> None:
+    """Bots in every seat play a deal out through the API (Spinado's choices included), and
+    the record of what they played is legal."""
+    for deal in (LINE, deal_to_line(deal_random(4, 3, get_ruleset("spinado")))):
+        steps: list[str] = []
+        while not client.post("/api/table", json={"deal": deal, "line": steps}).json()["over"]:
+            answer = client.post("/api/bot", json={"deal": deal, "line": steps, "bot": bot,
+                                                   "seed": 3})
+            assert answer.status_code == 200, answer.text
+            steps.append(answer.json()["step"])
+        again = client.post("/api/bot", json={"deal": deal, "line": steps[:1], "bot": bot,
+                                              "seed": 3}).json()
+        assert again["step"] == steps[1]  # seeded: the same move again
+        record = client.post("/api/record", json={"deal": deal, "line": steps}).json()
+        assert client.post("/api/check", content=record["text"]).json()["legal"] is True
+
+
 # ----------------------------------------------------------------------------- bad input
 
 BAD: list[tuple[str, str, Any, str]] = [
@@ -243,6 +261,8 @@ BAD: list[tuple[str, str, Any, str]] = [
     ("POST", "/api/check", "{}", ""),
     ("POST", "/api/record", {"deal": "", "line": []}, "the deal is empty"),
     ("POST", "/api/load", "neither a deal nor a record", ""),
+    ("POST", "/api/bot", {"deal": LINE, "bot": "ismcts"}, "unknown bot"),
+    ("POST", "/api/bot", {"deal": LINE, "bot": "hoyle", "seed": -1}, "'seed'"),
     ("GET", "/api/deal?players=99", None, "players"),
     ("GET", "/api/deal?seed=-1", None, "seed"),
 ]

@@ -92,6 +92,7 @@ def _routes(search: anyio.CapacityLimiter, light: anyio.CapacityLimiter) -> list
         Route("/", _page, methods=["GET"]),
         post("/api/solve", handlers.api_solve, search),
         post("/api/analyse", lambda d, q: handlers.api_analyse(d), search),
+        post("/api/bot", lambda d, q: handlers.api_bot(d), search),
         post("/api/check", lambda d, q: handlers.api_check(d), light),
         post("/api/table", lambda d, q: handlers.api_table(d), light),
         post("/api/record", lambda d, q: handlers.api_record(d), light),

@@ -25,6 +25,7 @@ from ..model.record import (
 )
 from ..model.rules import RULESETS, get_ruleset
 from ..search import solve
+from .bots import WEB_BOTS
 from .requests import (
     body_object,
     body_text,
@@ -41,8 +42,7 @@ WEB_TT_ENTRIES: Final = 1 << 20
 
 MAX_SEED: Final = 1 << 63
 
-WEB_BOTS: Final = ("hoyle", "lowest", "random", "pimc", "cheat")
-"""The bots a person can play against on the page (``ismcts`` needs OpenSpiel)."""
+
 
 
 def api_solve(data: bytes, query: Mapping[str, str]) -> dict[str, Any]:
@@ -149,6 +149,24 @@ def api_options() -> dict[str, Any]:
     """``GET /api/options``: what the page's menus offer: rulesets, numbers of players, bots."""
     return {"rules": list(RULESETS), "players": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
             "bots": list(WEB_BOTS)}
+
+
+def api_bot(data: bytes) -> dict[str, Any]:
+    """``POST /api/bot``: ``{"deal", "line", "bot", "seed", "time_limit"}`` → the run the bot
+    at the seat on lead makes (``step``, the step to add to the line, and the run)."""
+    from .bots import bot_move, web_bot
+
+    body = body_object(data)
+    table = replay_steps(deal_field(body), line_field(body))
+    name = body.get("bot", "hoyle")
+    if not isinstance(name, str):
+        raise WebInputError("'bot' must be a bot's name")
+    seed = body.get("seed", 0)
+    if type(seed) is not int or not 0 <= seed < MAX_SEED:
+        raise WebInputError("'seed' must be a whole number below 2**63")
+    bot = web_bot(name, time_limit_field(body.get("time_limit")))
+    run = bot_move(table, bot, seed)
+    return {"bot": bot.name, "step": run.step, "run": run.to_json()}
 
 
 def _whole(text: str, name: str) -> int:

@@ -320,7 +320,7 @@ async function botsPlay() {
   while (state.table && !state.table.over && state.seat !== null && state.table.leader !== state.seat) {
     const t = state.table;
     const answer = await api("/api/bot", { deal: state.deal, line: state.line, bot: state.bot,
-                                           seed: state.line.length });
+                                           seed: Number($("seed").value) || 0 });
     if (state.table !== t) return;
     state.line = state.line.concat([answer.step]);
     const body = { deal: state.deal, line: state.line, view: state.view, seat: state.seat };
