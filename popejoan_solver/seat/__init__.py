@@ -6,8 +6,8 @@ uniformly and list the deals consistent with it. See docs/seat.md.
 """
 
 from .counting import CountingLimitError
-from .knowledge import Inference, Knowledge, ViewError, knowledge, knowledge_at_choice
+from .knowledge import Inference, Knowledge, ViewError, knowledge, knowledge_at_choice, view
 from .sampling import SamplingError, all_deals, count_deals, sample_deals
 
 __all__ = ["CountingLimitError", "Inference", "Knowledge", "SamplingError", "ViewError",
-           "all_deals", "count_deals", "knowledge", "knowledge_at_choice", "sample_deals"]
+           "all_deals", "count_deals", "knowledge", "knowledge_at_choice", "sample_deals", "view"]

@@ -62,7 +62,12 @@ def choices_in(tree: RunTree) -> Iterator[Choice]:
 
 
 def _same_choice(a: Choice, b: Choice) -> bool:
-    return (a.chooser, a.kind, common_prefix(a)) == (b.chooser, b.kind, common_prefix(b))
+    """The same chooser and kind after the same cards played by the same seats."""
+    def seen(node: Choice) -> tuple[object, ...]:
+        cards = common_prefix(node)
+        return node.chooser, node.kind, cards, outcomes(node)[0].seats[:len(cards)]
+
+    return seen(a) == seen(b)
 
 
 def reproduces(game: Game, step: Step) -> bool:

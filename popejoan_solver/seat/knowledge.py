@@ -32,7 +32,7 @@ from ..model.board import Board
 from ..model.cards import Card, Mask, card_name, iter_mask
 from ..model.deal import Deal
 from ..model.errors import IllegalPlayError, PopeJoanError
-from ..model.play import Choice, Game, Position, Run, StopReason
+from ..model.play import Choice, Game, Position, Run, StopReason, outcomes
 from ..model.rules import Ruleset
 from ..model.settlement import apply_to_board, compartments_taken, turnup_award
 from ..model.table import LeadId, compile_rules
@@ -119,6 +119,14 @@ class Knowledge:
         return sum(1 << loc for loc, mask in enumerate(self.places) if mask >> card & 1)
 
 
+def view(deal: Deal, seat: int, line: Sequence[Run] = ()) -> Knowledge:
+    """What seat ``seat`` (numbered from 1, as in every public interface) knows after
+    ``line``: :func:`knowledge` for the Python API (``from popejoan_solver import view``)."""
+    if not 1 <= seat <= deal.players:
+        raise ViewError(f"seat must be from 1 to {deal.players}, not {seat}")
+    return knowledge(deal, seat - 1, line)
+
+
 def knowledge(deal: Deal, seat: int, line: Sequence[Run] = ()) -> Knowledge:
     """What ``seat`` (0-based) knows after ``line`` (runs played from ``deal``, each one of its
     lead's outcomes). Raises :class:`IllegalPlayError` for a run the deal cannot produce."""
@@ -127,8 +135,12 @@ def knowledge(deal: Deal, seat: int, line: Sequence[Run] = ()) -> Knowledge:
 
 def knowledge_at_choice(deal: Deal, seat: int, line: Sequence[Run], lead: Card,
                         choice: Choice) -> Knowledge:
-    """What ``seat`` knows at ``choice``, a choice node of the run tree of ``lead`` played
-    after ``line``; the position (and sampled deals) are those before the lead."""
+    """What ``seat``, the chooser, knows at ``choice``, a choice node of the run tree of
+    ``lead`` played after ``line``; the position (and sampled deals) are those before the
+    lead. Another seat sees no choice (one declined leaves no trace), so it is refused."""
+    if choice.chooser != seat:
+        raise ViewError(f"the choice is seat {choice.chooser + 1}'s, not seat {seat + 1}'s: "
+                        "only the chooser stands at it (the others see no choice)")
     steps = _steps(deal, seat, line)
     position = _replay(deal, line)
     if position.is_over or lead not in position.legal_leads():
@@ -233,7 +245,11 @@ def _raw_allowed(deal: Deal, seat: int, steps: list[Step], position: Position, s
     unseen = deal.rules.pack & ~played & ~game.held(played, seat) & ~seen_dead
     third = next(s for s in range(n) if s not in (seat, winner))
     allowed: dict[Card, Mask] = {}
+    shown = _partial_players(steps[-1]) if steps and steps[-1].choice is not None else {}
     for card in iter_mask(unseen):
+        if card in shown:  # played in the run under way, before the choice: seen
+            allowed[card] = 1 << shown[card]
+            continue
         places = everywhere
         for step in steps:
             if step.leader != seat and places >> step.leader & 1 and lead_excludes(
@@ -242,7 +258,7 @@ def _raw_allowed(deal: Deal, seat: int, steps: list[Step], position: Position, s
                 inferences.append(Inference(
                     card, everywhere & ~(1 << step.leader), f"lead={deal.rules.lead.value}",
                     f"seat {step.leader + 1} held no {card_name(card)}: it led "
-                    f"{card_name(step.lead)} (lead={deal.rules.lead.value})"))
+                    f"{card_name(step.lead)}"))
         if game.holder[card] < 0:
             places = _dead_check(deal, steps, position, card, third, places, inferences)
         exempt = game.table.exempt_card
@@ -254,6 +270,13 @@ def _raw_allowed(deal: Deal, seat: int, steps: list[Step], position: Position, s
                                         f"{_exempt_text(found, n)}"))
         allowed[card] = places
     return allowed
+
+
+def _partial_players(step: Step) -> dict[Card, int]:
+    """Who played each card of a run under way (the seat saw them played)."""
+    assert step.choice is not None
+    run = outcomes(step.choice)[0]
+    return dict(zip(run.cards[:len(step.partial)], run.seats, strict=False))
 
 
 def _exempt_text(found: Mask, n: int) -> str:
@@ -286,12 +309,18 @@ def _narrow(allowed: dict[Card, Mask], sizes: tuple[int, ...], seat: int, seen_d
             inferences: list[Inference]) -> dict[Card, Mask]:
     """Each card's places narrowed to those some deal of the right hand sizes uses (exact)."""
     n = len(sizes) - 1
-    known = [0] * n + [seen_dead]
-    for card, places in allowed.items():
-        if places & (places - 1) == 0:
-            known[places.bit_length() - 1] |= 1 << card
-    need = [sizes[loc] - known[loc].bit_count() for loc in range(n + 1)]
-    need[seat] = 0
+    while True:  # a place with no room left is no place (a card known elsewhere takes room)
+        known = [0] * n + [seen_dead]
+        for card, places in allowed.items():
+            if places & (places - 1) == 0:
+                known[places.bit_length() - 1] |= 1 << card
+        need = [sizes[loc] - known[loc].bit_count() for loc in range(n + 1)]
+        need[seat] = 0
+        room = sum(1 << loc for loc in range(n + 1) if need[loc] > 0)
+        narrowed = {c: p & room if p & (p - 1) else p for c, p in allowed.items()}
+        if narrowed == allowed:
+            break
+        allowed = narrowed
     hidden = [(c, p) for c, p in allowed.items() if p & (p - 1)]
     groups = group_cards(hidden)
     result = dict(allowed)

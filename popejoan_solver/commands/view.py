@@ -1,0 +1,117 @@
+"""``popejoan view POSITION --seat N``: what one seat knows, and how many deals fit it.
+
+POSITION is a deal (a file, ``-`` or the one-line notation; a position with ``played`` cards
+is read without its order where that is exact) or a game record, viewed after its whole line
+or at ``--deal I --after K``; ``--line STEPS`` plays steps from a deal first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from . import add_help_parser
+
+
+def register(sub: Any) -> None:
+    """Add the ``view`` command."""
+    p = add_help_parser(sub, "view", "what one seat knows at a point of play: its hand, the "
+                        "cards played, the dead cards the play shows, the stops it can know, "
+                        "and the exact number of deals consistent with it")
+    p.add_argument("position", metavar="POSITION",
+                   help="a deal (file, - or one-line notation) or a game record (file or -)")
+    p.add_argument("--seat", type=int, required=True, help="the seat viewing (1 = eldest)")
+    p.add_argument("--deal", type=int, metavar="I",
+                   help="record: the deal to view (from 1; default the last)")
+    p.add_argument("--after", type=int, metavar="K",
+                   help="record: view after the deal's first K runs (default all of them)")
+    p.add_argument("--line", metavar="STEPS",
+                   help="deal: the runs played first, as steps (e.g. '3C 8S+9D@9S')")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_view)
+
+
+def _text(position: str) -> str:
+    from ..analysis.textfile import MAX_INPUT_BYTES, read_bounded, read_text_file
+    from ..cli import UsageError
+
+    if position == "-":
+        return read_bounded(getattr(sys.stdin, "buffer", sys.stdin), "standard input")
+    if os.path.exists(position):
+        return read_text_file(position)
+    if "^" in position and len(position) <= MAX_INPUT_BYTES:
+        return position
+    raise UsageError(f"no such file {position[:60]!r}, and not a one-line deal "
+                     "(see docs/notation.md)")
+
+
+def _from_record(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]] | None:
+    """The deal and runs a record gives at ``--deal``/``--after``; None if not a record."""
+    from ..analysis.referee import replay
+    from ..cli import UsageError
+    from ..model.errors import PopeJoanError
+    from ..model.record import parse_record_text
+
+    try:
+        record = parse_record_text(text)
+    except PopeJoanError:
+        return None
+    result = replay(record)
+    if result.error is not None:
+        raise UsageError(f"the record breaks the rules: {result.error.message}")
+    number = args.deal if args.deal is not None else len(result.deals)
+    if not 1 <= number <= len(result.deals):
+        raise UsageError(f"--deal must be from 1 to {len(result.deals)}, not {number}")
+    replayed = result.deals[number - 1]
+    runs = [step.run for step in replayed.steps]
+    after = args.after if args.after is not None else len(runs)
+    if not 0 <= after <= len(runs):
+        raise UsageError(f"--after must be from 0 to {len(runs)} (the runs of deal {number}), "
+                         f"not {after}")
+    return replayed.deal, runs[:after]
+
+
+def _from_deal(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]]:
+    from ..cli import UsageError
+    from ..model.notation import parse_deal_text, parse_step
+    from ..model.play import Position
+
+    if args.deal is not None or args.after is not None:
+        raise UsageError("--deal and --after pick a point of a record; POSITION is a deal "
+                         "(give the runs with --line)")
+    deal = parse_deal_text(text)
+    runs = []
+    position = Position.from_deal(deal)
+    for step in (args.line or "").split():
+        if position.is_over:
+            raise UsageError(f"--line: the deal is over before {step!r}")
+        run = parse_step(position, step)
+        runs.append(run)
+        position = position.after(run)
+    return deal, runs
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    from ..cli import EXIT_OK, UsageError, _print_json
+    from ..model.errors import PopeJoanError
+    from ..seat import knowledge
+    from ..seat.report import view_json, view_lines
+
+    text = _text(args.position)
+    try:
+        found = _from_record(text, args) if args.line is None else None
+        deal, runs = found if found is not None else _from_deal(text, args)
+    except UsageError:
+        raise
+    except PopeJoanError as exc:
+        raise UsageError(f"not a deal or a game record: {exc}") from None
+    if not 1 <= args.seat <= deal.players:
+        raise UsageError(f"--seat must be from 1 to {deal.players}, not {args.seat}")
+    data = view_json(knowledge(deal, args.seat - 1, runs), deal)
+    if args.json:
+        _print_json(data)
+    else:
+        print("\n".join(view_lines(data)))
+    return EXIT_OK
