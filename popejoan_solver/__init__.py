@@ -32,6 +32,7 @@ from .model.rules import RULESETS, Ruleset, get_ruleset
 from .model.settlement import Transfer, settle
 from .model.stops import StopsReport, View, analyse_stops
 from .search import Solution, Value, solve
+from .seat import Knowledge, view
 
 if TYPE_CHECKING:
     from .logic.find import FindQuery, FindResult, Property, find_deals
@@ -67,6 +68,7 @@ __all__ = [
     "FindResult",
     "Game",
     "IllegalPlayError",
+    "Knowledge",
     "NotationError",
     "PopeJoanError",
     "Position",
@@ -97,4 +99,5 @@ __all__ = [
     "prove",
     "settle",
     "solve",
+    "view",
 ]
