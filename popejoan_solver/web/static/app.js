@@ -16,6 +16,7 @@ const state = {
   analysis: null,   // the server's solution of the position (null until analysed)
   plan: null,       // {from, steps}: the optimal line being stepped through
   busy: 0,
+  ready: 0,         // positions fully shown (table, analysis, bots' moves)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -280,6 +281,10 @@ async function refresh() {
     if (!watching) await botsPlay();
   } catch (err) {
     showError(err.message);
+  } finally {
+    // Tests (and anyone scripting the page) wait for this count to move on.
+    state.ready += 1;
+    document.body.dataset.ready = String(state.ready);
   }
 }
 
@@ -356,6 +361,8 @@ async function loadPasted() {
     if (answer.error) showError(answer.error);
   } catch (err) {
     showError(err.message);
+    state.ready += 1;
+    document.body.dataset.ready = String(state.ready);
   }
 }
 
