@@ -59,7 +59,8 @@ def test_chi2_tail_matches_tabulated_critical_values(df: int, critical: float) -
     assert chi2_tail(critical, df) == pytest.approx(SIGNIFICANCE, rel=2e-3)
 
 
-def chi2_statistic(observed: Counter[object], expected_each: float, cells: int) -> float:
+def chi2_statistic(observed: Counter[tuple[tuple[int, ...], int]], expected_each: float,
+                   cells: int) -> float:
     seen = sum((n - expected_each) ** 2 / expected_each for n in observed.values())
     return seen + (cells - len(observed)) * expected_each
 
