@@ -1,0 +1,310 @@
+"""Single-dummy advice: each lead of the seat on lead, valued over the deals it cannot tell apart.
+
+The seat sees its hand, the turn-up, what was played and what the rules revealed
+(:mod:`popejoan_solver.seat`); every deal consistent with that is equally likely. Each lead is
+valued double dummy on each deal drawn (uniformly, or every one with ``exact``) under an
+opponent model, and the advice is the lead with the highest mean. ``docs/advice.md`` says what
+this means and what it does not (strategy fusion, non-locality).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ..bots.maxims import maxim_lead
+from ..model.board import Board
+from ..model.cards import Card, card_name
+from ..model.deal import Deal
+from ..model.errors import PopeJoanError
+from ..model.play import Game, Position, Run
+from ..search.api import check_time_limit, play_board
+from .advice_eval import MODELS, SampleEval, evaluate
+from .stats import mean_ci
+
+if TYPE_CHECKING:
+    from ..seat import Knowledge
+
+EXACT_LIMIT = 5000
+"""``exact`` values every consistent deal only up to this many (each is a full search)."""
+
+MAX_SAMPLES = 100_000
+"""More samples than this is refused: the interval is already far below a counter."""
+
+DEFAULT_SAMPLES = 200
+
+
+class AdviceError(PopeJoanError):
+    """A question the advice cannot answer: no seat on lead, too many deals for ``exact``."""
+
+
+@dataclass(frozen=True)
+class LeadAdvice:
+    """One legal lead of the seat, over the deals valued."""
+
+    card: Card
+    mean: float
+    """Mean of the seat's net counters after this lead (double dummy, the opponent model)."""
+    ci95: tuple[float, float]
+    """95% normal-approximation interval of the mean; the mean itself when exact."""
+    best_share: float
+    """Share of the deals in which this lead is a best lead (a tie of k leads counts 1/k)."""
+    forced_win_rate: float
+    """Share of the deals in which the seat can still force going out after this lead."""
+    mean_fraction: Fraction | None = None
+    """The mean as an exact fraction (with ``exact``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"card": card_name(self.card), "mean": finite(self.mean),
+                                "ci95": [finite(x) for x in self.ci95],
+                                "best_share": finite(self.best_share),
+                                "forced_win_rate": finite(self.forced_win_rate)}
+        if self.mean_fraction is not None:
+            data["mean_fraction"] = _fraction_text(self.mean_fraction)
+        return data
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The advice for one seat at one position (seats from 1)."""
+
+    seat: int
+    model: str
+    exact: bool
+    samples: int | None
+    """Deals asked for (None with ``exact``)."""
+    deals: int
+    """Deals valued: the samples, or every consistent deal with ``exact`` (fewer than asked
+    when the time limit ran out: then ``complete`` is false)."""
+    consistent_deals: int
+    """How many deals the seat cannot tell apart from the real one."""
+    leads: tuple[LeadAdvice, ...]
+    advised: Card | None
+    hoyle: Card
+    hoyle_maxim: str
+    double_dummy_mean: float = math.nan
+    """Mean of the seat's double-dummy value (its best lead on each deal, seen)."""
+    double_dummy_ci95: tuple[float, float] = (math.nan, math.nan)
+    complete: bool = True
+    seconds: float = 0.0
+
+    @property
+    def single_dummy(self) -> float:
+        """The mean of the advised lead: what the seat expects, choosing without seeing."""
+        return self.lead(self.advised).mean if self.advised is not None else math.nan
+
+    @property
+    def price(self) -> float:
+        """What seeing every hand before this lead is worth: the mean of the best lead on each
+        deal less the best mean of one lead (never below 0)."""
+        return self.double_dummy_mean - self.single_dummy
+
+    def lead(self, card: Card) -> LeadAdvice:
+        for lead in self.leads:
+            if lead.card == card:
+                return lead
+        raise KeyError(card)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "exact": self.exact, "model": self.model,
+                "samples": self.samples, "deals": self.deals,
+                "consistent_deals": self.consistent_deals, "complete": self.complete,
+                "leads": [lead.to_json() for lead in self.leads],
+                "advised": card_name(self.advised) if self.advised is not None else None,
+                "hoyle": card_name(self.hoyle), "hoyle_maxim": self.hoyle_maxim,
+                "double_dummy_mean": finite(self.double_dummy_mean),
+                "double_dummy_ci95": [finite(x) for x in self.double_dummy_ci95],
+                "price": finite(self.price), "seconds": round(self.seconds, 4)}
+
+
+def finite(value: float) -> float | None:
+    """A number for JSON: None for the NaN of a mean over no deals."""
+    return None if math.isnan(value) else value
+
+
+def _fraction_text(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(value)
+
+
+def position_after(deal: Deal, line: Sequence[Run], board: Board | None) -> Deal:
+    """The position ``line`` (runs played from ``deal``) reaches, as a deal with its played
+    cards; ``board`` is the board there (None: the ruleset's dressing, for no line)."""
+    position = Position.from_deal(deal)
+    for run in line:
+        position = position.after(run)
+    if not line:
+        return deal
+    game = position.game
+    played = tuple(game.dealt[s] & position.played for s in range(deal.players))
+    hands = tuple(game.dealt[s] & ~position.played for s in range(deal.players))
+    return Deal(hands, deal.dead, deal.turnup, deal.rules, board, played, position.leader)
+
+
+def check_question(deal: Deal, seat: int) -> None:
+    """Refuse a seat out of range, a seat not on lead, and a deal with no lead to make."""
+    n = deal.players
+    if not 1 <= seat <= n:
+        raise AdviceError(f"seat must be from 1 to {n}, not {seat}")
+    if _over(deal):
+        raise AdviceError("there is no lead to advise: the deal is over")
+    if deal.leader != seat - 1:
+        raise AdviceError(f"seat {seat} is not on lead (seat {deal.leader + 1} is): advice is "
+                          "for the seat about to lead; give that seat, or a later position")
+
+
+def _over(deal: Deal) -> bool:
+    """True when no lead is left: a seat is out, or the turned-up Pope ends the deal."""
+    if Game.from_deal(deal).winner(deal.played_mask) >= 0:
+        return True
+    _, award = play_board(deal)
+    return award is not None and not award.deal_is_played
+
+
+def legal_leads(deal: Deal) -> list[Card]:
+    """The legal leads of the seat on lead, in the solver's order."""
+    return Game.from_deal(deal).legal_leads(deal.played_mask, deal.leader)
+
+
+def hoyle_lead(deal: Deal, gone: int) -> tuple[Card, str]:
+    """Hoyle's maxims for the seat on lead, knowing ``gone`` (dead or played) cards."""
+    return maxim_lead(deal.rules, deal.hands[deal.leader], gone, legal_leads(deal))
+
+
+def summarise(evals: Sequence[SampleEval], cards: Sequence[Card],
+              exact: bool) -> tuple[LeadAdvice, ...]:
+    """Each lead's mean, interval, best share and forced-win rate over ``evals``."""
+    n = len(evals)
+    out = []
+    for i, card in enumerate(cards):
+        values = [e.values[i] for e in evals]
+        share = sum(1 / len(e.best) for e in evals if i in e.best) / n if n else math.nan
+        wins = sum(e.wins[i] for e in evals) / n if n else math.nan
+        if exact and n:
+            fraction = Fraction(sum(values), n)
+            mean = float(fraction)
+            out.append(LeadAdvice(card, mean, (mean, mean), share, wins, fraction))
+        else:
+            mean, low, high = mean_ci([float(v) for v in values])
+            out.append(LeadAdvice(card, mean, (low, high), share, wins))
+    return tuple(out)
+
+
+def advised(leads: Sequence[LeadAdvice]) -> Card | None:
+    """The lead with the highest mean; ties to the higher forced-win rate, then to the higher
+    best share, then to the first legal lead (clubs first, lowest first)."""
+    if not leads or any(math.isnan(lead.mean) for lead in leads):
+        return None
+
+    def key(lead: LeadAdvice) -> tuple[Fraction | float, float, float]:
+        mean = lead.mean_fraction if lead.mean_fraction is not None else lead.mean
+        return (mean, lead.forced_win_rate, lead.best_share)
+
+    best = max(key(lead) for lead in leads)
+    return next(lead.card for lead in leads if key(lead) == best)
+
+
+def run_all(deals: Sequence[Deal], job: Callable[[Deal, float | None], SampleEval | None],
+            deadline: float | None, workers: int) -> list[SampleEval]:
+    """Value ``deals`` in order on ``workers`` threads; past the deadline, the longest prefix
+    of deals valued in full (the rest are dropped, so the sample stays the first k drawn)."""
+    def one(deal: Deal) -> SampleEval | None:
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+        return job(deal, deadline)
+
+    if workers <= 1:
+        results: list[SampleEval] = []
+        for deal in deals:
+            result = one(deal)
+            if result is None:
+                break
+            results.append(result)
+        return results
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="popejoan-advise")
+    try:
+        futures = [pool.submit(one, deal) for deal in deals]
+        done: list[SampleEval] = []
+        for future in futures:
+            result = future.result()
+            if result is None:
+                break
+            done.append(result)
+        return done
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def default_workers(model: str) -> int:
+    """Two threads where the compiled core runs the search without the GIL; maxn is Python."""
+    from ..search.fast import COMPILED
+
+    if model != "paranoid" or not COMPILED:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 8))
+
+
+def check_options(samples: int, exact: bool, model: str, time_limit: float | None) -> None:
+    """Refuse an unknown model, a number of samples out of range, a bad time limit."""
+    check_time_limit(time_limit)
+    if model not in MODELS:
+        raise AdviceError(f"unknown opponent model {model!r} (known: {', '.join(MODELS)})")
+    if not exact and not 1 <= samples <= MAX_SAMPLES:
+        raise AdviceError(f"samples must be from 1 to {MAX_SAMPLES}, not {samples}")
+
+
+def consistent_deals(known: Knowledge, samples: int, seed: int, exact: bool,
+                     exact_limit: int) -> tuple[int, list[Deal]]:
+    """How many deals fit ``known``, and the deals to value: drawn, or every one."""
+    from ..seat import all_deals, count_deals, sample_deals
+
+    count = count_deals(known)
+    if not exact:
+        return count, sample_deals(known, samples, seed)
+    if count > exact_limit:
+        raise AdviceError(f"{count} deals are consistent with what seat {known.seat + 1} knows: "
+                          f"more than the exact limit of {exact_limit}; sample them instead")
+    return count, all_deals(known, exact_limit)
+
+
+def advise(deal: Deal, seat: int, *, line: Sequence[Run] = (),
+           samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
+           model: str = "paranoid", time_limit: float | None = None,
+           workers: int | None = None, exact_limit: int = EXACT_LIMIT) -> Advice:
+    """Advice for ``seat`` (1-based), on lead after ``line`` (runs played from ``deal``):
+    every legal lead valued over ``samples`` deals drawn uniformly from those the seat cannot
+    tell apart (seeded by ``seed``), or over every one with ``exact`` (at most
+    ``exact_limit``). Past ``time_limit`` seconds ``complete`` is false."""
+    from ..seat import knowledge
+
+    started = time.monotonic()
+    check_options(samples, exact, model, time_limit)
+    deadline = started + time_limit if time_limit is not None else None
+    if not 1 <= seat <= deal.players:
+        raise AdviceError(f"seat must be from 1 to {deal.players}, not {seat}")
+    known = knowledge(deal, seat - 1, line)
+    here = position_after(deal, line, known.deal_board)
+    check_question(here, seat)
+    count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
+    cards = legal_leads(here)
+    evals = run_all(deals, lambda d, dl: evaluate(d, model, dl), deadline,
+                    workers if workers is not None else default_workers(model))
+    for e in evals:
+        if list(e.cards) != cards:
+            raise AssertionError("a sampled deal has other legal leads than the seat's own "
+                                 "(the sampler broke the seat's knowledge)")
+    leads = summarise(evals, cards, exact)
+    hoyle, maxim = hoyle_lead(here, known.known_dead | here.played_mask)
+    best, low, high = mean_ci([float(max(e.values)) for e in evals])
+    return Advice(seat, model, exact, None if exact else samples, len(evals), count, leads,
+                  advised(leads), hoyle, maxim, best, (best, best) if exact else (low, high),
+                  len(evals) == len(deals), time.monotonic() - started)

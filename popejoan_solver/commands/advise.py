@@ -1,0 +1,117 @@
+"""``popejoan advise POSITION --seat N``: single-dummy advice for the seat on lead.
+
+Every legal lead valued double dummy over the deals the seat cannot tell apart (sampled, or all
+of them with ``--exact``), Hoyle's maxims beside the advised lead; ``--price`` adds what seeing
+every hand would be worth to each seat. POSITION is read as ``popejoan view`` reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+from . import add_help_parser
+
+
+def register(sub: Any) -> None:
+    """Add the ``advise`` command."""
+    from ..analysis.advice import DEFAULT_SAMPLES, EXACT_LIMIT
+    from ..analysis.advice_eval import MODELS
+
+    p = add_help_parser(sub, "advise", "single-dummy advice: each lead of the seat on lead "
+                        "valued over the deals it cannot tell apart, with Hoyle's advice beside")
+    p.add_argument("position", metavar="POSITION",
+                   help="a deal (file, - or one-line notation) or a game record (file or -)")
+    p.add_argument("--seat", type=int, required=True, help="the seat on lead (1 = eldest)")
+    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, metavar="K",
+                   help=f"deals drawn (default {DEFAULT_SAMPLES})")
+    p.add_argument("--seed", type=int, default=0, help="seed of the draw (default 0)")
+    p.add_argument("--exact", action="store_true",
+                   help=f"value every consistent deal (at most {EXACT_LIMIT:,})")
+    p.add_argument("--model", choices=MODELS, default="paranoid",
+                   help="the others play against the seat (paranoid, default) or each for "
+                   "itself (maxn)")
+    p.add_argument("--price", action="store_true",
+                   help="also each seat's double-dummy value against its single-dummy "
+                   "expectation (the price of information)")
+    p.add_argument("--deal", type=int, metavar="I", help="record: the deal (default the last)")
+    p.add_argument("--after", type=int, metavar="K",
+                   help="record: advise after the deal's first K runs (default all)")
+    p.add_argument("--line", metavar="STEPS",
+                   help="deal: the runs played first, as steps (e.g. '3C 8S+9D@9S')")
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help="seconds; past it the deals valued so far are reported (exit 3)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_advise)
+
+
+def _load(args: argparse.Namespace) -> tuple[Any, list[Any]]:
+    """The deal and the runs played, as ``popejoan view`` reads POSITION."""
+    from ..cli import UsageError
+    from ..model.errors import PopeJoanError
+    from .view import _from_deal, _from_record, _text
+
+    text = _text(args.position)
+    try:
+        found = _from_record(text, args) if args.line is None else None
+        return found if found is not None else _from_deal(text, args)
+    except UsageError:
+        raise
+    except PopeJoanError as exc:
+        raise UsageError(f"not a deal or a game record: {exc}") from None
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None or math.isnan(value) else f"{value:.3f}"
+
+
+def _print_advice(data: dict[str, Any]) -> None:
+    what = ("every one of the" if data["exact"] else f"{data['deals']} drawn of the")
+    print(f"seat {data['seat']} on lead; {what} {data['consistent_deals']:,} deals it cannot "
+          f"tell apart, valued double dummy ({data['model']})")
+    if not data["complete"]:
+        print(f"PARTIAL: the time limit ran out after {data['deals']} deals")
+    print("\nlead     mean   95% interval    best  forced win")
+    for lead in data["leads"]:
+        mean = lead["mean"]
+        low, high = lead["ci95"]
+        mark = "  advised" if lead["card"] == data["advised"] else ""
+        mark += "  (Hoyle)" if lead["card"] == data["hoyle"] else ""
+        exact = f" = {lead['mean_fraction']}" if "mean_fraction" in lead else ""
+        print(f"{lead['card']:4} {_number(mean):>8} [{_number(low):>6}, {_number(high):>6}] "
+              f"{lead['best_share']:6.1%} {lead['forced_win_rate']:10.1%}{mark}{exact}")
+    print(f"\nadvised: {data['advised'] or '-'}; Hoyle's maxims: {data['hoyle']} "
+          f"({data['hoyle_maxim']})")
+    if "price" in data:
+        print("\nseat  double dummy  expected from its view      single dummy   price")
+    for seat in data.get("price", []):
+        low, high = seat["expected_ci95"]
+        print(f"{seat['seat']:>4}  {seat['double_dummy']!s:>12}  {_number(seat['expected']):>8} "
+              f"[{_number(low):>6}, {_number(high):>6}]  {_number(seat['single_dummy']):>12}"
+              f"  {_number(seat['price']):>6}")
+
+
+def cmd_advise(args: argparse.Namespace) -> int:
+    from ..analysis.advice import advise
+    from ..cli import EXIT_OK, EXIT_TIME_LIMIT, UsageError, _print_json
+
+    deal, runs = _load(args)
+    if not 1 <= args.seat <= deal.players:
+        raise UsageError(f"--seat must be from 1 to {deal.players}, not {args.seat}")
+    advice = advise(deal, args.seat, line=runs, samples=args.samples, seed=args.seed,
+                    exact=args.exact, model=args.model, time_limit=args.time_limit)
+    data = advice.to_json()
+    complete = advice.complete
+    if args.price:
+        from ..analysis.advice_price import price_of_information
+
+        prices = price_of_information(deal, line=runs, samples=args.samples, seed=args.seed,
+                                      exact=args.exact, time_limit=args.time_limit)
+        data["price"] = [p.to_json() for p in prices.seats]
+        complete = complete and prices.complete
+    if args.json:
+        _print_json(data)
+    else:
+        _print_advice(data)
+    return EXIT_OK if complete else EXIT_TIME_LIMIT

@@ -1,0 +1,151 @@
+"""Max^n: every seat plays to raise its own net counters (not to lower one seat's).
+
+The paranoid value of :func:`solve` assumes all the others play against one seat; max^n
+assumes each plays for itself, which is what the players of a stops game at a table do. Ties
+matter in max^n (a seat indifferent between two leads can still help or hurt another): a seat
+with equal values takes the lead worst for the *focus* seat (the one being advised), and among
+those the first in the legal order (clubs first, lowest first) — "paranoid ties". A choice
+inside a run is taken the same way by its chooser.
+
+The search is memoised on the position ``(played, leader)``; it counts the positions it
+expands and gives up past ``node_limit`` or a deadline (:class:`MaxnLimitError`), which bounds
+both time and memory.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..model.cards import Card, Mask
+from ..model.deal import Deal
+from ..model.errors import PopeJoanError
+from ..model.play import Game, Run, RunTree
+from ..model.settlement import play_values
+from .api import play_board
+
+DEFAULT_NODE_LIMIT = 400_000
+"""Positions expanded before giving up (each memoised: about 200 bytes apiece)."""
+
+Vector = tuple[int, ...]
+"""Every seat's net counters, seat 1 first."""
+
+
+class MaxnLimitError(PopeJoanError):
+    """The max^n search passed its node limit or its deadline."""
+
+
+class MaxnSearch:
+    """Max^n values of the positions of one deal, for one focus seat (0-based) that ties
+    are broken against."""
+
+    def __init__(self, deal: Deal, focus: int, *, node_limit: int = DEFAULT_NODE_LIMIT,
+                 deadline: float | None = None) -> None:
+        self.game = Game.from_deal(deal)
+        self.board, _ = play_board(deal)
+        self.focus = focus
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.nodes = 0
+        self.memo: dict[tuple[Mask, int], Vector] = {}
+        self.award_masks = tuple(a.mask for a in self.game.table.awards(self.game.trumps))
+        exempt = self.game.table.exempt_card
+        self.exempt = 1 << exempt if exempt is not None else 0
+        self.settled: dict[tuple[int, ...], Vector] = {}
+
+    def payoff(self, played: Mask, winner: int) -> Vector:
+        """The settlement's values (``play_values``), cached on what they depend on: the
+        awards completed, the winner, and each hand's count of cards left and its exempt
+        card."""
+        awards = 0
+        for i, mask in enumerate(self.award_masks):
+            if played & mask == mask:
+                awards |= 1 << i
+        key = [awards, winner]
+        for dealt in self.game.dealt:
+            left = dealt & ~played
+            key.append(left.bit_count() * 2 + bool(left & self.exempt))
+        found = self.settled.get(tuple(key))
+        if found is None:
+            found = play_values(self.game, self.board, played, winner)
+            self.settled[tuple(key)] = found
+        return found
+
+    def pick(self, mover: int) -> Callable[[Vector], tuple[int, int]]:
+        """The key a mover maximises: its own counters, then the focus seat's, lowered."""
+        focus = self.focus
+        return lambda v: (v[mover], -v[focus])
+
+    def value(self, played: Mask, leader: int) -> Vector:
+        """Every seat's net counters from the position under max^n play."""
+        key = (played, leader)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        game = self.game
+        winner = game.winner(played)
+        if winner >= 0:
+            result = self.payoff(played, winner)
+        else:
+            self._count()
+            key_of = self.pick(leader)
+            best: Vector | None = None
+            for lead in game.legal_leads(played, leader):
+                v = self.tree(game.run_tree(played, leader, lead), played, leader)
+                if best is None or key_of(v) > key_of(best):
+                    best = v
+            assert best is not None, "a seat on lead with no legal lead"
+            result = best
+        self.memo[key] = result
+        return result
+
+    def tree(self, tree: RunTree, played: Mask, leader: int) -> Vector:
+        """The value of a lead's run, each choice in it taken by its chooser."""
+        if isinstance(tree, Run):
+            next_leader = tree.next_leader if tree.winner < 0 else leader
+            return self.value(played | tree.mask, next_leader)
+        key_of = self.pick(tree.chooser)
+        best: Vector | None = None
+        for option in tree.options:
+            v = self.tree(option, played, leader)
+            if best is None or key_of(v) > key_of(best):
+                best = v
+        assert best is not None
+        return best
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise MaxnLimitError(f"max^n passed its limit of {self.node_limit} positions")
+        if self.deadline is not None and self.nodes & 1023 == 0 \
+                and time.monotonic() > self.deadline:
+            raise MaxnLimitError("max^n ran past the time limit")
+
+
+def maxn_leads(deal: Deal, focus: int, *, node_limit: int | None = None,
+               deadline: float | None = None) -> tuple[tuple[Card, Vector], ...]:
+    """Each legal lead of the seat on lead at ``deal`` with every seat's max^n value after it;
+    ``focus`` (1-based) is the seat ties are broken against. Empty when the deal is over or
+    not played. Raises :class:`MaxnLimitError` past ``node_limit`` positions or ``deadline``
+    (a ``time.monotonic()`` instant)."""
+    if not 1 <= focus <= deal.players:
+        raise PopeJoanError(f"seat must be from 1 to {deal.players}, not {focus}")
+    search = MaxnSearch(deal, focus - 1, node_limit=node_limit or DEFAULT_NODE_LIMIT,
+                        deadline=deadline)
+    _, award = play_board(deal)
+    game, played, leader = search.game, deal.played_mask, deal.leader
+    if (award is not None and not award.deal_is_played) or game.winner(played) >= 0:
+        return ()
+    return tuple((lead, search.tree(game.run_tree(played, leader, lead), played, leader))
+                 for lead in game.legal_leads(played, leader))
+
+
+def maxn_value(deal: Deal, focus: int, *, node_limit: int | None = None,
+               deadline: float | None = None) -> Vector:
+    """Every seat's max^n value at ``deal`` (ties against ``focus``, 1-based)."""
+    search = MaxnSearch(deal, focus - 1, node_limit=node_limit or DEFAULT_NODE_LIMIT,
+                        deadline=deadline)
+    _, award = play_board(deal)
+    if award is not None and not award.deal_is_played:
+        return (0,) * deal.players
+    return search.value(deal.played_mask, deal.leader)
