@@ -8,6 +8,7 @@
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from .analysis.advice import Advice, LeadAdvice, advise
 from .model.board import Board, Compartment
 from .model.cards import CardSet, card_name, parse_card
 from .model.deal import Deal, deal_random, deal_warnings
@@ -58,6 +59,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "RULESETS",
     "THEOREMS",
+    "Advice",
     "Board",
     "CardError",
     "CardSet",
@@ -69,6 +71,7 @@ __all__ = [
     "Game",
     "IllegalPlayError",
     "Knowledge",
+    "LeadAdvice",
     "NotationError",
     "PopeJoanError",
     "Position",
@@ -83,6 +86,7 @@ __all__ = [
     "Transfer",
     "Value",
     "View",
+    "advise",
     "analyse_stops",
     "card_name",
     "deal_from_json",
