@@ -131,12 +131,19 @@ class IsmctsBot:
         seed = (draw ^ self.seed) % 2**32
         game = load(k.players, search_rules(k).name, k.board)
         deals = sample_deals(k, self.worlds, seed)
-        roots = [state_from(game, deal, k.line, lead, cards) for deal in deals]
+        roots: dict[int, PopeJoanState] = {}
+
+        def world(index: int) -> PopeJoanState:
+            """The ``index``-th drawn deal as a state (built when first drawn)."""
+            if index not in roots:
+                roots[index] = state_from(game, deals[index], k.line, lead, cards)
+            return roots[index]
+
         rng = np.random.RandomState(seed)
         bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), self.uct,
                                self.simulations, random_state=rng)
-        bot.set_resampler(lambda state, player: roots[rng.randint(len(roots))].clone())
-        policy = _run(bot, roots[0], self.seconds)
+        bot.set_resampler(lambda state, player: world(rng.randint(len(deals))).clone())
+        policy = _run(bot, world(0), self.seconds)
         best = max(p for _, p in policy)
         return int(min(a for a, p in policy if p == best))
 

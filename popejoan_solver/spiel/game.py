@@ -9,7 +9,7 @@ lead (action = card index) and a chooser takes or declines a choice inside a run
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -190,20 +190,67 @@ class ChoiceMade:
     option: int
 
 
+@dataclass(frozen=True)
+class Now:
+    """Everything a state holds, all of it immutable: a clone shares it (OpenSpiel clones a
+    Python state by deep-copying it, which would copy the model's deal and tables)."""
+
+    dealt: tuple[Card, ...] = ()
+    deal: Deal | None = None
+    position: Position | None = None
+    pending: Choice | None = None
+    partial: tuple[Card, ...] = ()
+    lead: Card | None = None
+    runs: tuple[Run, ...] = ()
+    choices: tuple[ChoiceMade, ...] = ()
+    over: bool = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Now:
+        return self
+
+
 class PopeJoanState(pyspiel.State):  # type: ignore[misc]
     """A state: the cards dealt so far, then the model's position and any choice pending."""
 
     def __init__(self, game: PopeJoanGame) -> None:
         super().__init__(game)
         self.pj: Setup = game.setup
-        self.dealt: list[Card] = []
-        self.deal: Deal | None = None
-        self.position: Position | None = None
-        self.pending: Choice | None = None
-        self.partial: tuple[Card, ...] = ()
-        self.runs: list[Run] = []
-        self.choices: list[ChoiceMade] = []
-        self.over = False
+        self.now = Now()
+
+    @property
+    def dealt(self) -> tuple[Card, ...]:
+        return self.now.dealt
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal once dealt (as dealt; the board the game's)."""
+        return self.now.deal
+
+    @property
+    def position(self) -> Position | None:
+        return self.now.position
+
+    @property
+    def pending(self) -> Choice | None:
+        """The choice inside a run waiting for its chooser, if any."""
+        return self.now.pending
+
+    @property
+    def partial(self) -> tuple[Card, ...]:
+        """The cards of the run so far while a choice is pending."""
+        return self.now.partial
+
+    @property
+    def runs(self) -> tuple[Run, ...]:
+        return self.now.runs
+
+    @property
+    def choices(self) -> tuple[ChoiceMade, ...]:
+        return self.now.choices
+
+    @property
+    def over(self) -> bool:
+        return self.now.over
 
     # The OpenSpiel API.
 
@@ -233,13 +280,15 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
             self._deal_card(action)
         elif self.pending is not None:
             option = action - CHOICE_BASE
-            seat = self.pending.chooser
-            self.choices.append(ChoiceMade(seat, len(self.runs), self.pending.kind.name, option))
+            made = ChoiceMade(self.pending.chooser, len(self.runs), self.pending.kind.name,
+                              option)
+            self.now = replace(self.now, choices=(*self.choices, made))
             self._follow(self.pending.options[option])
         else:
             if action not in self.position.legal_leads():
                 raise pyspiel.SpielError(f"illegal lead {action}")
             game = self.position.game
+            self.now = replace(self.now, lead=action)
             self._follow(game.run_tree(self.position.played, self.position.leader, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -276,30 +325,27 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
     def _deal_card(self, card: Card) -> None:
         if not self.pj.rules.pack >> card & 1 or card in self.dealt:
             raise pyspiel.SpielError(f"card {card} cannot be dealt now")
-        self.dealt.append(card)
+        self.now = replace(self.now, dealt=(*self.dealt, card))
         if len(self.dealt) < len(self.pj.order):
             return
         players = self.pj.players
         places = [0] * (players + 1)
         for card_dealt, whom in zip(self.dealt, self.pj.order, strict=True):
             places[whom] |= 1 << card_dealt
-        self.deal = Deal.create(tuple(places[:players]), places[players], self.dealt[-1],
-                                self.pj.rules, self.pj.board)
-        if not turnup_award(self.deal, self.pj.board).deal_is_played:
-            self.over = True
-        self.position = Position.from_deal(self.deal)
+        deal = Deal.create(tuple(places[:players]), places[players], self.dealt[-1],
+                           self.pj.rules, self.pj.board)
+        over = not turnup_award(deal, self.pj.board).deal_is_played
+        self.now = replace(self.now, deal=deal, position=Position.from_deal(deal), over=over)
 
     def _follow(self, tree: RunTree) -> None:
         """Take the run so far to its next choice, or finish it."""
         assert self.position is not None
         if isinstance(tree, Choice):
-            self.pending = tree
-            self.partial = run_so_far(tree)
+            self.now = replace(self.now, pending=tree, partial=run_so_far(tree))
             return
-        self.pending, self.partial = None, ()
-        self.runs.append(tree)
-        self.position = self.position.after(tree)
-        self.over = self.position.is_over
+        position = self.position.after(tree)
+        self.now = replace(self.now, pending=None, partial=(), lead=None,
+                           runs=(*self.runs, tree), position=position, over=position.is_over)
 
     # Views for the observer.
 
