@@ -61,7 +61,7 @@ def table(client: TestClient, line: list[str], **extra: Any) -> dict[str, Any]:
 @pytest.mark.parametrize("query", ["", "?seat=2"])
 def test_solve_answers_what_the_cli_prints(client: TestClient, capsys: pytest.CaptureFixture[str],
                                            query: str) -> None:
-    argv = ["solve", LINE, "--json", "--threads", "1", "--tt-entries", str(1 << 20)]
+    argv = ["solve", LINE, "--json", "--threads", "1", "--tt-entries", str(1 << 18)]
     status, expected, _ = cli_json(capsys, *argv, *(["--seat", "2"] if query else []))
     assert status == 0
     response = client.post(f"/api/solve{query}", content=json.dumps(deal_to_json(DEAL)))
@@ -315,3 +315,23 @@ def test_unknown_path_and_method(client: TestClient) -> None:
     assert client.get("/api/nothing").status_code == 404
     assert client.get("/api/table").status_code == 405
     assert "error" in client.get("/api/table").json()
+
+
+def test_an_analysis_asked_again_comes_from_the_cache_unchanged(client: TestClient) -> None:
+    steps = optimal_steps(client)[:2]
+    first = client.post("/api/analyse", json={"deal": LINE, "line": steps, "time_limit": 5})
+    again = client.post("/api/analyse", json={"deal": deal_to_json(DEAL), "line": steps})
+    assert again.json()["cached"] is True
+    assert first.json() | {"cached": True} == again.json()
+
+
+def test_the_cache_keeps_the_last_entries_only() -> None:
+    from popejoan_solver.web.cache import AnswerCache
+
+    cache = AnswerCache(entries=2)
+    for key in "abc":
+        cache.put(key, {"key": key})
+    assert cache.get("a") is None
+    assert cache.get("b") == {"key": "b"}
+    cache.put("d", {"key": "d"})  # b was used last: c goes
+    assert (cache.get("c"), cache.get("b")) == (None, {"key": "b"})

@@ -48,7 +48,7 @@ Page = Any
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The app served by uvicorn on 127.0.0.1, on a free port, stopped at the end."""
-    listener = socket.socket()
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
     port = listener.getsockname()[1]

@@ -41,7 +41,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"the web table needs its extra: pip install 'popejoan-solver[web]' "
                          f"({exc.name} is missing)") from None
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP by name: asyncio sets TCP_NODELAY only on sockets that say so, and without
+    # it every answer waits ~40 ms for the client's delayed ACK (Nagle).
+    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((args.host, args.port))

@@ -1,8 +1,9 @@
 """The web table's ASGI application (Starlette): the page, its static files and the JSON API.
 
 Bad input is a 400 with ``{"error": "..."}`` (the command line's message); anything else that
-goes wrong is a 500 with a one-line error and no traceback. Searches run on worker threads,
-at most one per core at a time, each under a time limit and a bounded transposition table.
+goes wrong is a 500 with a one-line error and no traceback. Requests run on worker threads;
+at most one search per core at a time, each under a time limit and a bounded transposition
+table.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from ..model.errors import PopeJoanError, clip
 from . import handlers
 
 Handler = Callable[[bytes, dict[str, str]], dict[str, Any]]
+
+LIGHT_THREADS = 4
+"""Threads for requests that do not search (tables, records, the cache's answers)."""
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -55,6 +59,20 @@ def _endpoint(handler: Handler, limiter: anyio.CapacityLimiter
         query = dict(request.query_params)
         result = await anyio.to_thread.run_sync(handler, data, query, limiter=limiter)
         return _json(result)
+    return endpoint
+
+
+def _analyse(search: anyio.CapacityLimiter, light: anyio.CapacityLimiter
+             ) -> Callable[[Request], Awaitable[Response]]:
+    """``POST /api/analyse``: read and look up on the light threads; search, when the
+    answer is not known, in turn for a search thread."""
+    async def endpoint(request: Request) -> Response:
+        data = await _body(request)
+        analysis = await anyio.to_thread.run_sync(handlers.read_analysis, data, limiter=light)
+        if analysis.known is not None:
+            return _json(analysis.known)
+        return _json(await anyio.to_thread.run_sync(handlers.search_analysis, analysis,
+                                                    limiter=search))
     return endpoint
 
 
@@ -91,7 +109,7 @@ def _routes(search: anyio.CapacityLimiter, light: anyio.CapacityLimiter) -> list
     return [
         Route("/", _page, methods=["GET"]),
         post("/api/solve", handlers.api_solve, search),
-        post("/api/analyse", lambda d, q: handlers.api_analyse(d), search),
+        Route("/api/analyse", _analyse(search, light), methods=["POST"]),
         post("/api/bot", lambda d, q: handlers.api_bot(d), search),
         post("/api/check", lambda d, q: handlers.api_check(d), light),
         post("/api/table", lambda d, q: handlers.api_table(d), light),
@@ -103,10 +121,11 @@ def _routes(search: anyio.CapacityLimiter, light: anyio.CapacityLimiter) -> list
     ]
 
 
-def create_app(searches: int | None = None) -> Starlette:
-    """The application; at most ``searches`` searches at a time (default: one per core)."""
-    search = anyio.CapacityLimiter(searches or os.cpu_count() or 1)
-    light = anyio.CapacityLimiter(8)
+def create_app() -> Starlette:
+    """The application: at most one search per core at a time (solving, sampling, bots), in
+    the order asked; the other requests on a few threads of their own."""
+    search = anyio.CapacityLimiter(len(os.sched_getaffinity(0)))
+    light = anyio.CapacityLimiter(LIGHT_THREADS)
     return Starlette(routes=_routes(search, light), exception_handlers={
         PopeJoanError: _bad_input,
         HTTPException: _http_error,

@@ -8,6 +8,7 @@ threads (the solver releases the GIL); each raises :class:`PopeJoanError` for ba
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ..cli import check_json, solve_json
@@ -26,6 +27,7 @@ from ..model.record import (
 from ..model.rules import RULESETS, get_ruleset
 from ..search import solve
 from .bots import WEB_BOTS
+from .cache import AnswerCache
 from .requests import (
     body_object,
     body_text,
@@ -35,10 +37,18 @@ from .requests import (
     time_limit_field,
     view_field,
 )
-from .state import WebInputError, position_deal, position_line, replay_steps, table_json
+from .state import (
+    Table,
+    WebInputError,
+    position_deal,
+    position_line,
+    replay_steps,
+    table_json,
+)
 
-WEB_TT_ENTRIES: Final = 1 << 20
-"""Transposition-table entries per search (16 MiB): bounded memory per request."""
+WEB_TT_ENTRIES: Final = 1 << 18
+"""Transposition-table entries per search (4 MiB): bounded memory per search; the positions
+a page asks about need no more (a larger table saved no time on 4-player positions)."""
 
 MAX_SEED: Final = 1 << 63
 
@@ -75,15 +85,49 @@ def api_table(data: bytes) -> dict[str, Any]:
     return table_json(table, view_field(body), seat_number(body.get("seat"), deal.players))
 
 
-def api_analyse(data: bytes) -> dict[str, Any]:
-    """``POST /api/analyse``: ``{"deal", "line", "time_limit"}`` → the position reached,
-    solved (every seat, the leads' values, the optimal line from here), as ``/api/solve``
-    answers for the position's one-line notation."""
+ANALYSES: Final = AnswerCache()
+"""Exact analyses of positions already asked for."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """An ``/api/analyse`` request read and replayed: the position, its cache key, its time
+    limit, and the answer already known (None: it must be searched)."""
+
+    table: Table
+    key: tuple[str, tuple[str, ...]]
+    time_limit: float
+    known: dict[str, Any] | None
+
+
+def read_analysis(data: bytes) -> Analysis:
+    """The first half of ``POST /api/analyse`` (no search): ``{"deal", "line",
+    "time_limit"}`` read, the line replayed, the cache asked."""
     body = body_object(data)
     table = replay_steps(deal_field(body), line_field(body))
-    solution = solve(position_deal(table), time_limit=time_limit_field(body.get("time_limit")),
+    key = (deal_to_line(table.deal), tuple(run.step for run in table.runs))
+    known = ANALYSES.get(key)
+    return Analysis(table, key, time_limit_field(body.get("time_limit")),
+                    None if known is None else known | {"cached": True})
+
+
+def search_analysis(analysis: Analysis) -> dict[str, Any]:
+    """The second half: the position solved (every seat, the leads' values, the optimal line
+    from here), as ``/api/solve`` answers for the position's one-line notation; an exact
+    answer is kept for the next time (then ``cached`` is true and ``stats`` are those of the
+    search that found it)."""
+    solution = solve(position_deal(analysis.table), time_limit=analysis.time_limit,
                      tt_entries=WEB_TT_ENTRIES, threads=1)
-    return {"position": position_line(table)} | solve_json(solution)
+    answer = {"position": position_line(analysis.table)} | solve_json(solution)
+    if solution.exact:
+        ANALYSES.put(analysis.key, answer)
+    return answer | {"cached": False}
+
+
+def api_analyse(data: bytes) -> dict[str, Any]:
+    """``POST /api/analyse`` in one piece (the app runs its halves on separate pools)."""
+    analysis = read_analysis(data)
+    return analysis.known if analysis.known is not None else search_analysis(analysis)
 
 
 def api_record(data: bytes) -> dict[str, Any]:

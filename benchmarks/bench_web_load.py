@@ -1,0 +1,145 @@
+"""Load test of the web table: CLIENTS concurrent clients analysing 4-player positions for
+SECONDS against ``popejoan serve`` on 127.0.0.1 (started here, stopped at the end).
+
+Each client loops: pick a position (a seeded 4-player deal and a random legal line of LEADS
+leads into it, made by the rules model) from a pool of POSITIONS, ``POST /api/analyse`` it,
+wait for the answer, and go again at once (no think time). The server keeps the last 256
+exact analyses: a pool larger than the requests made (``--positions 5000``) measures
+searches alone; the count of cached answers is printed. Prints the latency quantiles, the
+requests and errors, and the server's resident memory sampled every second; exits 1 if
+p95 > 0.5 s, any request failed, or memory grew by more than a tenth over the second half of
+the run. Run from the repository:
+
+    .venv/bin/python benchmarks/bench_web_load.py [--clients 20] [--seconds 30] [--leads 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+from popejoan_solver.model.deal import deal_random
+from popejoan_solver.model.notation import deal_to_line
+from popejoan_solver.model.play import Position
+from popejoan_solver.model.rules import get_ruleset
+
+
+def positions(count: int, leads: int, seed: int) -> list[dict[str, object]]:
+    """``count`` request bodies: 4-player deals and ``leads`` random legal leads into each."""
+    rng = random.Random(seed)
+    rules = get_ruleset("hoyle-modernized")
+    bodies: list[dict[str, object]] = []
+    index = 0
+    while len(bodies) < count:
+        deal = deal_random(4, seed, rules, index)
+        index += 1
+        position = Position.from_deal(deal)
+        steps = []
+        for _ in range(leads):
+            if position.is_over:
+                break
+            run, position = position.play(rng.choice(position.legal_leads()))
+            steps.append(run.step)
+        if not position.is_over:
+            bodies.append({"deal": deal_to_line(deal), "line": steps})
+    return bodies
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def client(port: int, bodies: list[dict[str, object]], until: float, seed: int,
+           latencies: list[float], errors: list[str], cached: list[bool]) -> None:
+    rng = random.Random(seed)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    while time.monotonic() < until:
+        body = json.dumps(rng.choice(bodies))
+        started = time.monotonic()
+        try:
+            connection.request("POST", "/api/analyse", body,
+                               {"content-type": "application/json"})
+            response = connection.getresponse()
+            data = response.read()
+            if response.status != 200:
+                errors.append(f"{response.status}: {data[:120]!r}")
+            else:
+                answer = json.loads(data)
+                cached.append(answer["cached"])
+                if not answer["stats"]["exact"]:
+                    errors.append("time limit reached")
+        except (OSError, http.client.HTTPException) as exc:
+            errors.append(repr(exc))
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        latencies.append(time.monotonic() - started)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--leads", type=int, default=4, help="leads played into each position")
+    parser.add_argument("--positions", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    bodies = positions(args.positions, args.leads, args.seed)
+    server = subprocess.Popen([sys.executable, "-m", "popejoan_solver", "serve", "--port", "0"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline().split(":")[-1].split("/")[0])
+        return run(args, bodies, port, server.pid)
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+
+
+def run(args: argparse.Namespace, bodies: list[dict[str, object]], port: int, pid: int) -> int:
+    latencies: list[float] = []
+    errors: list[str] = []
+    cached: list[bool] = []
+    until = time.monotonic() + args.seconds
+    threads = [threading.Thread(target=client, args=(port, bodies, until, args.seed + i,
+                                                     latencies, errors, cached))
+               for i in range(args.clients)]
+    memory: list[int] = []
+    for thread in threads:
+        thread.start()
+    while time.monotonic() < until:
+        memory.append(rss_kib(pid))
+        time.sleep(1.0)
+    for thread in threads:
+        thread.join()
+    ordered = sorted(latencies)
+    p95 = ordered[int(0.95 * (len(ordered) - 1))]
+    half = memory[len(memory) // 2:]
+    growth = (max(half) - half[0]) / half[0] if half and half[0] else 0.0
+    print(f"{args.clients} clients, {args.seconds:g} s, 4-player positions after {args.leads} "
+          f"leads ({len(bodies)} positions), {os.cpu_count()} cores")
+    print(f"requests {len(latencies)} ({len(latencies) / args.seconds:.1f}/s), errors "
+          f"{len(errors)}, answered from the server's cache {sum(cached)}")
+    print(f"latency median {statistics.median(ordered):.3f} s, p95 {p95:.3f} s, "
+          f"max {ordered[-1]:.3f} s")
+    print(f"server RSS MiB: start {memory[0] / 1024:.0f}, middle {half[0] / 1024:.0f}, end "
+          f"{memory[-1] / 1024:.0f}, max {max(memory) / 1024:.0f} (growth over the second half "
+          f"{growth:+.1%})")
+    for error in errors[:5]:
+        print(f"  error: {error}")
+    return 0 if p95 <= 0.5 and not errors and growth <= 0.10 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
