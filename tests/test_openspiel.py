@@ -206,7 +206,7 @@ def test_sampled_worlds_share_the_seats_information_state(rules: str, players: i
     """The ismcts bot's worlds (deals drawn from the seat's knowledge, dealt and replayed) give
     the seat the information state the true deal gives it, and they are not all the truth."""
     from popejoan_solver.seat import knowledge, sample_deals
-    from popejoan_solver.spiel.bot import state_from
+    from popejoan_solver.spiel.worlds import state_from
 
     rng = random.Random(rules)
     game = spiel_game.load(players, rules)
@@ -259,3 +259,33 @@ def test_ismcts_options_are_checked() -> None:
         with pytest.raises(BotError, match=r"^bot 'ismcts"):
             make_bot(spec, 0)
     assert make_bot("ismcts:time=0.5,uct=3", 0).name == "ismcts:time=0.5,uct=3"
+
+
+@pytest.mark.parametrize("rules", ["hoyle-modernized", "britannica", "spinado",
+                                   "peel+pope_in_lieu=run-continues"])
+def test_resample_from_infostate(rules: str) -> None:
+    """The state's own resampling (what OpenSpiel's ISMCTS calls without a resampler): every
+    draw looks the same to the player, at leads and at choices inside a run, and OpenSpiel's
+    ISMCTSBot searches the game with it."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    rng = random.Random(rules)
+    game = spiel_game.load(4, rules)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    kinds = set()
+    for seed in range(12):
+        state = _dealt(game, seed)
+        while not state.is_terminal() and len(kinds) < 2:
+            player = state.current_player()
+            draws = [state.resample_from_infostate(player, sampler) for _ in range(4)]
+            assert {d.information_state_string(player) for d in draws} == {
+                state.information_state_string(player)}
+            assert all(d.legal_actions() == state.legal_actions() for d in draws)
+            kinds.add(state.pending is not None)
+            state.apply_action(rng.choice(state.legal_actions()))
+        if len(kinds) == 2 or (kinds == {False} and not compile_rules(game.rules).choice_points):
+            break
+    assert kinds == ({False, True} if compile_rules(game.rules).choice_points else {False})
+    state = _dealt(game, 1)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, None), 10.0, 20)
+    assert bot.step(state) in state.legal_actions()

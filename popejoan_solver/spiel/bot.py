@@ -13,7 +13,7 @@ generator, so a run with ``simulations`` is reproducible; one with ``time`` is n
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,67 +22,15 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from ..bots.base import BotError, ChoiceRequest, LeadRequest
 from ..model.cards import Card
-from ..model.deal import Deal
 from ..model.errors import clip
-from ..model.play import Run, outcomes
 from ..model.rules import Ruleset
 from ..model.table import compile_rules
 from ..seat import Knowledge, sample_deals
 from .game import CHOICE_BASE, PopeJoanState, load
+from .worlds import state_from
 
 OPTIONS = ("simulations", "time", "uct", "worlds", "peek")
 MAX_SIMULATIONS = 100_000
-
-
-def deal_actions(deal: Deal, order: Sequence[int]) -> list[Card]:
-    """The chance actions that deal ``deal`` (as dealt) in the dealing ``order``: each
-    recipient's cards in turn, the turn-up last."""
-    n = deal.players
-    start = deal.at_outset()
-    places = [sorted(_cards(start.hands[s])) for s in range(n)]
-    places.append(sorted(_cards(start.dead & ~(1 << start.turnup))))
-    actions = [places[whom].pop() for whom in order[:-1]]
-    return [*actions, start.turnup]
-
-
-def _cards(mask: int) -> list[Card]:
-    return [c for c in range(52) if mask >> c & 1]
-
-
-def state_from(game: Any, deal: Deal, line: Sequence[Run], lead: Card | None = None,
-               cards: tuple[Card, ...] = ()) -> PopeJoanState:
-    """The state of ``game`` where ``deal`` was dealt and ``line`` played (each choice taken as
-    the run shows); with ``lead``, also that lead up to the choice met after ``cards``."""
-    state: PopeJoanState = game.new_initial_state()
-    for card in deal_actions(deal, game.order):
-        state.apply_action(card)
-    for run in line:
-        state.apply_action(run.lead)
-        while state.pending is not None:
-            state.apply_action(CHOICE_BASE + _option_to(state, run))
-    if lead is not None:
-        state.apply_action(lead)
-        while state.pending is not None and state.partial != cards:
-            state.apply_action(CHOICE_BASE + _option_towards(state, cards))
-    return state
-
-
-def _option_to(state: PopeJoanState, run: Run) -> int:
-    """The option of the pending choice that can end in ``run``."""
-    assert state.pending is not None
-    for index, option in enumerate(state.pending.options):
-        if any(r.cards == run.cards and r.seats == run.seats for r in outcomes(option)):
-            return index
-    raise ValueError("the run cannot be replayed on this deal")
-
-
-def _option_towards(state: PopeJoanState, cards: tuple[Card, ...]) -> int:
-    """The option of the pending choice whose runs go on through ``cards``."""
-    assert state.pending is not None
-    for index, option in enumerate(state.pending.options):
-        if any(r.cards[:len(cards)] == cards for r in outcomes(option)):
-            return index
-    raise ValueError("the run so far cannot be reached on this deal")
 
 
 def search_rules(k: Knowledge) -> Ruleset:

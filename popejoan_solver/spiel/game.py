@@ -304,6 +304,11 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
     def is_terminal(self) -> bool:
         return self.over
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state ``player_id`` cannot tell from this one, drawn uniformly (``.worlds``)."""
+        from .worlds import resample
+        return resample(self, player_id, probability_sampler)
+
     def returns(self) -> list[float]:
         """Each seat's net counters: the turn-up's award and the play's settlement (the
         dressing, the same whatever is played, is left out)."""
