@@ -242,6 +242,23 @@ def test_bots_play_a_deal_to_its_end(client: TestClient, bot: str) -> None:
         assert client.post("/api/check", content=record["text"]).json()["legal"] is True
 
 
+def test_view_and_advice_answer_what_the_cli_prints(client: TestClient,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    steps = optimal_steps(client)[:2]
+    leader = table(client, steps)["leader"]
+    status, expected, _ = cli_json(capsys, "view", LINE, "--seat", "2", "--line",
+                                   " ".join(steps), "--json")
+    assert status == 0
+    assert client.post("/api/view", json={"deal": LINE, "line": steps, "seat": 2}
+                       ).json() == expected
+    status, expected, _ = cli_json(capsys, "advise", LINE, "--seat", str(leader), "--line",
+                                   " ".join(steps), "--samples", "12", "--seed", "4", "--json")
+    assert status == 0
+    answer = client.post("/api/advice", json={"deal": LINE, "line": steps, "samples": 12,
+                                              "seed": 4}).json()
+    assert answer | {"seconds": 0} == expected | {"seconds": 0}
+
+
 # ----------------------------------------------------------------------------- bad input
 
 BAD: list[tuple[str, str, Any, str]] = [
@@ -263,6 +280,8 @@ BAD: list[tuple[str, str, Any, str]] = [
     ("POST", "/api/load", "neither a deal nor a record", ""),
     ("POST", "/api/bot", {"deal": LINE, "bot": "ismcts"}, "unknown bot"),
     ("POST", "/api/bot", {"deal": LINE, "bot": "hoyle", "seed": -1}, "'seed'"),
+    ("POST", "/api/view", {"deal": LINE}, "'seat'"),
+    ("POST", "/api/advice", {"deal": LINE, "samples": 201}, "'samples'"),
     ("GET", "/api/deal?players=99", None, "players"),
     ("GET", "/api/deal?seed=-1", None, "seed"),
 ]

@@ -172,6 +172,12 @@ def test_step_through_the_whole_optimal_line(page: Page, server: str,
 def test_play_a_deal_to_its_end_against_bots(page: Page, server: str,
                                              api: TestClient) -> None:
     open_deal(page, server, "&seat=1&bot=lowest&view=player")
+    assert "deals it cannot tell apart" in page.text_content("#view-out")
+    page.click("#advice")
+    page.wait_for_selector("#advice-out li.best", timeout=60_000)
+    advised = page.get_attribute("#advice-out li.best", "data-card")
+    assert advised in cards(page, '[data-seat="1"] button.card')
+    shot(page, "advice")
     for _ in range(60):
         if page.is_visible("#settlement h3"):
             break

@@ -111,6 +111,8 @@ def _routes(search: anyio.CapacityLimiter, light: anyio.CapacityLimiter) -> list
         post("/api/solve", handlers.api_solve, search),
         Route("/api/analyse", _analyse(search, light), methods=["POST"]),
         post("/api/bot", lambda d, q: handlers.api_bot(d), search),
+        post("/api/advice", lambda d, q: handlers.api_advice(d), search),
+        post("/api/view", lambda d, q: handlers.api_view(d), search),
         post("/api/check", lambda d, q: handlers.api_check(d), light),
         post("/api/table", lambda d, q: handlers.api_table(d), light),
         post("/api/record", lambda d, q: handlers.api_record(d), light),

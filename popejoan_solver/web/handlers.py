@@ -52,6 +52,9 @@ a page asks about need no more (a larger table saved no time on 4-player positio
 
 MAX_SEED: Final = 1 << 63
 
+DEFAULT_ADVICE_SAMPLES: Final = 32
+MAX_ADVICE_SAMPLES: Final = 200
+
 
 
 
@@ -128,6 +131,44 @@ def api_analyse(data: bytes) -> dict[str, Any]:
     """``POST /api/analyse`` in one piece (the app runs its halves on separate pools)."""
     analysis = read_analysis(data)
     return analysis.known if analysis.known is not None else search_analysis(analysis)
+
+
+def api_view(data: bytes) -> dict[str, Any]:
+    """``POST /api/view``: ``{"deal", "line", "seat"}`` → what that seat knows after the
+    line (``popejoan view --json``: its hand, what it knows of the others and of the dead
+    hand, the stops it can know, how many deals it cannot tell apart)."""
+    from ..seat import knowledge
+    from ..seat.report import view_json
+
+    body = body_object(data)
+    table = replay_steps(deal_field(body), line_field(body))
+    seat = seat_number(body.get("seat"), table.deal.players)
+    if seat is None:
+        raise WebInputError("'seat' is needed: whose view?")
+    return view_json(knowledge(table.deal, seat, table.runs), table.deal)
+
+
+def api_advice(data: bytes) -> dict[str, Any]:
+    """``POST /api/advice``: ``{"deal", "line", "samples", "seed", "time_limit"}`` → advice
+    for the seat on lead from what it alone knows (``popejoan advise --json``): each legal
+    lead's mean over deals sampled among those it cannot tell apart, the lead advised, and
+    Hoyle's maxim beside. At most :data:`MAX_ADVICE_SAMPLES` samples, one search thread."""
+    from ..analysis.advice import advise
+
+    body = body_object(data)
+    table = replay_steps(deal_field(body), line_field(body))
+    if table.over:
+        raise WebInputError("the deal is over: no one is on lead to advise")
+    samples = body.get("samples", DEFAULT_ADVICE_SAMPLES)
+    if type(samples) is not int or not 1 <= samples <= MAX_ADVICE_SAMPLES:
+        raise WebInputError(f"'samples' must be a whole number from 1 to {MAX_ADVICE_SAMPLES}")
+    seed = body.get("seed", 0)
+    if type(seed) is not int or not 0 <= seed < MAX_SEED:
+        raise WebInputError("'seed' must be a whole number below 2**63")
+    advice = advise(table.deal, table.position.leader + 1, line=table.runs, samples=samples,
+                    seed=seed, time_limit=time_limit_field(body.get("time_limit")), workers=1)
+    data_json: dict[str, Any] = advice.to_json()
+    return data_json
 
 
 def api_record(data: bytes) -> dict[str, Any]:

@@ -14,6 +14,7 @@ const state = {
   bot: "hoyle",
   table: null,      // the server's table for the position
   analysis: null,   // the server's solution of the position (null until analysed)
+  known: null,      // what the person's seat knows (POST /api/view), when playing
   plan: null,       // {from, steps}: the optimal line being stepped through
   busy: 0,
   ready: 0,         // positions fully shown (table, analysis, bots' moves)
@@ -135,7 +136,7 @@ function seatTitle(t, s) {
 }
 
 function seatNode(t, s) {
-  const stops = new Set(t.stops);
+  const stops = new Set(state.known ? state.known.stops : t.stops);
   const legal = new Set(t.seat === null || t.seat === t.leader ? t.leads.map((l) => l.card) : []);
   const onLead = !t.over && s.seat === t.leader;
   const { values, best } = leadValues();
@@ -198,6 +199,7 @@ function render() {
   if (!t) return;
   table.className = `players-${t.players}`;
   fillSeats(t.players);
+  $("players").value = String(t.players);
   table.append(centreNode(t));
   for (const s of t.seats) table.append(seatNode(t, s));
   const status = t.over
@@ -278,7 +280,7 @@ async function refresh() {
     state.analysis = null;
     render();
     if (watching && $("auto").checked && !state.table.over) await analyse();
-    if (!watching) await botsPlay();
+    if (!watching) { await botsPlay(); await showView(); render(); }
   } catch (err) {
     showError(err.message);
   } finally {
@@ -385,15 +387,35 @@ async function advice() {
   const out = $("advice-out");
   out.replaceChildren();
   try {
-    const t = state.table;
-    const seat = state.seat !== null ? state.seat : t.leader;
-    const a = await api("/api/advice", { deal: state.deal, line: state.line, seat });
-    out.append(el("h3", {}, `Advice for seat ${seat}`),
-               el("ul", {}, ...a.leads.map((l) => el("li", { class: l.best ? "best" : "" }, `${l.card}: ${l.text}`))));
-    if (a.note) out.append(el("p", { class: "note" }, a.note));
+    const a = await api("/api/advice", { deal: state.deal, line: state.line,
+                                         seed: Number($("seed").value) || 0 });
+    const pct = (x) => `${Math.round(100 * x)}%`;
+    out.append(el("h3", {}, `Advice for seat ${a.seat}`),
+               el("p", { class: "note" }, `${a.deals} deals sampled among the ${bigCount(a.consistent_deals)} it cannot tell apart (${a.model} opponents)`),
+               el("ul", {}, ...a.leads.map((l) => el("li", { class: l.card === a.advised ? "best" : "", "data-card": l.card },
+                 `${l.card}: mean ${l.mean === null ? "?" : l.mean.toFixed(2)}, best in ${pct(l.best_share)}, forced win ${pct(l.forced_win_rate)}`))),
+               el("p", {}, `advised: ${a.advised}; Hoyle: ${a.hoyle} (${a.hoyle_maxim})`));
   } catch (err) {
     showError(err.message);
   }
+}
+
+// A count of deals as a person reads it (they run past 10^20).
+function bigCount(n) {
+  return n < 1e6 ? String(n) : `about ${Number(n).toPrecision(2).replace("e+", " × 10^")}`;
+}
+
+async function showView() {
+  const out = $("view-out");
+  out.replaceChildren();
+  state.known = null;
+  if (state.seat === null || !state.table || state.table.over) return;
+  const k = await api("/api/view", { deal: state.deal, line: state.line, seat: state.seat });
+  state.known = k;
+  out.append(el("h3", {}, `What seat ${k.seat} knows`),
+             el("p", {}, `${bigCount(k.consistent_deals)} deals it cannot tell apart`),
+             el("p", {}, `known dead: ${k.known_dead.join(" ") || "none"}`),
+             ...k.inferences.map((i) => el("p", { class: "note" }, typeof i === "string" ? i : (i.text || JSON.stringify(i)))));
 }
 
 async function downloadRecord() {
