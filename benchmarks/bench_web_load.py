@@ -62,6 +62,18 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time the process has used."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> float:
+    with open("/proc/loadavg", encoding="ascii") as loadavg:
+        return float(loadavg.read().split()[0])
+
+
 def client(port: int, bodies: list[dict[str, object]], until: float, seed: int,
            latencies: list[float], errors: list[str], cached: list[bool]) -> None:
     rng = random.Random(seed)
@@ -116,6 +128,7 @@ def run(args: argparse.Namespace, bodies: list[dict[str, object]], port: int, pi
                                                      latencies, errors, cached))
                for i in range(args.clients)]
     memory: list[int] = []
+    cpu_before, load = cpu_seconds(pid), load_average()
     for thread in threads:
         thread.start()
     while time.monotonic() < until:
@@ -123,12 +136,15 @@ def run(args: argparse.Namespace, bodies: list[dict[str, object]], port: int, pi
         time.sleep(1.0)
     for thread in threads:
         thread.join()
+    cpu = cpu_seconds(pid) - cpu_before
+    searched = len(latencies) - sum(cached)
     ordered = sorted(latencies)
     p95 = ordered[int(0.95 * (len(ordered) - 1))]
     half = memory[len(memory) // 2:]
     growth = (max(half) - half[0]) / half[0] if half and half[0] else 0.0
     print(f"{args.clients} clients, {args.seconds:g} s, 4-player positions after {args.leads} "
-          f"leads ({len(bodies)} positions), {os.cpu_count()} cores")
+          f"leads ({len(bodies)} positions), {os.cpu_count()} cores, load average {load:.1f} "
+          f"at the start")
     print(f"requests {len(latencies)} ({len(latencies) / args.seconds:.1f}/s), errors "
           f"{len(errors)}, answered from the server's cache {sum(cached)}")
     print(f"latency median {statistics.median(ordered):.3f} s, p95 {p95:.3f} s, "
@@ -136,6 +152,11 @@ def run(args: argparse.Namespace, bodies: list[dict[str, object]], port: int, pi
     print(f"server RSS MiB: start {memory[0] / 1024:.0f}, middle {half[0] / 1024:.0f}, end "
           f"{memory[-1] / 1024:.0f}, max {max(memory) / 1024:.0f} (growth over the second half "
           f"{growth:+.1%})")
+    cores = os.cpu_count() or 1
+    per_search = cpu / max(1, searched)
+    print(f"server CPU {cpu:.1f} s: {1000 * cpu / max(1, len(latencies)):.1f} ms a request, "
+          f"{1000 * per_search:.1f} ms a searched one (so {cores} idle cores would search "
+          f"{cores / max(per_search, 1e-9):.0f} requests/s)")
     for error in errors[:5]:
         print(f"  error: {error}")
     return 0 if p95 <= 0.5 and not errors and growth <= 0.10 else 1
