@@ -16,7 +16,12 @@ import math
 import time
 from pathlib import Path
 
-from popejoan_solver.analysis.pimc_measures import Measures, measure
+from popejoan_solver.analysis.pimc_measures import (
+    Measures,
+    indifference_by_depth,
+    measure,
+    playouts,
+)
 from popejoan_solver.model.rules import RULESETS
 
 
@@ -49,6 +54,29 @@ def _spread(values: list[float]) -> float:
     return 1.96 * math.sqrt(var / len(values))
 
 
+def depth_rows(players: list[int], rules: list[str], deals: int, seed: int,
+               deepest: int) -> list[dict[str, object]]:
+    """How often a decision is indifferent (every lead the same double-dummy value for its
+    mover), by its distance from the playout's last decision; one table row a ruleset."""
+    print("\n| ruleset | players | deals | "
+          + " | ".join(f"{d}{'+' if d == deepest else ''} from the end" for d in range(deepest + 1))
+          + " |")
+    print("|---|---|---|" + "---|" * (deepest + 1))
+    rows = []
+    for count in players:
+        for name in rules:
+            tally = [[0, 0] for _ in range(deepest + 1)]
+            for playout in playouts(RULESETS[name], count, deals, seed):
+                for depth, same in indifference_by_depth(playout, deepest):
+                    tally[depth][0] += same
+                    tally[depth][1] += 1
+            cells = " | ".join(f"{_interval(h, n)} n={n}" for h, n in tally)
+            print(f"| {name} | {count} | {deals} | {cells} |", flush=True)
+            rows.append({"rules": name, "players": count, "deals": deals,
+                         "indifferent_by_depth": tally})
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="3,4")
@@ -56,7 +84,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default=",".join(RULESETS))
     parser.add_argument("--out", type=Path, default=Path("pimc-measures.json"))
+    parser.add_argument("--depths", type=int, default=0, metavar="D",
+                        help="instead: how often decisions 0..D from the end are indifferent")
     args = parser.parse_args()
+    if args.depths:
+        rows = depth_rows([int(p) for p in args.players.split(",")], args.rules.split(","),
+                          args.deals, args.seed, args.depths)
+        args.out.write_text(json.dumps(rows, indent=1) + "\n")
+        return
     results = []
     print("| ruleset | players | deals | leaf correlation (95%) | bias (going-out rate by seat) "
           "| disambiguation factor (pairs) | log10 first information set | s |")

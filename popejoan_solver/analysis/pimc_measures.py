@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..bots.driver import position_deal
@@ -75,10 +76,12 @@ def last_decision_correlated(playout: Playout) -> bool | None:
     """Whether every legal lead at the playout's last real decision (two or more leads) gives
     its mover the same exact double-dummy value; None when the playout had no such decision."""
     real = [d for d in playout.decisions if d.options >= 2]
-    if not real:
-        return None
-    decision = real[-1]
-    deal = playout.deal
+    return indifferent(playout.deal, real[-1]) if real else None
+
+
+def indifferent(deal: Deal, decision: Decision) -> bool:
+    """Whether every legal lead at ``decision`` gives its mover the same exact double-dummy
+    value (its paranoid value after the lead, as ``search.lead_values`` gives it)."""
     position = Position.from_deal(deal)
     for run in decision.line:
         position = position.after(run)
@@ -87,6 +90,14 @@ def last_decision_correlated(playout: Playout) -> bool | None:
     evals = lead_values(position_deal(deal, position, board), forced_win=False)
     values = {(e.guaranteed.lower, e.guaranteed.upper) for e in evals}
     return len(values) == 1
+
+
+def indifference_by_depth(playout: Playout, deepest: int) -> list[tuple[int, bool]]:
+    """For each real decision of the playout, its distance from the last one (0 = the last,
+    counted in real decisions, capped at ``deepest``) and whether it is indifferent."""
+    real = [d for d in playout.decisions if d.options >= 2]
+    return [(min(len(real) - 1 - i, deepest), indifferent(playout.deal, d))
+            for i, d in enumerate(real)]
 
 
 def information_sizes(playout: Playout, seat: int) -> list[int]:
@@ -162,11 +173,16 @@ def measure(rules: Ruleset, players: int, deals: int, seed: int) -> Measures:
     """The measures over ``deals`` seeded deals (deal ``i`` is ``deal_random(players, seed,
     rules, i)``), each played out at random with its own seeded generator."""
     found = Measures(rules.name, players, out=[0] * players, ahead=[0] * players)
-    for index in range(deals):
-        playout = random_playout(deal_random(players, seed, rules, index),
-                                 random.Random(f"pimc-measures:{seed}:{index}"))
+    for playout in playouts(rules, players, deals, seed):
         add_playout(found, playout)
     return found
+
+
+def playouts(rules: Ruleset, players: int, deals: int, seed: int) -> Iterator[Playout]:
+    """The random playouts of :func:`measure`: deal ``i`` with its own seeded generator."""
+    for index in range(deals):
+        yield random_playout(deal_random(players, seed, rules, index),
+                             random.Random(f"pimc-measures:{seed}:{index}"))
 
 
 def add_playout(found: Measures, playout: Playout) -> None:
