@@ -75,12 +75,15 @@ def test_exact_advice_is_the_mean_of_solving_every_deal(family: str, seed: int) 
     for deal, seat, line in on_lead_cases(family, 2, 60, seed):
         advice = advise(deal, seat, line=line, exact=True)
         means, rates, n = solved_by_hand(deal, seat, line)
-        assert advice.exact and advice.complete and advice.deals == advice.consistent_deals == n
+        assert advice.exact
+        assert advice.complete
+        assert advice.deals == advice.consistent_deals == n
         assert [lead.mean_fraction for lead in advice.leads] == means
         assert [lead.forced_win_rate for lead in advice.leads] == [float(r) for r in rates]
         assert math.isclose(sum(lead.best_share for lead in advice.leads), 1.0)
         best = max(means)
-        assert advice.advised is not None and advice.lead(advice.advised).mean_fraction == best
+        assert advice.advised is not None
+        assert advice.lead(advice.advised).mean_fraction == best
         here = position_after(deal, line, None)
         legal = Game.from_deal(here).legal_leads(here.played_mask, here.leader)
         assert advice.hoyle in legal
@@ -94,7 +97,8 @@ def test_sampled_mean_converges_to_the_exact_mean() -> None:
     deal, seat, line = next(on_lead_cases("parlett", 10, 400, seed=3))
     exact = advise(deal, seat, line=line, exact=True)
     sampled = advise(deal, seat, line=line, samples=400, seed=11)
-    assert sampled.deals == 400 and not sampled.exact
+    assert sampled.deals == 400
+    assert not sampled.exact
     for e, s in zip(exact.leads, sampled.leads, strict=True):
         half = (s.ci95[1] - s.ci95[0]) / 2
         assert abs(s.mean - e.mean) <= 2 * half + 1e-9, (card_name(e.card), e.mean, s)
@@ -176,7 +180,8 @@ def test_maxn_advice_differs_from_paranoid_only_in_the_values() -> None:
     deal = short_deal(4, 3, 21, get_ruleset("hoyle-modernized"))
     paranoid = advise(deal, 1, samples=20, seed=2)
     maxn = advise(deal, 1, samples=20, seed=2, model="maxn")
-    assert maxn.model == "maxn" and maxn.deals == 20
+    assert maxn.model == "maxn"
+    assert maxn.deals == 20
     assert [lead.forced_win_rate for lead in maxn.leads] == \
         [lead.forced_win_rate for lead in paranoid.leads]
     for m, p in zip(maxn.leads, paranoid.leads, strict=True):
@@ -223,7 +228,8 @@ def test_cli_exact_json_has_the_fraction(capsys: pytest.CaptureFixture[str]) -> 
                              "--line", steps, "--exact", "--json")
     assert status == 0
     data = json.loads(out)
-    assert data["exact"] is True and data["deals"] == data["consistent_deals"]
+    assert data["exact"] is True
+    assert data["deals"] == data["consistent_deals"]
     for lead in data["leads"]:
         assert float(Fraction(lead["mean_fraction"])) == lead["mean"]
 
@@ -239,13 +245,17 @@ def test_cli_exact_json_has_the_fraction(capsys: pytest.CaptureFixture[str]) -> 
 def test_cli_bad_input(capsys: pytest.CaptureFixture[str], deal_file: str, args: list[str],
                        message: str) -> None:
     status, out, err = run_cli(capsys, "advise", deal_file, *args)
-    assert status == 2 and out == ""
-    assert err.startswith("error: ") and err.count("\n") == 1 and message in err
+    assert status == 2
+    assert out == ""
+    assert err.startswith("error: ")
+    assert err.count("\n") == 1
+    assert message in err
 
 
-def test_cli_not_a_position(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+def test_cli_not_a_position(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run_cli(capsys, "advise", "no-such-file.json", "--seat", "1")
-    assert status == 2 and err.startswith("error: ")
+    assert status == 2
+    assert err.startswith("error: ")
 
 
 def test_cli_time_limit_marks_partial_results(capsys: pytest.CaptureFixture[str]) -> None:
@@ -255,4 +265,5 @@ def test_cli_time_limit_marks_partial_results(capsys: pytest.CaptureFixture[str]
                              "--samples", "3000", "--time-limit", "0.3", "--json")
     assert status == 3
     data = json.loads(out)
-    assert data["complete"] is False and data["deals"] < 3000
+    assert data["complete"] is False
+    assert data["deals"] < 3000
