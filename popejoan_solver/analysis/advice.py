@@ -151,14 +151,14 @@ def check_question(deal: Deal, seat: int) -> None:
     n = deal.players
     if not 1 <= seat <= n:
         raise AdviceError(f"seat must be from 1 to {n}, not {seat}")
-    if _over(deal):
+    if no_lead_left(deal):
         raise AdviceError("there is no lead to advise: the deal is over")
     if deal.leader != seat - 1:
         raise AdviceError(f"seat {seat} is not on lead (seat {deal.leader + 1} is): advice is "
                           "for the seat about to lead; give that seat, or a later position")
 
 
-def _over(deal: Deal) -> bool:
+def no_lead_left(deal: Deal) -> bool:
     """True when no lead is left: a seat is out, or the turned-up Pope ends the deal."""
     if Game.from_deal(deal).winner(deal.played_mask) >= 0:
         return True
