@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import socket
+import sys
 from typing import Any
 
 from ..model.errors import clip
@@ -54,6 +56,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot listen on {clip(args.host)} port {args.port}: "
                          f"{clip(reason)}") from None
     port = listener.getsockname()[1]
+    if not ipaddress.ip_address(listener.getsockname()[0]).is_loopback:
+        print(f"warning: listening on {args.host}, not only this machine: the web table has "
+              "no login, anyone who can reach this address can use it", file=sys.stderr)
     print(f"popejoan: the web table on http://{_url_host(args.host)}:{port}/ (Ctrl-C stops "
           "it)", flush=True)
     config = uvicorn.Config(create_app(), log_level="warning", access_log=False,
