@@ -15,6 +15,9 @@ other keys override it. Kinds:
   ``stake_per_card`` (each other seat pays its cards to the dealer).
 - ``final-round``: ``hands`` (no dead hand) and ``board``; ``[expect]`` ``takes``, a list of
   ``{seat, compartment, amount}``.
+- ``seat-view``: ``leads`` played in order (none: the outset) and ``seat`` (from 1);
+  ``[expect]`` any of ``known_dead``, ``stops``, ``cannot_be_led_to`` (exactly these, or
+  ``_include`` / ``_exclude``) as that seat knows them (``seat.knowledge``), not the referee.
 - ``dressing``: ``rules`` and ``players`` (no deal); ``[expect]`` ``board``, the fresh board's
   counters (a compartment not named holds none), and ``pays``, what each seat pays for it,
   eldest first and the dealer last.
@@ -31,7 +34,7 @@ from typing import Any
 from ..logic.prover import TheoremResult
 from ..logic.theorems import prove
 from ..model.board import Board, Compartment
-from ..model.cards import CardSet, card_name, parse_card
+from ..model.cards import CardSet, card_name, iter_mask, parse_card
 from ..model.deal import Deal
 from ..model.errors import NotationError, PopeJoanError
 from ..model.examples import hoyle_dead_hand
@@ -47,10 +50,12 @@ from ..model.settlement import (
     turnup_award,
 )
 from ..model.stops import View, analyse_stops
+from ..seat import knowledge
+from ..seat.report import known_stops
 from .textfile import read_text_file
 
 BASES = {"hoyle-dead-hand": hoyle_dead_hand}
-KINDS = ("stops", "lead", "settlement", "turnup", "final-round", "dressing")
+KINDS = ("stops", "lead", "settlement", "turnup", "final-round", "dressing", "seat-view")
 
 
 @dataclass(frozen=True)
@@ -180,6 +185,8 @@ def _check(case: Case) -> CaseResult:
         return _check_final_round(case, expect)
     if case.kind == "dressing":
         return _check_dressing(case, expect)
+    if case.kind == "seat-view":
+        return _check_seat_view(case, expect)
     deal = case_deal(case)
     checks: list[Check] = []
     findings: list[str] = []
@@ -301,3 +308,23 @@ def _check_dressing(case: Case, expect: Mapping[str, Any]) -> CaseResult:
     findings = ("board: " + ", ".join(f"{c} {n}" for c, n in board.items()),
                 "seats pay (eldest first, dealer last): " + " ".join(map(str, pays)))
     return CaseResult(case, checks, findings)
+
+
+def _check_seat_view(case: Case, expect: Mapping[str, Any]) -> CaseResult:
+    """What one seat knows after the case's leads: its known dead cards and the stops and cards
+    that cannot be led to from its view."""
+    deal = case_deal(case)
+    seat = case.data["seat"]
+    _, runs = _play(deal, case.data.get("leads", []))
+    k = knowledge(deal, seat - 1, runs)
+    report = known_stops(k, deal)
+    dead = set(_names(iter_mask(k.known_dead)))
+    findings = [r.describe() for r in runs]
+    findings.append(f"seat {seat} knows dead: {' '.join(sorted(dead))}")
+    findings.append(f"stops it can know: {' '.join(_names(report.stops))}")
+    findings.append(f"cannot be led to from its view: {' '.join(_names(report.cannot_be_led_to))}")
+    checks: list[Check] = []
+    _set_checks(checks, "known_dead", dead, expect)
+    _set_checks(checks, "stops", set(_names(report.stops)), expect)
+    _set_checks(checks, "cannot_be_led_to", set(_names(report.cannot_be_led_to)), expect)
+    return CaseResult(case, tuple(checks), tuple(findings))
