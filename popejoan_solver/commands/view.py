@@ -2,7 +2,8 @@
 
 POSITION is a deal (a file, ``-`` or the one-line notation; a position with ``played`` cards
 is read without its order where that is exact) or a game record, viewed after its whole line
-or at ``--deal I --after K``; ``--line STEPS`` plays steps from a deal first.
+or at ``--deal I --after K`` (a game in progress: its last deal needs no ``Termination``
+tag); ``--line STEPS`` plays steps from a deal first.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
 from typing import Any
 
 from . import add_help_parser
@@ -49,7 +51,7 @@ def _text(position: str) -> str:
 
 def _from_record(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]] | None:
     """The deal and runs a record gives at ``--deal``/``--after``; None if not a record."""
-    from ..analysis.referee import replay
+    from ..analysis.referee import is_unfinished, replay
     from ..cli import UsageError
     from ..model.errors import PopeJoanError
     from ..model.record import parse_record_text
@@ -58,6 +60,10 @@ def _from_record(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]] |
         record = parse_record_text(text)
     except PopeJoanError:
         return None
+    last = record.deals[-1]
+    if not is_unfinished(last):  # a game in progress: its last deal may stop anywhere
+        unfinished = replace(last, tags=(*last.tags, ("Termination", "unfinished")))
+        record = replace(record, deals=(*record.deals[:-1], unfinished))
     result = replay(record)
     if result.error is not None:
         raise UsageError(f"the record breaks the rules: {result.error.message}")
