@@ -27,7 +27,7 @@ from popejoan_solver.seat import (
     knowledge,
     sample_deals,
 )
-from popejoan_solver.seat.counting import Group, Placements
+from popejoan_solver.seat.counting import Group, Placements, can_place
 from tests.test_seat_knowledge import FAMILIES, cases, random_line, same_view
 
 SIGNIFICANCE = 0.001
@@ -107,9 +107,10 @@ def test_sampling_is_reproducible_by_seed() -> None:
 
 
 def test_counting_by_groups_equals_brute_force_on_random_constraints() -> None:
-    """Placements' count, list and draws against enumerating every assignment card by card."""
+    """Placements' count, list and draws, and the flow test of where a card may go, against
+    enumerating every assignment card by card."""
     rng = random.Random(1)
-    for _ in range(40):
+    for _ in range(80):
         locations = rng.randint(2, 4)
         cards = list(range(rng.randint(1, 7)))
         allowed = [(c, rng.randint(1, (1 << locations) - 1)) for c in cards]
@@ -137,6 +138,11 @@ def test_counting_by_groups_equals_brute_force_on_random_constraints() -> None:
         assert set(listed) == brute
         if brute:
             assert {found.draw(rng) for _ in range(5)} <= brute
+        ordered = found.groups
+        for index, group in enumerate(ordered):
+            for loc in range(locations):
+                possible = any(got[loc] >> group.cards[0] & 1 for got in brute)
+                assert can_place(ordered, index, loc, need) == possible
 
 
 def test_worst_first_leads_are_counted_fast() -> None:

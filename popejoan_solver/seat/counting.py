@@ -200,12 +200,73 @@ def _deal_out(cards: tuple[Card, ...], places: tuple[int, ...],
 
 
 def can_place(groups: Sequence[Group], index: int, place: int, need: Sequence[int]) -> bool:
-    """Whether some placement puts a card of ``groups[index]`` at location ``place``."""
+    """Whether some placement puts a card of ``groups[index]`` at location ``place``: a
+    maximum flow from the groups (their sizes) to the locations (their needs) once that card
+    is placed, which is cheap where counting may not be."""
     if need[place] < 1 or not groups[index].places >> place & 1:
         return False
-    group = groups[index]
-    rest = [(c, g.places) for i, g in enumerate(groups) if i != index for c in g.cards]
-    rest += [(c, group.places) for c in group.cards[1:]]
-    less = list(need)
-    less[place] -= 1
-    return Placements(group_cards(rest), less).total() > 0
+    sizes = [len(g.cards) for g in groups]
+    sizes[index] -= 1
+    room = list(need)
+    room[place] -= 1
+    return _max_flow([g.places for g in groups], sizes, room) == sum(sizes)
+
+
+def _max_flow(places: Sequence[Mask], sizes: Sequence[int], room: Sequence[int]) -> int:
+    """Cards of each group sent to allowed locations within their room (augmenting paths;
+    at most 52 augmentations over a graph of groups and locations)."""
+    flow = [[0] * len(room) for _ in places]
+    supply = list(sizes)
+    left = list(room)
+    total = 0
+    while True:
+        path = _augmenting(places, flow, supply, left)
+        if path is None:
+            return total
+        start, hops, end = path
+        supply[start] -= 1
+        left[end] -= 1
+        for group, loc, sign in hops:
+            flow[group][loc] += sign
+        total += 1
+
+
+def _augmenting(places: Sequence[Mask], flow: list[list[int]], supply: list[int],
+                left: list[int]) -> tuple[int, list[tuple[int, int, int]], int] | None:
+    """A path from a group with supply to a location with room, alternating forward edges
+    (allowed) and backward edges (cards already sent), by breadth-first search."""
+    for start in (g for g, s in enumerate(supply) if s > 0):
+        parent: dict[int, tuple[int, int]] = {}  # location -> (group it was reached from)
+        seen_groups = {start}
+        frontier = [start]
+        while frontier:
+            nxt: list[int] = []
+            for group in frontier:
+                for loc in range(len(left)):
+                    if loc in parent or not places[group] >> loc & 1:
+                        continue
+                    parent[loc] = (group, 0)
+                    if left[loc] > 0:
+                        return start, _unwind(parent, loc, flow), loc
+                    for back, row in enumerate(flow):
+                        if row[loc] > 0 and back not in seen_groups:
+                            seen_groups.add(back)
+                            nxt.append(back)
+                            parent[-1 - back] = (loc, 0)
+            frontier = nxt
+    return None
+
+
+def _unwind(parent: dict[int, tuple[int, int]], loc: int,
+            flow: list[list[int]]) -> list[tuple[int, int, int]]:
+    """The flow changes along the path ending at ``loc``."""
+    hops: list[tuple[int, int, int]] = []
+    while True:
+        group = parent[loc][0]
+        hops.append((group, loc, +1))
+        back = parent.get(-1 - group)
+        if back is None:
+            return hops
+        prev = back[0]
+        hops.append((group, prev, -1))
+        loc = prev
