@@ -289,3 +289,21 @@ def test_resample_from_infostate(rules: str) -> None:
     state = _dealt(game, 1)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, None), 10.0, 20)
     assert bot.step(state) in state.legal_actions()
+
+
+def test_ismcts_time_per_decision() -> None:
+    """With ``time`` the bot searches until the time is up and answers a legal lead."""
+    import time
+
+    from popejoan_solver.bots.base import LeadRequest
+    from popejoan_solver.bots.registry import make_bot
+    from popejoan_solver.model.play import Position
+    from popejoan_solver.seat import knowledge
+
+    deal = deal_random(4, 5)
+    legal = tuple(Position.from_deal(deal).legal_leads())
+    bot = make_bot("ismcts:time=0.3,worlds=5", 0)
+    started = time.perf_counter()
+    card = bot.lead(LeadRequest(knowledge(deal, 0), legal, random.Random(0)))
+    assert card in legal
+    assert time.perf_counter() - started >= 0.3
