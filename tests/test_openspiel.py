@@ -307,3 +307,28 @@ def test_ismcts_time_per_decision() -> None:
     card = bot.lead(LeadRequest(knowledge(deal, 0), legal, random.Random(0)))
     assert card in legal
     assert time.perf_counter() - started >= 0.3
+
+
+def test_public_observer_shows_no_hand() -> None:
+    """The public observation (no private information) shows no cards of any hand; an
+    observer of every player's cards is refused."""
+    from open_spiel.python.observation import make_observation
+
+    game = spiel_game.load(4)
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    first = _dealt(game, 1)
+    own = game.order.index(0)  # a card of seat 1 and one of seat 2 change places
+    second = _replayed(game, _swap(list(first.dealt), own, game.order.index(1)), [])
+    assert second is not None
+    public.set_from(first, 0)
+    text, tensor = public.string_from(first, 0), public.tensor.copy()
+    public.set_from(second, 0)
+    assert public.string_from(second, 0) == text
+    assert (public.tensor == tensor).all()
+    assert "hand" not in text
+    assert first.information_state_string(0) != second.information_state_string(0)
+    with pytest.raises(ValueError, match="observation types"):
+        make_observation(game, pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True,
+            private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))

@@ -50,9 +50,12 @@ class PopeJoanObserver:
     def __init__(self, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
+        private = iig_obs_type.private_info
+        if not iig_obs_type.public_info or private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("Pope Joan observes the public information with a seat's own "
+                             "private information or none, not other observation types")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.public = bool(iig_obs_type.public_info)
+        self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         pieces = _pieces(self.perfect_recall, self.private)
         size = sum(int(np.prod(shape)) for _, shape in pieces)
         self.tensor = np.zeros(size, np.float32)
