@@ -54,19 +54,44 @@ def positions(count: int, leads: int, seed: int) -> list[dict[str, object]]:
     return bodies
 
 
+def family(pid: int) -> list[int]:
+    """The process and its children (the server's search processes)."""
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        children.append(int(entry))
+            except (OSError, ValueError):
+                continue
+    return [pid, *children]
+
+
 def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+    """Resident memory of the server and its search processes."""
+    total = 0
+    for member in family(pid):
+        try:
+            with open(f"/proc/{member}/status", encoding="ascii") as status:
+                total += next(int(line.split()[1]) for line in status
+                              if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            continue
+    return total
 
 
 def cpu_seconds(pid: int) -> float:
-    """User and system CPU time the process has used."""
-    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User and system CPU time the server and its search processes have used."""
+    total = 0
+    for member in family(pid):
+        try:
+            with open(f"/proc/{member}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def load_average() -> float:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,11 +33,13 @@ LINE = deal_to_line(DEAL)
 
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
+def client() -> Iterator[TestClient]:
+    app = create_app()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        test_client = TestClient(create_app(), raise_server_exceptions=False)
-    return test_client
+        test_client = TestClient(app, raise_server_exceptions=False)
+    yield test_client
+    app.state.processes.close()  # the search processes
 
 
 def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:

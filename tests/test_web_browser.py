@@ -52,7 +52,8 @@ def server() -> Iterator[str]:
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
     port = listener.getsockname()[1]
-    config = uvicorn.Config(create_app(), log_level="warning", lifespan="off")
+    app = create_app()
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
     serving = uvicorn.Server(config)
     thread = threading.Thread(target=serving.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
@@ -63,6 +64,7 @@ def server() -> Iterator[str]:
     serving.should_exit = True
     thread.join(timeout=30)
     listener.close()
+    app.state.processes.close()
 
 
 @pytest.fixture(scope="module")
@@ -85,10 +87,13 @@ def page(browser: Any) -> Iterator[Page]:
 
 
 @pytest.fixture(scope="module")
-def api() -> TestClient:
+def api() -> Iterator[TestClient]:
+    app = create_app()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return TestClient(create_app())
+        test_client = TestClient(app)
+    yield test_client
+    app.state.processes.close()
 
 
 def shot(page: Page, name: str) -> None:

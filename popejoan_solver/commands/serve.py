@@ -61,14 +61,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
               "no login, anyone who can reach this address can use it", file=sys.stderr)
     print(f"popejoan: the web table on http://{_url_host(args.host)}:{port}/ (Ctrl-C stops "
           "it)", flush=True)
-    config = uvicorn.Config(create_app(), log_level="warning", access_log=False,
-                            lifespan="off")
+    app = create_app()
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     try:
         uvicorn.Server(config).run(sockets=[listener])
     except KeyboardInterrupt:  # uvicorn raises the signal again once it has shut down
         pass
     finally:
         listener.close()
+        app.state.processes.close()
     return 0
 
 

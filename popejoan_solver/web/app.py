@@ -1,16 +1,20 @@
 """The web table's ASGI application (Starlette): the page, its static files and the JSON API.
 
 Bad input is a 400 with ``{"error": "..."}`` (the command line's message); anything else that
-goes wrong is a 500 with a one-line error and no traceback. Requests run on worker threads;
-at most one search per core at a time, each under a time limit and a bounded transposition
-table.
+goes wrong is a 500 with a one-line error and no traceback. Searches run in one process per
+core, in the order asked, each under a time limit and a bounded transposition table; the
+other requests on a few threads.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
 from importlib.resources import files
+from multiprocessing import get_context
 from typing import Any
 
 import anyio
@@ -29,7 +33,7 @@ from . import handlers
 Handler = Callable[[bytes, dict[str, str]], dict[str, Any]]
 
 LIGHT_THREADS = 4
-"""Threads for requests that do not search (tables, records, the cache's answers)."""
+"""Threads for requests that do not search (tables, records, the cache's look-ups)."""
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -62,17 +66,58 @@ def _endpoint(handler: Handler, limiter: anyio.CapacityLimiter
     return endpoint
 
 
-def _analyse(search: anyio.CapacityLimiter, light: anyio.CapacityLimiter
+def _ignore_sigint() -> None:
+    """In a search process: Ctrl-C is the server's to handle (it shuts the pool down)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class SearchProcesses:
+    """One process per core for the searches: they run side by side (no GIL shared), in the
+    order asked, each under its time limit; started at the first search."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def run(self, name: str, data: bytes, query: dict[str, str]) -> dict[str, Any]:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
+                                             initializer=_ignore_sigint)
+        loop = asyncio.get_running_loop()
+        answer: dict[str, Any] = await loop.run_in_executor(
+            self._pool, handlers.search_job, name, data, query)
+        return answer
+
+    def close(self) -> None:
+        """Stop the processes (searches under way end at their time limit at the latest)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def _searching(name: str, processes: SearchProcesses
+               ) -> Callable[[Request], Awaitable[Response]]:
+    """A route whose work (``handlers.search_job(name, ...)``) runs in a search process."""
+    async def endpoint(request: Request) -> Response:
+        data = await _body(request)
+        query = dict(request.query_params)
+        return _json(await processes.run(name, data, query))
+    return endpoint
+
+
+def _analyse(light: anyio.CapacityLimiter, processes: SearchProcesses
              ) -> Callable[[Request], Awaitable[Response]]:
-    """``POST /api/analyse``: read and look up on the light threads; search, when the
-    answer is not known, in turn for a search thread."""
+    """``POST /api/analyse``: read and looked up in the cache on a light thread; searched,
+    when the answer is not known, in a search process (and kept when exact)."""
     async def endpoint(request: Request) -> Response:
         data = await _body(request)
         analysis = await anyio.to_thread.run_sync(handlers.read_analysis, data, limiter=light)
         if analysis.known is not None:
             return _json(analysis.known)
-        return _json(await anyio.to_thread.run_sync(handlers.search_analysis, analysis,
-                                                    limiter=search))
+        answer = await processes.run("analyse", data, {})
+        if answer["stats"]["exact"]:
+            handlers.ANALYSES.put(analysis.key, answer)
+        return _json(answer | {"cached": False})
     return endpoint
 
 
@@ -99,24 +144,24 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
                            "please report it)"}, 500)
 
 
-def _routes(search: anyio.CapacityLimiter, light: anyio.CapacityLimiter) -> list[Any]:
-    def post(path: str, handler: Handler, limiter: anyio.CapacityLimiter) -> Route:
-        return Route(path, _endpoint(handler, limiter), methods=["POST"])
+def _routes(light: anyio.CapacityLimiter, processes: SearchProcesses) -> list[Any]:
+    def post(path: str, handler: Handler) -> Route:
+        return Route(path, _endpoint(handler, light), methods=["POST"])
 
     def get(path: str, handler: Handler) -> Route:
         return Route(path, _endpoint(handler, light), methods=["GET"])
 
+    def search(name: str) -> Route:
+        return Route(f"/api/{name}", _searching(name, processes), methods=["POST"])
+
     return [
         Route("/", _page, methods=["GET"]),
-        post("/api/solve", handlers.api_solve, search),
-        Route("/api/analyse", _analyse(search, light), methods=["POST"]),
-        post("/api/bot", lambda d, q: handlers.api_bot(d), search),
-        post("/api/advice", lambda d, q: handlers.api_advice(d), search),
-        post("/api/view", lambda d, q: handlers.api_view(d), search),
-        post("/api/check", lambda d, q: handlers.api_check(d), light),
-        post("/api/table", lambda d, q: handlers.api_table(d), light),
-        post("/api/record", lambda d, q: handlers.api_record(d), light),
-        post("/api/load", lambda d, q: handlers.api_load(d), light),
+        Route("/api/analyse", _analyse(light, processes), methods=["POST"]),
+        *(search(name) for name in handlers.SEARCH_JOBS if name != "analyse"),
+        post("/api/check", lambda d, q: handlers.api_check(d)),
+        post("/api/table", lambda d, q: handlers.api_table(d)),
+        post("/api/record", lambda d, q: handlers.api_record(d)),
+        post("/api/load", lambda d, q: handlers.api_load(d)),
         get("/api/deal", lambda d, q: handlers.api_deal(q)),
         get("/api/options", lambda d, q: handlers.api_options()),
         Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
@@ -124,12 +169,15 @@ def _routes(search: anyio.CapacityLimiter, light: anyio.CapacityLimiter) -> list
 
 
 def create_app() -> Starlette:
-    """The application: at most one search per core at a time (solving, sampling, bots), in
-    the order asked; the other requests on a few threads of their own."""
-    search = anyio.CapacityLimiter(len(os.sched_getaffinity(0)))
+    """The application: searches (solving, sampling, bots) in one process per core, in the
+    order asked; the other requests on a few threads. ``app.state.processes.close()`` stops
+    the search processes."""
+    processes = SearchProcesses(len(os.sched_getaffinity(0)))
     light = anyio.CapacityLimiter(LIGHT_THREADS)
-    return Starlette(routes=_routes(search, light), exception_handlers={
+    app = Starlette(routes=_routes(light, processes), exception_handlers={
         PopeJoanError: _bad_input,
         HTTPException: _http_error,
         Exception: _internal_error,
     })
+    app.state.processes = processes
+    return app

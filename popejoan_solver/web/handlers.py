@@ -127,10 +127,34 @@ def search_analysis(analysis: Analysis) -> dict[str, Any]:
     return answer | {"cached": False}
 
 
+def analyse_uncached(data: bytes) -> dict[str, Any]:
+    """``POST /api/analyse`` searched (in a search process): the answer, not cached here."""
+    analysis = read_analysis(data)
+    solution = solve(position_deal(analysis.table), time_limit=analysis.time_limit,
+                     tt_entries=WEB_TT_ENTRIES, threads=1)
+    return {"position": position_line(analysis.table)} | solve_json(solution)
+
+
 def api_analyse(data: bytes) -> dict[str, Any]:
-    """``POST /api/analyse`` in one piece (the app runs its halves on separate pools)."""
+    """``POST /api/analyse`` in one piece, in one process (the app looks in the cache first
+    and searches in a search process)."""
     analysis = read_analysis(data)
     return analysis.known if analysis.known is not None else search_analysis(analysis)
+
+
+SEARCH_JOBS: Final = ("solve", "analyse", "bot", "advice", "view")
+"""The endpoints that search or sample, run in the search processes by :func:`search_job`."""
+
+
+def search_job(name: str, data: bytes, query: dict[str, str]) -> dict[str, Any]:
+    """Run the searching endpoint ``name`` (one of :data:`SEARCH_JOBS`): a function a search
+    process can be handed by name."""
+    if name == "solve":
+        return api_solve(data, query)
+    if name == "analyse":
+        return analyse_uncached(data)
+    jobs = {"bot": api_bot, "advice": api_advice, "view": api_view}
+    return jobs[name](data)
 
 
 def api_view(data: bytes) -> dict[str, Any]:
