@@ -110,6 +110,7 @@ def test_counting_by_groups_equals_brute_force_on_random_constraints() -> None:
     """Placements' count, list and draws, and the flow test of where a card may go, against
     enumerating every assignment card by card."""
     rng = random.Random(1)
+    orientations = set()
     for _ in range(80):
         locations = rng.randint(2, 4)
         cards = list(range(rng.randint(1, 7)))
@@ -132,6 +133,7 @@ def test_counting_by_groups_equals_brute_force_on_random_constraints() -> None:
         for card, places in allowed:
             groups.setdefault(places, []).append(card)
         found = Placements([Group(p, tuple(cs)) for p, cs in groups.items()], need)
+        orientations.add(found.transposed)
         assert found.total() == len(brute)
         listed = list(found.every())
         assert len(listed) == len(set(listed))
@@ -143,6 +145,7 @@ def test_counting_by_groups_equals_brute_force_on_random_constraints() -> None:
             for loc in range(locations):
                 possible = any(got[loc] >> group.cards[0] & 1 for got in brute)
                 assert can_place(ordered, index, loc, need) == possible
+    assert orientations == {False, True}, "both ways of counting were exercised"
 
 
 def test_worst_first_leads_are_counted_fast() -> None:
@@ -168,9 +171,10 @@ def test_too_many_deals_to_list_and_bad_counts_are_refused() -> None:
 def test_an_exploding_count_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the step limit the count stops with one error rather than running on."""
     monkeypatch.setattr("popejoan_solver.seat.counting.MAX_STEPS", 5)
-    groups = [Group(0b111, (0, 1, 2, 3)), Group(0b110, (4, 5, 6)), Group(0b111, (7,))]
+    groups = [Group(0b1111, (0, 1, 2, 3)), Group(0b1110, (4, 5, 6, 7)),
+              Group(0b0111, (8, 9, 10, 11)), Group(0b1011, (12, 13, 14, 15))]
     with pytest.raises(CountingLimitError, match="too many ways"):
-        Placements(groups[:2], [3, 2, 2]).total()
+        Placements(groups, [4, 4, 4, 4]).total()
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -26,13 +26,13 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from math import factorial
+from math import factorial, prod
 from typing import Final
 
 from ..model.cards import Card, Mask, iter_mask
 from ..model.errors import PopeJoanError
 
-MAX_STEPS: Final = 2_000_000
+MAX_STEPS: Final = 250_000
 """Splits examined by one count before it is refused (bounds time and the memo's memory)."""
 
 
@@ -64,33 +64,27 @@ def _multinomial(total: int, parts: Sequence[int]) -> int:
     return result
 
 
-class Placements:
-    """The placements of grouped cards into locations with fixed needs: count, draw, list."""
+class _Matrices:
+    """Count matrices ``k[row][col]`` with row sums ``sizes``, column sums ``need`` and zeros
+    outside each row's ``cols``, each weighted by ``prod_rows multinomial(size; row)``: a
+    dynamic programme over the rows, memoised on the column sums left."""
 
-    def __init__(self, groups: Sequence[Group], need: Sequence[int]) -> None:
-        self.groups = tuple(groups)
+    def __init__(self, sizes: Sequence[int], cols: Sequence[tuple[int, ...]],
+                 need: Sequence[int]) -> None:
+        self.sizes = tuple(sizes)
+        self.cols = tuple(cols)
         self.need = tuple(need)
-        self.locations = [tuple(iter_mask(g.places)) for g in self.groups]
         self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
         self.steps = 0
 
-    def total(self) -> int:
-        """The number of placements (0 when the needs cannot be met)."""
-        if sum(self.need) != sum(len(g.cards) for g in self.groups) or min(self.need,
-                                                                            default=0) < 0:
-            return 0
-        return self._count(0, self.need)
-
-    def _splits(self, index: int, rem: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        """Every split of group ``index``'s cards among its locations within ``rem``, as the
-        number of cards per location of ``self.locations[index]``."""
-        places = self.locations[index]
-        size = len(self.groups[index].cards)
+    def splits(self, row: int, rem: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """Every split of row ``row`` among its columns within ``rem``."""
+        places = self.cols[row]
         room = [rem[a] for a in places]
         after = [0] * (len(places) + 1)
         for i in range(len(places) - 1, -1, -1):
             after[i] = after[i + 1] + room[i]
-        if after[0] < size:
+        if after[0] < self.sizes[row]:
             return
         split = [0] * len(places)
 
@@ -104,84 +98,161 @@ class Placements:
                 split[i] = k
                 yield from walk(i + 1, left - k)
 
-        yield from walk(0, size)
+        if places:
+            yield from walk(0, self.sizes[row])
+        elif not self.sizes[row]:
+            yield ()
 
-    def _after(self, index: int, rem: tuple[int, ...], split: tuple[int, ...]) -> tuple[int, ...]:
+    def after(self, row: int, rem: tuple[int, ...], split: tuple[int, ...]) -> tuple[int, ...]:
         left = list(rem)
-        for place, k in zip(self.locations[index], split, strict=True):
-            left[place] -= k
+        for col, k in zip(self.cols[row], split, strict=True):
+            left[col] -= k
         return tuple(left)
 
-    def _count(self, index: int, rem: tuple[int, ...]) -> int:
-        if index == len(self.groups):
+    def count(self, row: int, rem: tuple[int, ...]) -> int:
+        if row == len(self.sizes):
             return 1 if not any(rem) else 0
-        key = (index, rem)
+        key = (row, rem)
         found = self.memo.get(key)
         if found is not None:
             return found
-        size = len(self.groups[index].cards)
         total = 0
-        if index == len(self.groups) - 1:  # the last group's split is forced
-            places = self.groups[index].places
-            if all(places >> a & 1 or not r for a, r in enumerate(rem)):
-                total = _multinomial(size, [rem[a] for a in self.locations[index]])
+        if row == len(self.sizes) - 1:  # the last row's split is forced
+            mask = set(self.cols[row])
+            if all(col in mask or not r for col, r in enumerate(rem)):
+                total = _multinomial(self.sizes[row], [rem[a] for a in self.cols[row]])
         else:
-            for split in self._splits(index, rem):
+            for split in self.splits(row, rem):
                 self.steps += 1
                 if self.steps > MAX_STEPS:
                     raise CountingLimitError(
                         f"too many ways to split the hidden cards to count them exactly "
                         f"(over {MAX_STEPS:,} steps): the seat knows too little here")
-                rest = self._count(index + 1, self._after(index, rem, split))
+                rest = self.count(row + 1, self.after(row, rem, split))
                 if rest:
-                    total += _multinomial(size, split) * rest
+                    total += _multinomial(self.sizes[row], split) * rest
         self.memo[key] = total
         return total
 
-    def draw(self, rng: random.Random) -> tuple[Mask, ...]:
-        """One placement drawn uniformly: the cards each location receives."""
+    def draw(self, rng: random.Random) -> list[tuple[int, ...]]:
+        """One matrix, drawn with probability proportional to its weight: each row's split."""
         rem = self.need
-        got = [0] * len(self.need)
-        for index, group in enumerate(self.groups):
-            r = rng.randrange(self._count(index, rem))
-            size = len(group.cards)
-            for split in self._splits(index, rem):
-                after = self._after(index, rem, split)
-                weight = _multinomial(size, split) * self._count(index + 1, after)
+        rows = []
+        for row in range(len(self.sizes)):
+            r = rng.randrange(self.count(row, rem))
+            for split in self.splits(row, rem):
+                after = self.after(row, rem, split)
+                weight = _multinomial(self.sizes[row], split) * self.count(row + 1, after)
                 if r < weight:
                     break
                 r -= weight
             else:  # pragma: no cover - the counts add up by construction
                 raise AssertionError("sampling walked past the count")
+            rows.append(split)
+            rem = after
+        return rows
+
+    def every(self, row: int, rem: tuple[int, ...]) -> Iterator[list[tuple[int, ...]]]:
+        """Every matrix of nonzero weight, as each row's split."""
+        if row == len(self.sizes):
+            if not any(rem):
+                yield []
+            return
+        for split in self.splits(row, rem):
+            after = self.after(row, rem, split)
+            if self.count(row + 1, after):
+                for tail in self.every(row + 1, after):
+                    yield [split, *tail]
+
+
+class Placements:
+    """The placements of grouped cards into locations with fixed needs: count, draw, list.
+
+    A placement is a matrix of how many cards of each group go to each location (with the
+    cards dealt out within it): the matrices are counted over the groups (memo on the needs
+    left) or over the locations (memo on the group sizes left), whichever has the fewer
+    states; the two counts differ by the constant ``prod size! / prod need!``, and both draw
+    the matrix with the same law."""
+
+    def __init__(self, groups: Sequence[Group], need: Sequence[int]) -> None:
+        self.groups = tuple(groups)
+        self.need = tuple(need)
+        self.locations = [tuple(iter_mask(g.places)) for g in self.groups]
+        sizes = [len(g.cards) for g in self.groups]
+        by_groups = prod(n + 1 for n in self.need if n > 0)
+        by_places = prod(size + 1 for size in sizes)
+        self.transposed = by_places < by_groups
+        if self.transposed:
+            cols = [tuple(i for i, places in enumerate(self.locations) if loc in places)
+                    for loc in range(len(self.need))]
+            self.dp = _Matrices(self.need, cols, sizes)
+        else:
+            self.dp = _Matrices(sizes, self.locations, self.need)
+
+    @property
+    def steps(self) -> int:
+        return self.dp.steps
+
+    def total(self) -> int:
+        """The number of placements (0 when the needs cannot be met)."""
+        sizes = [len(g.cards) for g in self.groups]
+        if sum(self.need) != sum(sizes) or min(self.need, default=0) < 0:
+            return 0
+        count = self.dp.count(0, self.dp.need)
+        if not self.transposed:
+            return count
+        scale, down = 1, 1
+        for size in sizes:
+            scale *= factorial(size)
+        for n in self.need:
+            down *= factorial(n)
+        return count * scale // down
+
+    def _matrix(self, rows: list[tuple[int, ...]]) -> list[list[int]]:
+        """``k[group][location]`` from the DP's rows."""
+        k = [[0] * len(self.need) for _ in self.groups]
+        for row, split in enumerate(rows):
+            for col, n in zip(self.dp.cols[row], split, strict=True):
+                if self.transposed:
+                    k[col][row] = n
+                else:
+                    k[row][col] = n
+        return k
+
+    def draw(self, rng: random.Random) -> tuple[Mask, ...]:
+        """One placement drawn uniformly: the cards each location receives."""
+        if not self.total():
+            raise CountingLimitError("no placement to draw")
+        k = self._matrix(self.dp.draw(rng))
+        got = [0] * len(self.need)
+        for index, group in enumerate(self.groups):
             cards = list(group.cards)
             rng.shuffle(cards)
             start = 0
-            for place, k in zip(self.locations[index], split, strict=True):
-                for card in cards[start:start + k]:
+            for place in self.locations[index]:
+                for card in cards[start:start + k[index][place]]:
                     got[place] |= 1 << card
-                start += k
-            rem = after
+                start += k[index][place]
         return tuple(got)
 
     def every(self) -> Iterator[tuple[Mask, ...]]:
         """Every placement, each once (in a fixed order)."""
-        yield from self._every(0, self.need, (0,) * len(self.need))
+        for rows in self.dp.every(0, self.dp.need):
+            k = self._matrix(rows)
+            yield from self._deal_groups(k, 0, (0,) * len(self.need))
 
-    def _every(self, index: int, rem: tuple[int, ...],
-               got: tuple[Mask, ...]) -> Iterator[tuple[Mask, ...]]:
+    def _deal_groups(self, k: list[list[int]], index: int,
+                     got: tuple[Mask, ...]) -> Iterator[tuple[Mask, ...]]:
         if index == len(self.groups):
-            if not any(rem):
-                yield got
+            yield got
             return
-        for split in self._splits(index, rem):
-            after = self._after(index, rem, split)
-            if not self._count(index + 1, after):
-                continue
-            for dealt in _deal_out(self.groups[index].cards, self.locations[index], split):
-                merged = list(got)
-                for place, mask in dealt:
-                    merged[place] |= mask
-                yield from self._every(index + 1, after, tuple(merged))
+        places = self.locations[index]
+        split = tuple(k[index][p] for p in places)
+        for dealt in _deal_out(self.groups[index].cards, places, split):
+            merged = list(got)
+            for place, mask in dealt:
+                merged[place] |= mask
+            yield from self._deal_groups(k, index + 1, tuple(merged))
 
 
 def _deal_out(cards: tuple[Card, ...], places: tuple[int, ...],
