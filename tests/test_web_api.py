@@ -357,3 +357,24 @@ def test_the_cache_keeps_the_last_entries_only() -> None:
     assert cache.get("b") == {"key": "b"}
     cache.put("d", {"key": "d"})  # b was used last: c goes
     assert (cache.get("c"), cache.get("b")) == (None, {"key": "b"})
+
+
+def test_a_killed_search_process_is_a_500_then_replaced() -> None:
+    import os
+    import signal
+
+    app = create_app()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        own = TestClient(app, raise_server_exceptions=False)
+    try:
+        assert own.post("/api/solve", content=LINE).status_code == 200
+        pool = app.state.processes._pool
+        for pid in list(pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        broken = own.post("/api/solve", content=LINE)
+        assert broken.status_code == 500
+        assert broken.json()["error"].startswith("internal error: BrokenProcessPool")
+        assert own.post("/api/solve", content=LINE).status_code == 200
+    finally:
+        app.state.processes.close()

@@ -13,6 +13,7 @@ import os
 import signal
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from importlib.resources import files
 from multiprocessing import get_context
 from typing import Any
@@ -84,8 +85,12 @@ class SearchProcesses:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
                                              initializer=_ignore_sigint)
         loop = asyncio.get_running_loop()
-        answer: dict[str, Any] = await loop.run_in_executor(
-            self._pool, handlers.search_job, name, data, query)
+        try:
+            answer: dict[str, Any] = await loop.run_in_executor(
+                self._pool, handlers.search_job, name, data, query)
+        except BrokenProcessPool:  # a search process died (killed): new ones next time
+            self._pool = None
+            raise
         return answer
 
     def close(self) -> None:
