@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from ..model.board import Board
 from ..model.cards import Card
 from ..model.deal import Deal, deal_random
-from ..model.notation import deal_to_line
 from ..model.play import Choice, Position, Run, RunTree
 from ..model.record import Record, RecordedDeal, plays_of_run
 from ..model.rules import Ruleset, SpareHand
@@ -63,10 +62,11 @@ class PlayedDeal:
         return RecordedDeal(self.deal, plays)
 
 
-def decision_rng(seed: int, deal: Deal, seat: int, index: int) -> random.Random:
-    """The generator of one decision, from the match seed, the deal, the 0-based seat and the
-    seat's decision count: the same whoever plays it, wherever and whenever."""
-    return random.Random(f"popejoan-bot:{seed}:{deal_to_line(deal.at_outset())}:{seat}:{index}")
+def decision_rng(seed: int, label: str, seat: int, index: int) -> random.Random:
+    """The generator of one decision, from the match seed, the deal's public label (its
+    index in a match), the 0-based seat and the seat's decision count: the same whoever plays
+    it, wherever and whenever, and nothing in it from the hidden cards."""
+    return random.Random(f"popejoan-bot:{seed}:{label}:{seat}:{index}")
 
 
 def peek_rules(rules: Ruleset) -> Ruleset:
@@ -90,10 +90,11 @@ def position_deal(deal: Deal, position: Position, board: Board) -> Deal:
 class _Table:
     """One deal in play: the bots, what each seat has decided, and the line so far."""
 
-    def __init__(self, deal: Deal, bots: Sequence[Bot], seed: int) -> None:
+    def __init__(self, deal: Deal, bots: Sequence[Bot], seed: int, label: str) -> None:
         self.deal = deal
         self.bots = bots
         self.seed = seed
+        self.label = label
         self.line: list[Run] = []
         self.counts = [0] * deal.players
         self.decisions: list[tuple[int, float]] = []
@@ -107,7 +108,7 @@ class _Table:
 
     def rng(self, seat: int) -> random.Random:
         self.counts[seat] += 1
-        return decision_rng(self.seed, self.deal, seat, self.counts[seat] - 1)
+        return decision_rng(self.seed, self.label, seat, self.counts[seat] - 1)
 
     def lead(self, position: Position, board: Board) -> Card:
         seat = position.leader
@@ -141,13 +142,14 @@ class _Table:
         return tree
 
 
-def play_deal(deal: Deal, bots: Sequence[Bot], seed: int) -> PlayedDeal:
-    """Play ``deal`` (as dealt) with ``bots[s]`` at 0-based seat ``s``."""
+def play_deal(deal: Deal, bots: Sequence[Bot], seed: int, label: str = "") -> PlayedDeal:
+    """Play ``deal`` (as dealt) with ``bots[s]`` at 0-based seat ``s``; ``label`` names the
+    deal publicly (its index) for the decisions' generators."""
     if len(bots) != deal.players:
         raise BotError(f"{len(bots)} bots for {deal.players} seats")
     board = deal.board_or_dressed
     award = turnup_award(deal, board)
-    table = _Table(deal, bots, seed)
+    table = _Table(deal, bots, seed, label)
     position = Position.from_deal(deal)
     if award.deal_is_played:
         board = apply_to_board(board, award.transfers)
@@ -174,7 +176,7 @@ def play_session(rules: Ruleset, players: int, seed: int, first_index: int, deal
                  else apply_to_board(carried, dressing(rules, players)))
         deal = deal_random(players, seed, rules, first_index + k, board)
         seats = [bots_by_player[(k + s) % players] for s in range(players)]
-        result = play_deal(deal, seats, bot_seed)
+        result = play_deal(deal, seats, bot_seed, str(first_index + k))
         if carried is not None:
             result = PlayedDeal(result.deal, result.runs, tuple(dressing(rules, players)),
                                 result.settlement, result.decisions)

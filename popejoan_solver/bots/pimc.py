@@ -2,9 +2,12 @@
 
 At each decision it draws ``samples`` deals uniformly among those consistent with what its
 seat knows (``seat.sample_deals``; every consistent deal when there are no more than that),
-solves each double dummy and takes the option with the best mean value. ``model=paranoid``
-(the only model so far) values an option by the seat's guaranteed counters, every other seat
-playing against it, as ``popejoan solve`` and ``popejoan advise`` do.
+solves each double dummy and takes the option with the best mean value (ties: the lowest
+card). ``model=paranoid`` (the default) values an option by the seat's guaranteed counters,
+every other seat playing against it, as ``popejoan solve`` does; ``model=maxn`` by the seat's
+counters when every seat raises its own (``search.maxn``, ties against the seat), the two
+opponent models of ``popejoan advise`` (docs/advice.md), whose evaluation this is, drawn from
+the layers below it.
 """
 
 from __future__ import annotations
@@ -15,17 +18,16 @@ from dataclasses import dataclass
 
 from ..model.cards import Card
 from ..model.deal import Deal
-from ..seat import Knowledge, all_deals, count_deals, sample_deals
+from ..seat import Knowledge, sample_deals
 from .base import BotInfo, ChoiceRequest, LeadRequest
 from .values import lead_scores, option_scores
 
-MODELS = ("paranoid",)
+MODELS = ("paranoid", "maxn")
 
 
 def consistent_deals(knowledge: Knowledge, samples: int, seed: int) -> list[Deal]:
-    """``samples`` uniformly drawn consistent deals, or all of them when there are no more."""
-    if count_deals(knowledge) <= samples:
-        return all_deals(knowledge, samples)
+    """``samples`` consistent deals drawn uniformly and independently (one count of the
+    consistent deals: counting again to list them when there are few costs as much again)."""
     return sample_deals(knowledge, samples, seed)
 
 
@@ -45,7 +47,7 @@ class PimcBot(BotInfo):
         totals: dict[Card, float] = defaultdict(float)
         started = time.perf_counter()
         for deal in deals:
-            for card, value in lead_scores(deal).items():
+            for card, value in lead_scores(deal, self.model).items():
                 totals[card] += value
             if self.seconds is not None and time.perf_counter() - started > self.seconds:
                 break

@@ -125,6 +125,8 @@ def split_bots(text: str) -> list[str]:
     the bot before it (``pimc:samples=16,peek,hoyle`` is two bots)."""
     specs: list[str] = []
     for piece in text.split(","):
+        if not piece.strip():
+            continue
         name = piece.strip().partition(":")[0].strip().lower()
         if name in BOTS or not specs:
             specs.append(piece.strip())

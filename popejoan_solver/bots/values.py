@@ -16,11 +16,27 @@ from ..search.api import _Driver, make_engine, play_board
 from ..search.leads import lead_values
 from ..search.objective import Goal, Objective
 
+TT_ENTRIES = 1 << 18
+"""Transposition-table entries for one deal's leads (as the advice's evaluation)."""
 
-def lead_scores(deal: Deal) -> dict[Card, float]:
-    """Each legal lead of the seat on lead at ``deal`` with its guaranteed value (the lower
-    bound where a search was cut short)."""
-    return {e.card: float(e.guaranteed.lower) for e in lead_values(deal, forced_win=False)}
+MAXN_NODES = 2_000_000
+"""Positions a max^n search of one sampled deal may visit; past it the sample is skipped."""
+
+
+def lead_scores(deal: Deal, model: str = "paranoid") -> dict[Card, float]:
+    """Each legal lead of the seat on lead at ``deal`` with its value: its guaranteed value
+    (``paranoid``; the lower bound where a search was cut short) or its max^n value
+    (``maxn``; nothing when the search passes ``MAXN_NODES``)."""
+    if model == "maxn":
+        from ..search.maxn import MaxnLimitError, maxn_leads
+
+        try:
+            leads = maxn_leads(deal, deal.leader + 1, node_limit=MAXN_NODES)
+        except MaxnLimitError:
+            return {}
+        return {card: float(values[deal.leader]) for card, values in leads}
+    return {e.card: float(e.guaranteed.lower)
+            for e in lead_values(deal, forced_win=False, tt_entries=TT_ENTRIES)}
 
 
 def choice_prefix(choice: Choice) -> tuple[Card, ...]:
