@@ -26,7 +26,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from math import factorial, prod
+from math import comb, factorial, prod
 from typing import Final
 
 from ..model.cards import Card, Mask, iter_mask
@@ -67,102 +67,106 @@ def _multinomial(total: int, parts: Sequence[int]) -> int:
 class _Matrices:
     """Count matrices ``k[row][col]`` with row sums ``sizes``, column sums ``need`` and zeros
     outside each row's ``cols``, each weighted by ``prod_rows multinomial(size; row)``: a
-    dynamic programme over the rows, memoised on the column sums left."""
+    dynamic programme over the cells, row by row, memoised on (row, cell, cards left in the
+    row, column sums left). A row's multinomial is the product of one binomial per cell,
+    ``C(left, k)``, so no row's splits are ever enumerated whole."""
 
     def __init__(self, sizes: Sequence[int], cols: Sequence[tuple[int, ...]],
                  need: Sequence[int]) -> None:
         self.sizes = tuple(sizes)
         self.cols = tuple(cols)
         self.need = tuple(need)
-        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.memo: dict[tuple[int, int, int, tuple[int, ...]], int] = {}
         self.steps = 0
 
-    def splits(self, row: int, rem: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        """Every split of row ``row`` among its columns within ``rem``."""
-        places = self.cols[row]
-        room = [rem[a] for a in places]
-        after = [0] * (len(places) + 1)
-        for i in range(len(places) - 1, -1, -1):
-            after[i] = after[i + 1] + room[i]
-        if after[0] < self.sizes[row]:
-            return
-        split = [0] * len(places)
+    def start(self) -> tuple[int, int, int, tuple[int, ...]]:
+        """The state before the first cell."""
+        return 0, 0, self.sizes[0] if self.sizes else 0, self.need
 
-        def walk(i: int, left: int) -> Iterator[tuple[int, ...]]:
-            if i == len(places) - 1:
-                if left <= room[i]:
-                    split[i] = left
-                    yield tuple(split)
-                return
-            for k in range(max(0, left - after[i + 1]), min(left, room[i]) + 1):
-                split[i] = k
-                yield from walk(i + 1, left - k)
+    def _options(self, row: int, cell: int, left: int,
+                 rem: tuple[int, ...]) -> range:
+        """The numbers of cards the cell may take."""
+        col = self.cols[row][cell]
+        if cell == len(self.cols[row]) - 1:  # the row's last cell takes what is left
+            return range(left, left + 1) if left <= rem[col] else range(0)
+        return range(min(left, rem[col]) + 1)
 
-        if places:
-            yield from walk(0, self.sizes[row])
-        elif not self.sizes[row]:
-            yield ()
+    def next_state(self, row: int, cell: int, left: int, rem: tuple[int, ...],
+                   k: int) -> tuple[int, int, int, tuple[int, ...]]:
+        col = self.cols[row][cell]
+        rem = (*rem[:col], rem[col] - k, *rem[col + 1:])
+        left -= k
+        if cell + 1 < len(self.cols[row]):
+            return row, cell + 1, left, rem
+        return self.next_state_empty(row, rem)
 
-    def after(self, row: int, rem: tuple[int, ...], split: tuple[int, ...]) -> tuple[int, ...]:
-        left = list(rem)
-        for col, k in zip(self.cols[row], split, strict=True):
-            left[col] -= k
-        return tuple(left)
-
-    def count(self, row: int, rem: tuple[int, ...]) -> int:
+    def count(self, row: int, cell: int, left: int, rem: tuple[int, ...]) -> int:
         if row == len(self.sizes):
-            return 1 if not any(rem) else 0
-        key = (row, rem)
+            return 0 if any(rem) else 1
+        if not self.cols[row]:
+            return self.count(*self.next_state_empty(row, rem)) if not left else 0
+        key = (row, cell, left, rem)
         found = self.memo.get(key)
         if found is not None:
             return found
         total = 0
-        if row == len(self.sizes) - 1:  # the last row's split is forced
-            mask = set(self.cols[row])
-            if all(col in mask or not r for col, r in enumerate(rem)):
-                total = _multinomial(self.sizes[row], [rem[a] for a in self.cols[row]])
-        else:
-            for split in self.splits(row, rem):
-                self.steps += 1
-                if self.steps > MAX_STEPS:
-                    raise CountingLimitError(
-                        f"too many ways to split the hidden cards to count them exactly "
-                        f"(over {MAX_STEPS:,} steps): the seat knows too little here")
-                rest = self.count(row + 1, self.after(row, rem, split))
-                if rest:
-                    total += _multinomial(self.sizes[row], split) * rest
+        for k in self._options(row, cell, left, rem):
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise CountingLimitError(
+                    f"too many ways to split the hidden cards to count them exactly "
+                    f"(over {MAX_STEPS:,} steps): the seat knows too little here")
+            rest = self.count(*self.next_state(row, cell, left, rem, k))
+            if rest:
+                total += comb(left, k) * rest
         self.memo[key] = total
         return total
 
-    def draw(self, rng: random.Random) -> list[tuple[int, ...]]:
-        """One matrix, drawn with probability proportional to its weight: each row's split."""
-        rem = self.need
-        rows = []
-        for row in range(len(self.sizes)):
-            r = rng.randrange(self.count(row, rem))
-            for split in self.splits(row, rem):
-                after = self.after(row, rem, split)
-                weight = _multinomial(self.sizes[row], split) * self.count(row + 1, after)
+    def next_state_empty(self, row: int,
+                         rem: tuple[int, ...]) -> tuple[int, int, int, tuple[int, ...]]:
+        """The state at the start of the row after ``row``."""
+        row += 1
+        return row, 0, self.sizes[row] if row < len(self.sizes) else 0, rem
+
+    def draw(self, rng: random.Random) -> list[list[int]]:
+        """One matrix drawn with probability proportional to its weight: each row's cells."""
+        rows: list[list[int]] = [[] for _ in self.sizes]
+        state = self.start()
+        while state[0] < len(self.sizes):
+            row, cell, left, rem = state
+            if not self.cols[row]:
+                state = self.next_state_empty(row, rem)
+                continue
+            r = rng.randrange(self.count(*state))
+            for k in self._options(row, cell, left, rem):
+                after = self.next_state(row, cell, left, rem, k)
+                weight = comb(left, k) * self.count(*after)
                 if r < weight:
                     break
                 r -= weight
             else:  # pragma: no cover - the counts add up by construction
                 raise AssertionError("sampling walked past the count")
-            rows.append(split)
-            rem = after
+            rows[row].append(k)
+            state = after
         return rows
 
-    def every(self, row: int, rem: tuple[int, ...]) -> Iterator[list[tuple[int, ...]]]:
-        """Every matrix of nonzero weight, as each row's split."""
+    def every(self, state: tuple[int, int, int, tuple[int, ...]],
+              done: list[list[int]]) -> Iterator[list[list[int]]]:
+        """Every matrix of nonzero weight, as each row's cells."""
+        row, cell, left, rem = state
         if row == len(self.sizes):
             if not any(rem):
-                yield []
+                yield [list(r) for r in done]
             return
-        for split in self.splits(row, rem):
-            after = self.after(row, rem, split)
-            if self.count(row + 1, after):
-                for tail in self.every(row + 1, after):
-                    yield [split, *tail]
+        if not self.cols[row]:
+            yield from self.every(self.next_state_empty(row, rem), done)
+            return
+        for k in self._options(row, cell, left, rem):
+            after = self.next_state(row, cell, left, rem, k)
+            if self.count(*after):
+                done[row].append(k)
+                yield from self.every(after, done)
+                done[row].pop()
 
 
 class Placements:
@@ -198,7 +202,7 @@ class Placements:
         sizes = [len(g.cards) for g in self.groups]
         if sum(self.need) != sum(sizes) or min(self.need, default=0) < 0:
             return 0
-        count = self.dp.count(0, self.dp.need)
+        count = self.dp.count(*self.dp.start())
         if not self.transposed:
             return count
         scale, down = 1, 1
@@ -208,7 +212,7 @@ class Placements:
             down *= factorial(n)
         return count * scale // down
 
-    def _matrix(self, rows: list[tuple[int, ...]]) -> list[list[int]]:
+    def _matrix(self, rows: list[list[int]]) -> list[list[int]]:
         """``k[group][location]`` from the DP's rows."""
         k = [[0] * len(self.need) for _ in self.groups]
         for row, split in enumerate(rows):
@@ -237,7 +241,7 @@ class Placements:
 
     def every(self) -> Iterator[tuple[Mask, ...]]:
         """Every placement, each once (in a fixed order)."""
-        for rows in self.dp.every(0, self.dp.need):
+        for rows in self.dp.every(self.dp.start(), [[] for _ in self.dp.sizes]):
             k = self._matrix(rows)
             yield from self._deal_groups(k, 0, (0,) * len(self.need))
 
