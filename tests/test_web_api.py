@@ -378,3 +378,23 @@ def test_a_killed_search_process_is_a_500_then_replaced() -> None:
         assert own.post("/api/solve", content=LINE).status_code == 200
     finally:
         app.state.processes.close()
+
+
+def test_next_deal_of_a_session_is_the_match_drivers(client: TestClient) -> None:
+    """A session's next deal is the one ``popejoan match`` plays after the same first deal:
+    the next seeded deal on the settled board re-dressed; the person's seat moves one to the
+    right as the deal passes to the left."""
+    from popejoan_solver.bots.driver import play_session
+    from popejoan_solver.bots.registry import make_bot
+
+    played = play_session(RULES, 5, 8, 0, 2, [make_bot("lowest")] * 5, 0)
+    first, second = played
+    assert deal_to_line(first.deal) == LINE
+    steps = [run.step for run in first.runs]
+    answer = client.post("/api/next", json={"deal": LINE, "line": steps, "seat": 2, "seed": 8,
+                                            "index": 1, "session": 0})
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"deal": deal_to_line(second.deal), "seat": 1}
+    unfinished = client.post("/api/next", json={"deal": LINE, "line": steps[:1]})
+    assert unfinished.status_code == 400
+    assert "not over" in unfinished.json()["error"]

@@ -200,6 +200,13 @@ def test_play_a_deal_to_its_end_against_bots(page: Page, server: str,
     record = Path(download.value.path()).read_text(encoding="utf-8")
     assert api.post("/api/check", content=record).json()["legal"] is True
     assert json.loads(record)["deals"][0]["deal"]
+    before = ready(page)
+    page.click("#next-deal")  # the session goes on: seat 1 deals the next deal, as seat 5
+    wait_after(page, before)
+    assert page.input_value("#seat") == "5"
+    assert "session: deal 2" in page.text_content("#settlement")
+    assert page.locator('[data-seat="5"] .hand .card[data-card=""]').count() == 0
+    shot(page, "session-next-deal")
 
 
 def test_a_bad_deal_pasted_shows_the_error(page: Page, server: str, api: TestClient) -> None:

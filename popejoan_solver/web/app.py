@@ -166,6 +166,7 @@ def _routes(light: anyio.CapacityLimiter, processes: SearchProcesses) -> list[An
         post("/api/check", lambda d, q: handlers.api_check(d)),
         post("/api/table", lambda d, q: handlers.api_table(d)),
         post("/api/record", lambda d, q: handlers.api_record(d)),
+        post("/api/next", lambda d, q: handlers.api_next(d)),
         post("/api/load", lambda d, q: handlers.api_load(d)),
         get("/api/deal", lambda d, q: handlers.api_deal(q)),
         get("/api/options", lambda d, q: handlers.api_options()),

@@ -40,6 +40,7 @@ from .requests import (
 from .state import (
     Table,
     WebInputError,
+    board_now,
     position_deal,
     position_line,
     replay_steps,
@@ -193,6 +194,33 @@ def api_advice(data: bytes) -> dict[str, Any]:
                     seed=seed, time_limit=time_limit_field(body.get("time_limit")), workers=1)
     data_json: dict[str, Any] = advice.to_json()
     return data_json
+
+
+def api_next(data: bytes) -> dict[str, Any]:
+    """``POST /api/next``: ``{"deal", "line", "seat", "seed", "index", "session"}`` → the next
+    deal of a session once this one is over: deal ``index`` of ``seed`` dealt on this deal's
+    board after settlement, re-dressed ("each dealer in rotation should himself dress the
+    board"), as ``popejoan match`` plays sessions; ``seat`` (the person's, from 1) moves with
+    the deal passing to the left; ``session`` counts the deals played so far."""
+    from ..bots.driver import seat_of
+    from ..model.settlement import apply_to_board, dressing
+
+    body = body_object(data)
+    table = replay_steps(deal_field(body), line_field(body))
+    if not table.over:
+        raise WebInputError("the deal is not over yet: finish it before the next")
+    deal = table.deal
+    n = deal.players
+    seat = seat_number(body.get("seat"), n)
+    session = body.get("session", 0)
+    if type(session) is not int or not 0 <= session < MAX_SEED:
+        raise WebInputError("'session' must be the number of deals played before this one")
+    seed, index = (_whole(str(body.get(k, 0)), k) for k in ("seed", "index"))
+    board = apply_to_board(board_now(table), dressing(deal.rules, n))
+    following = deal_random(n, seed, deal.rules, index, board)
+    player = None if seat is None else (session + seat) % n
+    return {"deal": deal_to_line(following),
+            "seat": None if player is None else seat_of(session + 1, player, n) + 1}
 
 
 def api_record(data: bytes) -> dict[str, Any]:

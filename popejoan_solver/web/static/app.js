@@ -15,6 +15,7 @@ const state = {
   table: null,      // the server's table for the position
   analysis: null,   // the server's solution of the position (null until analysed)
   known: null,      // what the person's seat knows (POST /api/view), when playing
+  session: { deals: 0, total: 0, index: 0 },  // deals finished in this session, the person's counters
   plan: null,       // {from, steps}: the optimal line being stepped through
   busy: 0,
   ready: 0,         // positions fully shown (table, analysis, bots' moves)
@@ -242,11 +243,29 @@ function renderValues() {
 function renderSettlement(t) {
   const box = $("settlement");
   box.replaceChildren();
+  if (state.seat !== null && state.session.deals) {
+    box.append(el("p", { class: "session" }, `session: deal ${state.session.deals + 1}; your counters so far ${state.session.total} (play and turn-ups; the dressing aside)`));
+  }
   if (!t.settlement) return;
   box.append(el("h3", {}, "Settlement"));
   box.append(el("ul", {}, ...t.settlement.transfers.map((x) =>
     el("li", {}, `${typeof x.from === "number" ? "seat " + x.from : x.from} → ${typeof x.to === "number" ? "seat " + x.to : x.to}: ${x.amount} (${x.reason})`))));
   box.append(el("p", { class: "net" }, "net: " + t.settlement.values.map((v, i) => `seat ${i + 1} ${v > 0 ? "+" : ""}${v}`).join(", ")));
+  if (state.seat !== null) box.append(el("button", { id: "next-deal", type: "button", onclick: nextDeal }, "Next deal of the session"));
+}
+
+async function nextDeal() {
+  try {
+    const t = state.table;
+    const answer = await api("/api/next", { deal: state.deal, line: state.line, seat: state.seat,
+      seed: Number($("seed").value) || 0, index: state.session.index + 1, session: state.session.deals });
+    state.session = { deals: state.session.deals + 1, index: state.session.index + 1,
+                      total: state.session.total + t.settlement.values[state.seat - 1] };
+    state.seat = answer.seat;
+    await startDeal(answer.deal, []);
+  } catch (err) {
+    showError(err.message);
+  }
 }
 
 // The next step of the optimal line being stepped through, or null.
@@ -346,6 +365,7 @@ async function startDeal(deal, line) {
 }
 
 async function newDeal() {
+  state.session = { deals: 0, total: 0, index: 0 };
   try {
     const q = new URLSearchParams({ players: $("players").value, seed: $("seed").value || "0",
                                     rules: $("rules").value });
@@ -357,6 +377,7 @@ async function newDeal() {
 }
 
 async function loadPasted() {
+  state.session = { deals: 0, total: 0, index: 0 };
   try {
     const answer = await api("/api/load", $("paste").value, true);
     await startDeal(answer.deal, answer.line);
