@@ -9,21 +9,23 @@ import math
 import random
 from collections.abc import Iterator
 from fractions import Fraction
+from functools import cache
 
 import pytest
 
 from popejoan_solver import advise, solve
 from popejoan_solver.analysis.advice import position_after
+from popejoan_solver.analysis.advice_choice import OPTIONS, advise_choice, first_choice, matching
 from popejoan_solver.cli import main
 from popejoan_solver.model.cards import Mask, card_name
 from popejoan_solver.model.deal import Deal
-from popejoan_solver.model.play import Game, Position, Run, RunTree
+from popejoan_solver.model.play import Choice, Game, Position, Run, RunTree
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.model.settlement import play_values
 from popejoan_solver.search import lead_values
 from popejoan_solver.search.api import play_board
 from popejoan_solver.search.maxn import MaxnLimitError, maxn_leads, maxn_value
-from popejoan_solver.seat import all_deals, count_deals, knowledge
+from popejoan_solver.seat import all_deals, count_deals, knowledge, knowledge_at_choice
 
 from .conftest import short_deal
 from .test_seat_knowledge import cases
@@ -267,3 +269,82 @@ def test_cli_time_limit_marks_partial_results(capsys: pytest.CaptureFixture[str]
     data = json.loads(out)
     assert data["complete"] is False
     assert data["deals"] < 3000
+
+
+# --------------------------------------------------------------------------- a choice in a run
+
+@cache
+def spinado_choice() -> tuple[Deal, int, list[Run], int, Choice]:
+    """A Spinado position where a seat (0-based) has a choice in a lead's run, 2..60 deals."""
+    for deal, _, line in cases("spinado", 40, 1):
+        position = Position.from_deal(deal)
+        for run in line:
+            position = position.after(run)
+        if position.is_over:
+            continue
+        for lead in position.legal_leads():
+            for seat in range(deal.players):
+                node = first_choice(position.game.run_tree(position.played, position.leader,
+                                                           lead), seat)
+                if node is not None and 2 <= count_deals(
+                        knowledge_at_choice(deal, seat, line, lead, node)) <= 60:
+                    return deal, seat, line, lead, node
+    raise AssertionError("no Spinado choice found")
+
+
+def paranoid_options(deal: Deal, seat: int, lead: int, target: Choice) -> list[int]:
+    """The chooser's paranoid value after each option: a plain minimax over Game.run_tree."""
+    game = Game.from_deal(deal)
+    board, _ = play_board(deal)
+
+    @cache
+    def position(played: Mask, leader: int) -> int:
+        winner = game.winner(played)
+        if winner >= 0:
+            return play_values(game, board, played, winner)[seat]
+        values = [tree(game.run_tree(played, leader, c), played, leader)
+                  for c in game.legal_leads(played, leader)]
+        return max(values) if leader == seat else min(values)
+
+    def tree(node: RunTree, played: Mask, leader: int) -> int:
+        if isinstance(node, Run):
+            return position(played | node.mask, node.next_leader if node.winner < 0 else leader)
+        values = [tree(option, played, leader) for option in node.options]
+        return max(values) if node.chooser == seat else min(values)
+
+    root = game.run_tree(deal.played_mask, deal.leader, lead)
+    node = matching(root, target)
+    return [tree(option, deal.played_mask, deal.leader) for option in node.options]
+
+
+def test_choice_advice_exact_against_plain_minimax() -> None:
+    deal, seat, line, lead, node = spinado_choice()
+    advice = advise_choice(deal, seat + 1, lead, line=line, exact=True)
+    deals = all_deals(knowledge_at_choice(deal, seat, line, lead, node), 100)
+    values = [paranoid_options(d, seat, lead, node) for d in deals]
+    assert advice.deals == len(deals)
+    for i, option in enumerate(advice.options):
+        assert option.mean_fraction == Fraction(sum(v[i] for v in values), len(values))
+    best = max(range(2), key=lambda i: (advice.options[i].mean_fraction or 0, -i))
+    assert advice.advised == OPTIONS[best]
+
+
+def test_cli_choice_and_its_refusal(capsys: pytest.CaptureFixture[str]) -> None:
+    from popejoan_solver.model.notation import deal_to_line
+    deal, seat, line, lead, _ = spinado_choice()
+    steps = " ".join(run.step for run in line)
+    args = ["advise", deal_to_line(deal), "--line", steps, "--choice", card_name(lead)]
+    status, out, _ = run_cli(capsys, *args, "--seat", str(seat + 1), "--exact", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert [o["option"] for o in data["options"]] == ["decline", "play"]
+    assert data["advised"] in ("decline", "play")
+    position = Position.from_deal(deal)
+    for run in line:
+        position = position.after(run)
+    tree = position.game.run_tree(position.played, position.leader, lead)
+    other = next(s for s in range(deal.players) if first_choice(tree, s) is None)
+    status, _, err = run_cli(capsys, *args, "--seat", str(other + 1))
+    assert status == 2
+    assert err == (f"error: seat {other + 1} has no choice in the run of {card_name(lead)} "
+                   "(every earlier choice declined)\n")

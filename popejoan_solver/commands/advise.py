@@ -35,6 +35,9 @@ def register(sub: Any) -> None:
     p.add_argument("--price", action="store_true",
                    help="also each seat's double-dummy value against its single-dummy "
                    "expectation (the price of information)")
+    p.add_argument("--choice", metavar="LEAD",
+                   help="advise the seat at its first choice inside the run of LEAD (led by the "
+                   "seat on lead; Spin, the Pope in lieu): decline or play")
     p.add_argument("--deal", type=int, metavar="I", help="record: the deal (default the last)")
     p.add_argument("--after", type=int, metavar="K",
                    help="record: advise after the deal's first K runs (default all)")
@@ -92,6 +95,36 @@ def _print_advice(data: dict[str, Any]) -> None:
               f"  {_number(seat['price']):>6}")
 
 
+def _choice(args: argparse.Namespace, deal: Any, runs: list[Any]) -> int:
+    """``--choice LEAD``: the two options of the seat's choice inside the run."""
+    from ..analysis.advice_choice import advise_choice
+    from ..cli import EXIT_OK, EXIT_TIME_LIMIT, UsageError, _print_json
+    from ..model.cards import parse_card
+
+    if args.price:
+        raise UsageError("--price is for the seat on lead, not with --choice")
+    advice = advise_choice(deal, args.seat, parse_card(args.choice), line=runs,
+                           samples=args.samples, seed=args.seed, exact=args.exact,
+                           model=args.model, time_limit=args.time_limit)
+    data = advice.to_json()
+    if args.json:
+        _print_json(data)
+    else:
+        choice = data["choice"]
+        print(f"seat {data['seat']} may play {choice['card']} after {choice['after']} in the "
+              f"run of {choice['lead']}; {data['deals']} deals valued of "
+              f"{data['consistent_deals']:,} ({data['model']})")
+        if not data["complete"]:
+            print(f"PARTIAL: the time limit ran out after {data['deals']} deals")
+        for option in data["options"]:
+            low, high = option["ci95"]
+            print(f"  {option['option']:8} mean {_number(option['mean'])} [{_number(low)}, "
+                  f"{_number(high)}]  best {option['best_share']:.1%}  forced win "
+                  f"{option['forced_win_rate']:.1%}")
+        print(f"advised: {data['advised'] or '-'}")
+    return EXIT_OK if advice.complete else EXIT_TIME_LIMIT
+
+
 def cmd_advise(args: argparse.Namespace) -> int:
     from ..analysis.advice import advise
     from ..cli import EXIT_OK, EXIT_TIME_LIMIT, UsageError, _print_json
@@ -99,6 +132,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
     deal, runs = _load(args)
     if not 1 <= args.seat <= deal.players:
         raise UsageError(f"--seat must be from 1 to {deal.players}, not {args.seat}")
+    if args.choice is not None:
+        return _choice(args, deal, runs)
     advice = advise(deal, args.seat, line=runs, samples=args.samples, seed=args.seed,
                     exact=args.exact, model=args.model, time_limit=args.time_limit)
     data = advice.to_json()
