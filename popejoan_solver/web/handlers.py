@@ -105,8 +105,8 @@ class Analysis:
 
 
 def read_analysis(data: bytes) -> Analysis:
-    """The first half of ``POST /api/analyse`` (no search): ``{"deal", "line",
-    "time_limit"}`` read, the line replayed, the cache asked."""
+    """``POST /api/analyse`` before any search: ``{"deal", "line", "time_limit"}`` read, the
+    line replayed, the cache asked."""
     body = body_object(data)
     table = replay_steps(deal_field(body), line_field(body))
     key = (deal_to_line(table.deal), tuple(run.step for run in table.runs))
@@ -115,32 +115,15 @@ def read_analysis(data: bytes) -> Analysis:
                     None if known is None else known | {"cached": True})
 
 
-def search_analysis(analysis: Analysis) -> dict[str, Any]:
-    """The second half: the position solved (every seat, the leads' values, the optimal line
-    from here), as ``/api/solve`` answers for the position's one-line notation; an exact
-    answer is kept for the next time (then ``cached`` is true and ``stats`` are those of the
-    search that found it)."""
-    solution = solve(position_deal(analysis.table), time_limit=analysis.time_limit,
-                     tt_entries=WEB_TT_ENTRIES, threads=1)
-    answer = {"position": position_line(analysis.table)} | solve_json(solution)
-    if solution.exact:
-        ANALYSES.put(analysis.key, answer)
-    return answer | {"cached": False}
-
-
 def analyse_uncached(data: bytes) -> dict[str, Any]:
-    """``POST /api/analyse`` searched (in a search process): the answer, not cached here."""
+    """``POST /api/analyse`` searched (in a search process): the position solved (every seat,
+    the leads' values, the optimal line from here), as ``/api/solve`` answers for the
+    position's one-line notation. The app keeps an exact answer in :data:`ANALYSES` (then
+    ``cached`` is true and ``stats`` are those of the search that found it)."""
     analysis = read_analysis(data)
     solution = solve(position_deal(analysis.table), time_limit=analysis.time_limit,
                      tt_entries=WEB_TT_ENTRIES, threads=1)
     return {"position": position_line(analysis.table)} | solve_json(solution)
-
-
-def api_analyse(data: bytes) -> dict[str, Any]:
-    """``POST /api/analyse`` in one piece, in one process (the app looks in the cache first
-    and searches in a search process)."""
-    analysis = read_analysis(data)
-    return analysis.known if analysis.known is not None else search_analysis(analysis)
 
 
 SEARCH_JOBS: Final = ("solve", "analyse", "bot", "advice", "view")
