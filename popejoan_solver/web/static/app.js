@@ -5,6 +5,7 @@
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const RED = { D: true, H: true };
 const SVG = "http://www.w3.org/2000/svg";
+const BOT_SECONDS = 2;   // a sampling bot (pimc) stops adding samples after this
 
 const state = {
   deal: null,       // the deal, one-line notation
@@ -346,7 +347,7 @@ async function botsPlay() {
   while (state.table && !state.table.over && state.seat !== null && state.table.leader !== state.seat) {
     const t = state.table;
     const answer = await api("/api/bot", { deal: state.deal, line: state.line, bot: state.bot,
-                                           seed: Number($("seed").value) || 0 });
+                                           seed: Number($("seed").value) || 0, time_limit: BOT_SECONDS });
     if (state.table !== t) return;
     state.line = state.line.concat([answer.step]);
     const body = { deal: state.deal, line: state.line, view: state.view, seat: state.seat };
