@@ -9,9 +9,9 @@ lead (action = card index) and a chooser takes or declines a choice inside a run
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import pyspiel
 
@@ -21,7 +21,7 @@ from ..model.deal import Deal, deal_random, shuffled_pack
 from ..model.errors import DealError, NotationError
 from ..model.play import Choice, Position, Run, RunTree, outcomes
 from ..model.rules import DEFAULT_RULESET, MAX_PLAYERS, MIN_PLAYERS, Ruleset, get_ruleset
-from ..model.settlement import settle, turnup_award
+from ..model.settlement import apply_to_board, net, play_settlement, turnup_award
 from ..model.table import compile_rules
 from .observer import PopeJoanObserver
 
@@ -190,20 +190,23 @@ class ChoiceMade:
     option: int
 
 
-@dataclass(frozen=True)
-class Now:
+class Now(NamedTuple):
     """Everything a state holds, all of it immutable: a clone shares it (OpenSpiel clones a
     Python state by deep-copying it, which would copy the model's deal and tables)."""
 
     dealt: tuple[Card, ...] = ()
     deal: Deal | None = None
     position: Position | None = None
+    legal: tuple[Card, ...] = ()
+    """The legal leads of ``position`` (asked once a position)."""
     pending: Choice | None = None
     partial: tuple[Card, ...] = ()
     lead: Card | None = None
     runs: tuple[Run, ...] = ()
     choices: tuple[ChoiceMade, ...] = ()
     over: bool = False
+    board: Board | None = None
+    """The board after the turn-up's award, that play is settled on."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Now:
         return self
@@ -268,7 +271,7 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
             return []
         if self.pending is not None:
             return [CHOICE_BASE + i for i in range(len(self.pending.options))]
-        return sorted(self.position.legal_leads())
+        return list(self.now.legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = [c for c in range(NUM_CARDS)
@@ -282,13 +285,13 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
             option = action - CHOICE_BASE
             made = ChoiceMade(self.pending.chooser, len(self.runs), self.pending.kind.name,
                               option)
-            self.now = replace(self.now, choices=(*self.choices, made))
+            self.now = self.now._replace(choices=(*self.choices, made))
             self._follow(self.pending.options[option])
         else:
-            if action not in self.position.legal_leads():
+            if action not in self.now.legal:
                 raise pyspiel.SpielError(f"illegal lead {action}")
             game = self.position.game
-            self.now = replace(self.now, lead=action)
+            self.now = self.now._replace(lead=action)
             self._follow(game.run_tree(self.position.played, self.position.leader, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -312,12 +315,13 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         """Each seat's net counters: the turn-up's award and the play's settlement (the
         dressing, the same whatever is played, is left out)."""
-        if not self.over or self.deal is None:
+        deal, position, board = self.deal, self.position, self.now.board
+        if not self.over or deal is None or position is None or board is None:
             return [0.0] * self.pj.players
-        played, winner = (self.position.played, self.position.winner) if self.position else (
-            0, -1)
-        settled = settle(self.deal, played, winner)
-        return [float(settled.net(seat)) for seat in range(self.pj.players)]
+        transfers = list(turnup_award(deal, self.pj.board).transfers)
+        if position.winner >= 0:
+            transfers += play_settlement(position.game, board, position.played, position.winner)
+        return [float(net(transfers, seat)) for seat in range(self.pj.players)]
 
     def __str__(self) -> str:
         if self.deal is None:
@@ -330,7 +334,7 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
     def _deal_card(self, card: Card) -> None:
         if not self.pj.rules.pack >> card & 1 or card in self.dealt:
             raise pyspiel.SpielError(f"card {card} cannot be dealt now")
-        self.now = replace(self.now, dealt=(*self.dealt, card))
+        self.now = self.now._replace(dealt=(*self.dealt, card))
         if len(self.dealt) < len(self.pj.order):
             return
         players = self.pj.players
@@ -339,18 +343,24 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
             places[whom] |= 1 << card_dealt
         deal = Deal.create(tuple(places[:players]), places[players], self.dealt[-1],
                            self.pj.rules, self.pj.board)
-        over = not turnup_award(deal, self.pj.board).deal_is_played
-        self.now = replace(self.now, deal=deal, position=Position.from_deal(deal), over=over)
+        award = turnup_award(deal, self.pj.board)
+        position = Position.from_deal(deal)
+        self.now = self.now._replace(
+            deal=deal, position=position, over=not award.deal_is_played,
+            legal=tuple(sorted(position.legal_leads())),
+            board=apply_to_board(self.pj.board, award.transfers))
 
     def _follow(self, tree: RunTree) -> None:
         """Take the run so far to its next choice, or finish it."""
         assert self.position is not None
         if isinstance(tree, Choice):
-            self.now = replace(self.now, pending=tree, partial=run_so_far(tree))
+            self.now = self.now._replace(pending=tree, partial=run_so_far(tree))
             return
         position = self.position.after(tree)
-        self.now = replace(self.now, pending=None, partial=(), lead=None,
-                           runs=(*self.runs, tree), position=position, over=position.is_over)
+        self.now = self.now._replace(pending=None, partial=(), lead=None,
+                                     runs=(*self.runs, tree), position=position,
+                                     over=position.is_over,
+                                     legal=tuple(sorted(position.legal_leads())))
 
     # Views for the observer.
 
