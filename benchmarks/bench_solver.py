@@ -8,8 +8,15 @@ seed=SEED, index=i)`` under each ruleset's own dealing rule, so every figure can
 
 Prints one row per (ruleset, players): median, p95 and worst seconds, median nodes, and for
 the sets named by --reference-sets the reference engine's median on the first deals and the
-ratio (the reference is stopped at --reference-limit seconds; a stopped run gives a ratio that
-is a lower bound, marked ">=").
+ratio to a full table of the fast engine on ONE thread, in the same run (the reference is
+stopped at --reference-limit seconds; a stopped run gives a ratio that is a lower bound,
+marked ">="). The reference is a plain alpha-beta with a competent lead order (the leads that
+end the deal first, then the longest runs: search/reference.py).
+
+    python benchmarks/bench_solver.py --lead-values --deals 50 --sets hoyle-modernized:3
+
+times ``lead_values`` at the first lead (what single-dummy advice solves per sample) instead:
+median, p95 and worst milliseconds per deal and median nodes.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search import Solution, solve
 from popejoan_solver.search.fast import COMPILED
+from popejoan_solver.search.leads import evaluate_leads
 
 DEFAULT_SETS = [("hoyle-modernized", p) for p in range(3, 9)] + [
     ("britannica", 3), ("britannica", 5), ("parlett", 3), ("parlett", 5),
@@ -69,7 +77,7 @@ def run_reference(rules_name: str, players: int, deals: int, seed: int,
     ratios, reference_seconds, complete = [], [], True
     for index in range(deals):
         deal = deal_random(players, seed, rules, index)
-        fast, fast_seconds = timed_solve(deal, threads=threads)
+        fast, fast_seconds = timed_solve(deal, threads=1)
         slow, slow_seconds = timed_solve(deal, engine="reference", time_limit=limit,
                                          threads=1)
         if slow.exact:
@@ -82,6 +90,37 @@ def run_reference(rules_name: str, players: int, deals: int, seed: int,
             "reference_complete": complete, "reference_deals": deals}
 
 
+def run_lead_values(rules_name: str, players: int, deals: int, seed: int) -> dict[str, Any]:
+    """lead_values at the first lead of each deal: seconds and the nodes of its engine."""
+    rules = get_ruleset(rules_name)
+    seconds, nodes = [], []
+    for index in range(deals):
+        deal = deal_random(players, seed, rules, index)
+        started = time.perf_counter()
+        found = evaluate_leads(deal)
+        seconds.append(time.perf_counter() - started)
+        nodes.append(found.nodes)
+    return {"rules": rules_name, "players": players, "deals": deals,
+            "median": statistics.median(seconds), "p95": percentile(seconds, 0.95),
+            "worst": max(seconds), "median_nodes": statistics.median(nodes),
+            "total_nodes": sum(nodes), "seconds": seconds, "exact": True}
+
+
+def lead_values_main(sets: list[tuple[str, int]], deals: int, seed: int) -> list[dict[str, Any]]:
+    """The --lead-values table."""
+    print("| ruleset | players | deals | median ms | p95 ms | worst ms | median nodes | "
+          "total nodes |")
+    print("|---|---|---|---|---|---|---|---|")
+    rows = []
+    for rules_name, players in sets:
+        row = run_lead_values(rules_name, players, deals, seed)
+        rows.append(row)
+        print(f"| {rules_name} | {players} | {deals} | {row['median'] * 1000:.1f} | "
+              f"{row['p95'] * 1000:.1f} | {row['worst'] * 1000:.1f} | "
+              f"{row['median_nodes']:,.0f} | {row['total_nodes']:,} |", flush=True)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=20)
@@ -92,11 +131,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference-limit", type=float, default=300.0)
     parser.add_argument("--threads", type=int,
                         help="threads of the fast engine (default: one per core)")
+    parser.add_argument("--lead-values", action="store_true",
+                        help="time lead_values at the first lead instead of full tables")
     parser.add_argument("--json", help="write every figure to this file")
     args = parser.parse_args(argv)
     sets = DEFAULT_SETS
     if args.sets:
         sets = [(s.split(":")[0], int(s.split(":")[1])) for s in args.sets.split(",")]
+    if args.lead_values:
+        rows = lead_values_main(sets, args.deals, args.seed)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as out:
+                json.dump({"compiled": COMPILED, "seed": args.seed, "lead_values": True,
+                           "rows": rows}, out, indent=1)
+        return 0
     reference_sets = {(s.split(":")[0], int(s.split(":")[1]))
                       for s in args.reference_sets.split(",") if s}
     rows = []

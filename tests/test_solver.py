@@ -223,3 +223,27 @@ def test_threads_must_be_positive() -> None:
 
     with pytest.raises(PopeJoanError, match="threads"):
         solve(deal_random(3, 1), threads=0)
+
+
+@pytest.mark.parametrize("compiled", CORES)
+@pytest.mark.parametrize("rules", ["hoyle-modernized", "early-hoyle",
+                                   "hoyle-modernized+pope_in_lieu=pope-leads"])
+def test_the_kept_pope_floor_agrees_with_reference(rules: str, compiled: bool) -> None:
+    """Fact 3e (the Pope's holder keeps it to the end under lead=any) bounds its holder's value
+    from below: every seat and goal against the reference on deals where the Pope is held."""
+    from popejoan_solver.model.cards import POPE
+
+    from .conftest import deal_holding
+
+    for seed in range(6):
+        players = 3 + seed % 3
+        deal = deal_holding(rules, POPE, players, 5 if players == 3 else 4, 900 + seed)
+        board = Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
+        game = Game.from_deal(deal)
+        fast = FastEngine(game, board, compiled=compiled)
+        reference = ReferenceEngine(game, board)
+        for seat in range(players):
+            for goal in (Goal.GUARANTEED, Goal.BEST_CASE):
+                objective = Objective(goal, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    rules, seed, seat, goal)

@@ -96,6 +96,7 @@ typedef struct {
     int prune_blocks;
     val_t all_mine;
     val_t exempt_mine;     /* the exempt card's (Pope's) award if the target holds it */
+    int exempt_kept;       /* fact 3e: its holder may keep the exempt card to the end */
     uint64_t theirs;
     uint64_t in_play;
     /* Move ordering: cut-offs per (objective, leader, lead), weighted; kept from one search of
@@ -431,7 +432,7 @@ HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha,
     val_t floor = sure - popcount(held);
     if (held & c->exempt_bit) {
         val_t after_pope = c->exempt_mine - popcount(held) + (sure > 1 ? sure : 1);
-        floor = after_pope < 0 ? after_pope : 0;
+        floor = after_pope < 0 && !c->exempt_kept ? after_pope : 0;  /* fact 3e */
     }
     for (int a = 0; a < c->n_awards; a++) {
         if ((played & c->award_mask[a]) == c->award_mask[a])
@@ -728,6 +729,11 @@ static void prepare(Core *c, int goal, int target) {
     for (int s = 0; s < c->n; s++) in_play |= c->dealt[s];
     c->theirs = in_play & ~c->dealt[target];
     c->in_play = in_play;
+    /* Fact 3e (docs/solver.md): no run can reach a card at the bottom of its stretch, so
+     * under lead=any its holder plays it only when he chooses to. */
+    const int below = c->exempt_slot - 1;
+    c->exempt_kept = c->exempt_bit && c->lead_rule == LEAD_ANY &&
+                     (c->exempt_slot % 13 == 0 || !(in_play >> below & 1));
     c->history = c->histories[c->objective_id];
 }
 

@@ -336,6 +336,11 @@ class FastEngine:
         exempt_holder = sg.exempt_holder
         exempt_mine = sum(amount for cards, amount in mine if exempt_bit and cards == exempt_bit)
         theirs = sg.in_play & ~my_cards
+        # Fact 3e: no run reaches a card at the bottom of its stretch; under lead=any its
+        # holder plays it only by choice, so the Pope's holder can keep it to the end.
+        exempt_slot = exempt_bit.bit_length() - 1
+        exempt_kept = bool(exempt_bit) and prune_blocks and (
+            exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
 
         def terminal(final: Mask, winner: int) -> int:
             if win_goal:
@@ -407,7 +412,8 @@ class FastEngine:
                 sure = 0 if leader != target else _longest_block(held) if prune_blocks else 1
                 floor = sure - held.bit_count()
                 if held & exempt_bit:  # Fact 3c: the Pope's holder pays nothing, or its rest
-                    floor = min(0, exempt_mine - held.bit_count() + max(sure, 1))
+                    floor = 0 if exempt_kept else min(
+                        0, exempt_mine - held.bit_count() + max(sure, 1))
                 for cards, amount in mine:
                     if played & cards == cards:
                         floor += amount

@@ -1,7 +1,9 @@
 """Per-lead values of the seat on lead: what single-dummy advice solves on each sampled deal.
 
-One engine (and its transposition table) serves every lead of the deal, so the positions the
-leads share are searched once.
+One engine (and its transposition table, and its history of good leads) serves every lead of
+the deal, so the positions the leads share are searched once. Each lead's forced win (a cheap
+0/1 search) comes first: where the leader can still force going out, the Game stake bounds its
+paranoid value from below and that search starts there.
 """
 
 from __future__ import annotations
@@ -9,12 +11,19 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..model.board import Board
 from ..model.cards import Card
 from ..model.deal import Deal
-from ..model.play import Game, Position
-from .api import _Driver, check_time_limit, interruptible, make_engine, play_board
+from ..model.play import Choice, Game, Position, Run, RunTree
+from .api import (
+    _Driver,
+    check_time_limit,
+    interruptible,
+    make_engine,
+    play_board,
+)
 from .fast import DEFAULT_TT_ENTRIES
-from .objective import Goal, Objective
+from .objective import INF, Goal, Objective
 from .result import Value
 
 
@@ -29,6 +38,15 @@ class LeadEval:
     """1 or 0 when exact; bounds 0..1 when not searched (``forced_win=False``) or timed out."""
 
 
+@dataclass(frozen=True)
+class LeadValues:
+    """What :func:`evaluate_leads` found: the leads' values and the nodes it searched."""
+
+    leads: tuple[LeadEval, ...]
+    nodes: int
+    exact: bool
+
+
 def lead_values(deal: Deal, *, forced_win: bool = True, time_limit: float | None = None,
                 engine: str = "fast", tt_entries: int | None = None) -> tuple[LeadEval, ...]:
     """Every legal lead of the seat on lead at ``deal`` (a fresh deal or a position), in card
@@ -37,28 +55,59 @@ def lead_values(deal: Deal, *, forced_win: bool = True, time_limit: float | None
     Empty when the deal is over or not played (the Pope turned up under a ruleset that ends
     it). Past ``time_limit`` values come back as proven bounds.
     """
+    return evaluate_leads(deal, forced_win=forced_win, time_limit=time_limit, engine=engine,
+                          tt_entries=tt_entries).leads
+
+
+def evaluate_leads(deal: Deal, *, forced_win: bool = True, time_limit: float | None = None,
+                   engine: str = "fast", tt_entries: int | None = None) -> LeadValues:
+    """:func:`lead_values` with the search's statistics (for benchmarks)."""
     check_time_limit(time_limit)
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     game = Game.from_deal(deal)
     board, award = play_board(deal)
-    if award is not None and not award.deal_is_played:
-        return ()
     position = Position(game, deal.played_mask, deal.leader)
-    if position.is_over:
-        return ()
+    if (award is not None and not award.deal_is_played) or position.is_over:
+        return LeadValues((), 0, True)
     entries = DEFAULT_TT_ENTRIES if tt_entries is None else tt_entries
     driver = _Driver(make_engine(engine, game, board, deadline, entries), game, board, deadline)
-    leader = position.leader
-    value_goal = Objective(Goal.GUARANTEED, leader)
-    win_goal = Objective(Goal.FORCED_WIN, leader)
 
     def work() -> tuple[LeadEval, ...]:
-        evals = []
-        for lead in position.legal_leads():
-            tree = game.run_tree(position.played, leader, lead)
-            guaranteed = driver.tree_value(value_goal, position, tree)
-            win = driver.tree_value(win_goal, position, tree) if forced_win else Value(0, 1)
-            evals.append(LeadEval(lead, guaranteed, win))
-        return tuple(evals)
+        return tuple(_lead_eval(driver, board, position, lead, forced_win)
+                     for lead in position.legal_leads())
 
-    return interruptible(work, [driver.engine])
+    leads = interruptible(work, [driver.engine])
+    return LeadValues(leads, driver.engine.nodes, driver.exact)
+
+
+def _lead_eval(driver: _Driver, board: Board, position: Position, lead: Card,
+               forced_win: bool) -> LeadEval:
+    """One lead's values: its forced win first, then its paranoid value above the Game stake
+    where the leader can still force going out (a seat that goes out takes the Game and pays
+    nothing; only where no award is paid between players, Spinado's)."""
+    game = position.game
+    leader = position.leader
+    tree = game.run_tree(position.played, leader, lead)
+    win = Value(0, 1)
+    if forced_win:
+        win = driver.tree_value(Objective(Goal.FORCED_WIN, leader), position, tree)
+    floor = board.game if win.lower == 1 and not _paid_between_players(game) else None
+    guaranteed = _tree_value(driver, Objective(Goal.GUARANTEED, leader), position, tree, floor)
+    return LeadEval(lead, guaranteed, win)
+
+
+def _paid_between_players(game: Game) -> bool:
+    """Whether some award is paid by one player to another (then going out is not worth the
+    Game stake at least)."""
+    return any(award.from_each for award in game.table.awards(game.trumps))
+
+
+def _tree_value(driver: _Driver, objective: Objective, position: Position, tree: RunTree,
+                floor: int | None) -> Value:
+    """The value of a lead's run, as :meth:`_Driver.tree_value`, but the forced run alone (no
+    choice) is searched with ``floor`` as a proven lower bound."""
+    if floor is None or isinstance(tree, Choice):
+        return driver.tree_value(objective, position, tree)
+    assert isinstance(tree, Run)
+    after = position.after(tree)
+    return driver.value(objective, after.played, after.leader, Value(floor, INF))
