@@ -15,6 +15,9 @@ from .base import Bot, BotError
 BOTS: Final = ("random", "lowest", "hoyle", "pimc", "cheat", "ismcts")
 """Every bot name, the ceiling (``cheat``) and OpenSpiel's ``ismcts`` included."""
 
+FLAGS: Final = ("peek",)
+"""Options that may be written bare (meaning yes)."""
+
 MAX_SAMPLES: Final = 10_000
 MAX_BOTS: Final = 16
 
@@ -121,14 +124,16 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 
 
 def split_bots(text: str) -> list[str]:
-    """``--bots``: specs separated by commas, where a piece that names no bot is an option of
-    the bot before it (``pimc:samples=16,peek,hoyle`` is two bots)."""
+    """``--bots``: specs separated by commas, where an option (``key=value``, or a bare flag
+    such as ``peek``) belongs to the bot before it (``pimc:samples=16,peek,hoyle`` is two
+    bots)."""
     specs: list[str] = []
     for piece in text.split(","):
         if not piece.strip():
             continue
         name = piece.strip().partition(":")[0].strip().lower()
-        if name in BOTS or not specs:
+        option = "=" in piece or name in FLAGS
+        if name in BOTS or not specs or not option:
             specs.append(piece.strip())
         else:
             sep = "," if ":" in specs[-1] else ":"
