@@ -54,7 +54,7 @@ def test_every_bot_holds_every_seat_of_every_deal_once(session_match: Path) -> N
         out = session_match.parent / f"b{len(bots)}.db"
         run_match(out, bots, 3, 2, 1, workers=1)
         _, rows = read_match(out)
-        counts = defaultdict(int)
+        counts: dict[tuple[int, int, str], int] = defaultdict(int)
         for row in rows:
             for seat, bot in enumerate(row.seats):
                 counts[row.index, seat, bot] += 1
@@ -81,14 +81,14 @@ def test_standings_against_an_independent_computation(session_match: Path) -> No
     result = standings(settings, rows)
     per_unit: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     for row in rows:
-        for bot, value in zip(row.seats, row.values, strict=True):
-            per_unit[bot][row.session].append(value)
+        for name, value in zip(row.seats, row.values, strict=True):
+            per_unit[name][row.session].append(value)
     z = 1.959963984540054
     for bot in result.bots:
         plays = [v for unit in per_unit[bot.name].values() for v in unit]
         means = [statistics.fmean(unit) for unit in per_unit[bot.name].values()]
         half = z * statistics.stdev(means) / math.sqrt(len(means))
-        assert bot.plays == len(plays) == 2 * 4 * 3 // 2 * 2
+        assert bot.plays == len(plays) == 6 * 4  # every seat of six deals, once
         assert bot.mean == pytest.approx(statistics.fmean(plays))
         assert bot.ci95 == pytest.approx((statistics.fmean(means) - half,
                                           statistics.fmean(means) + half))
