@@ -14,9 +14,12 @@ consistent with everything seen puts it there.
 of a stop) calls :func:`knowledge_at_choice` with the line so far, the lead and the
 :class:`~popejoan_solver.model.play.Choice` node it stands at (from ``Game.run_tree``). The
 knowledge then includes what the run has shown so far (the lead, the cards before the choice
-and, for a Pope in lieu, that the run stopped); its position is the one *before* the lead, so
-every sampled deal is a position from which replaying the lead reaches the same choice node
-(the same chooser and kind after the same cards: ``seat.inference.reproduces``).
+with who played them and, for a Pope in lieu, that the run stopped); its position is the one
+*before* the lead, so every sampled deal is a position from which replaying the lead reaches
+the same choice node (the same chooser and kind after the same cards played by the same seats:
+``seat.inference.reproduces``). Any seat may be asked: while the play waits for the chooser,
+every seat knows the chooser holds the choice's card (as in OpenSpiel, where whose turn it is
+is public). A choice that was declined leaves no trace in a finished run.
 
 A position :class:`Deal` given with played cards and no line is read without the order of
 play: exact when the order tells nothing more (the lead rule ``any``, no choices inside runs,
@@ -135,12 +138,9 @@ def knowledge(deal: Deal, seat: int, line: Sequence[Run] = ()) -> Knowledge:
 
 def knowledge_at_choice(deal: Deal, seat: int, line: Sequence[Run], lead: Card,
                         choice: Choice) -> Knowledge:
-    """What ``seat``, the chooser, knows at ``choice``, a choice node of the run tree of
-    ``lead`` played after ``line``; the position (and sampled deals) are those before the
-    lead. Another seat sees no choice (one declined leaves no trace), so it is refused."""
-    if choice.chooser != seat:
-        raise ViewError(f"the choice is seat {choice.chooser + 1}'s, not seat {seat + 1}'s: "
-                        "only the chooser stands at it (the others see no choice)")
+    """What ``seat`` knows at ``choice``, a choice node of the run tree of ``lead`` played
+    after ``line``, while the play waits for the chooser (so every seat knows the chooser holds
+    the choice's card); the position (and sampled deals) are those before the lead."""
     steps = _steps(deal, seat, line)
     position = _replay(deal, line)
     if position.is_over or lead not in position.legal_leads():
@@ -250,6 +250,13 @@ def _raw_allowed(deal: Deal, seat: int, steps: list[Step], position: Position, s
         if card in shown:  # played in the run under way, before the choice: seen
             allowed[card] = 1 << shown[card]
             continue
+        if card in _choice_card(deal, steps):  # the table waits for the card's holder
+            chooser, option = _choice_card(deal, steps)[card]
+            allowed[card] = 1 << chooser
+            inferences.append(Inference(card, 1 << chooser, option,
+                                        f"seat {chooser + 1} holds {card_name(card)}: the "
+                                        f"play waits for its choice ({option})"))
+            continue
         places = everywhere
         for step in steps:
             if step.leader != seat and places >> step.leader & 1 and lead_excludes(
@@ -270,6 +277,15 @@ def _raw_allowed(deal: Deal, seat: int, steps: list[Step], position: Position, s
                                         f"{_exempt_text(found, n)}"))
         allowed[card] = places
     return allowed
+
+
+def _choice_card(deal: Deal, steps: list[Step]) -> dict[Card, tuple[int, str]]:
+    """At a choice under way: its card (the rule table's choice point), with its chooser."""
+    if not steps or steps[-1].choice is None:
+        return {}
+    choice = steps[-1].choice
+    point = compile_rules(deal.rules).choice(choice.kind)
+    return {point.card: (choice.chooser, point.option)} if point is not None else {}
 
 
 def _partial_players(step: Step) -> dict[Card, int]:
