@@ -1,0 +1,163 @@
+"""``popejoan play``: a person plays one seat against bots in the terminal (docs/bots.md).
+
+The person sees only their seat's view (``seat.knowledge``: own hand, turn-up, cards played,
+board, hand sizes, cards known dead), types a card to lead (``?`` asks ``popejoan advise``'s
+advice from that same view, ``q`` leaves), answers ``y``/``n`` at a choice inside a run, and
+gets the deal's record at the end (the text form ``popejoan check`` reads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from . import add_help_parser
+
+HELP = ("play one seat against bots in the terminal: you see only your own view, '?' asks for "
+        "advice; the record of the deal at the end")
+
+
+class LeftTableError(Exception):
+    """The person typed ``q``."""
+
+
+def register(sub: Any) -> None:
+    from ..cli import _positive, _whole
+
+    parser = add_help_parser(sub, "play", HELP)
+    parser.add_argument("--seat", type=_positive, required=True, help="your seat (1 = eldest)")
+    parser.add_argument("--bots", required=True,
+                        help="the other seats' bots in seat order, comma-separated (cycled)")
+    parser.add_argument("--players", type=_positive, default=None,
+                        help="default: one per bot, and you")
+    parser.add_argument("--rules", default="hoyle-modernized")
+    parser.add_argument("--seed", type=_whole, default=1, help="the deal's seed (index 0)")
+    parser.add_argument("--record", default=None, help="also write the record to this file")
+    parser.set_defaults(func=cmd_play)
+
+
+@dataclass
+class Person:
+    """A seat played by a person at the terminal."""
+
+    advice: Callable[[Any], str]
+    out: TextIO
+    inp: TextIO
+    name: str = "you"
+    peeks: bool = False
+    shown: int = 0
+
+    @property
+    def sees_all(self) -> bool:
+        return False
+
+    def _show(self, k: Any) -> None:
+        from ..model.cards import card_name, format_cards
+
+        for run in k.line[self.shown:]:
+            self.out.write(f"  seat {run.leader + 1} led: {run.describe()}\n")
+        self.shown = len(k.line)
+        sizes = ", ".join(f"seat {s + 1}: {n}" for s, n in enumerate(k.hand_sizes))
+        turnup = card_name(k.turnup) if k.turnup is not None else "none"
+        board = ", ".join(f"{c.value} {n}" for c, n in k.board.items() if n) or "empty"
+        self.out.write(f"board: {board}\n"
+                       f"turn-up: {turnup}; known dead: {format_cards(k.known_dead) or '-'}\n"
+                       f"cards in hand: {sizes}\n"
+                       f"your hand (seat {k.seat + 1}): {format_cards(k.own)}\n")
+
+    def _ask(self, prompt: str) -> str:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line or line.strip().lower() in ("q", "quit"):
+            raise LeftTableError
+        return line.strip()
+
+    def lead(self, request: Any) -> int:
+        from ..model.cards import card_name, parse_card
+        from ..model.errors import PopeJoanError
+
+        self._show(request.knowledge)
+        legal = " ".join(card_name(c) for c in request.legal)
+        while True:
+            answer = self._ask(f"your lead (legal: {legal}; ? advice, q quit)> ")
+            if answer == "?":
+                self.out.write(self.advice(request.knowledge) + "\n")
+                continue
+            try:
+                card: int = parse_card(answer)
+            except PopeJoanError:
+                self.out.write(f"not a card: {answer[:20]!r}\n")
+                continue
+            if card in request.legal:
+                return card
+            self.out.write(f"{card_name(card)} is not a legal lead here\n")
+
+    def choose(self, request: Any) -> int:
+        from ..model.cards import card_name
+
+        self._show(request.knowledge)
+        run = " ".join(card_name(c) for c in request.cards)
+        while True:
+            answer = self._ask(f"the run so far: {run}; {request.kind.value}: take it? "
+                               "(y/n, q quit)> ").lower()
+            if answer in ("y", "yes", "n", "no"):
+                return request.options - 1 if answer.startswith("y") else 0
+
+
+def _advice_text(deal: Any, k: Any) -> str:
+    """``popejoan advise``'s advice for the person's seat, from their view (the sampled deals
+    are drawn from what the seat knows, never the true hands)."""
+    from ..analysis.advice import advise
+    from ..model.cards import card_name
+
+    advice = advise(deal, k.seat + 1, line=k.line, samples=40, seed=len(k.line))
+    rows = [f"  {card_name(lead.card)}: mean {lead.mean:+.2f} [{lead.ci95[0]:+.2f}, "
+            f"{lead.ci95[1]:+.2f}], best in {100 * lead.best_share:.0f}% of deals"
+            for lead in advice.leads]
+    best = card_name(advice.advised) if advice.advised is not None else "-"
+    return ("advice over 40 deals you cannot tell apart (your net counters, the others "
+            "against you):\n" + "\n".join(rows)
+            + f"\n  advised: {best}; Hoyle's maxims: {card_name(advice.hoyle)} "
+              f"({advice.hoyle_maxim})")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from ..bots.driver import play_deal, session_record
+    from ..bots.registry import make_bot, split_bots
+    from ..cli import UsageError
+    from ..model.deal import deal_random
+    from ..model.record import record_to_text
+    from ..model.rules import get_ruleset
+
+    specs = split_bots(args.bots)
+    players = args.players if args.players is not None else len(specs) + 1
+    rules = get_ruleset(args.rules)
+    deal = deal_random(players, args.seed, rules, 0)
+    if not 1 <= args.seat <= players:
+        raise UsageError(f"--seat must be from 1 to {players}, not {args.seat}")
+    others = [make_bot(specs[i % len(specs)], args.seed) for i in range(players - 1)]
+    person = Person(lambda k: _advice_text(deal, k), sys.stdout, sys.stdin)
+    seats: list[Any] = [*others[:args.seat - 1], person, *others[args.seat - 1:]]
+    print(f"Pope Joan, {rules.name}, {players} players: you are seat {args.seat} "
+          f"(seat {players} deals).")
+    try:
+        played = play_deal(deal, seats, args.seed, "0")
+    except LeftTableError:
+        print("\nyou left the table")
+        return 0
+    for run in played.runs[person.shown:]:
+        print(f"  seat {run.leader + 1} led: {run.describe()}")
+    names = [b.name for b in seats]
+    scores = [f"seat {s + 1} ({n}) {v:+d}"
+              for s, (n, v) in enumerate(zip(names, played.values, strict=True))]
+    print(f"result (counters won, the dressing included): {', '.join(scores)}")
+    text = record_to_text(session_record([played], names))
+    print("\nthe record (popejoan check reads it):\n" + text)
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return 0

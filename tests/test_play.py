@@ -1,0 +1,89 @@
+"""popejoan play through a pseudo-terminal: a person's view, advice, the record at the end."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from popejoan_solver.analysis.referee import replay
+from popejoan_solver.model.record import parse_record_text
+
+PROMPT = re.compile(rb"your lead \(legal: ([^;]*);[^>]*> $|take it\? \(y/n, q quit\)> $")
+
+
+def _read_until(fd: int, pattern: re.Pattern[bytes], buffer: bytearray, deadline: float,
+                process: subprocess.Popen[bytes]) -> re.Match[bytes] | None:
+    """Read the terminal until ``pattern`` matches its tail, or the program ends."""
+    while time.monotonic() < deadline:
+        found = pattern.search(bytes(buffer))
+        if found:
+            return found
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # the program closed the terminal
+                return None
+            if not chunk:
+                return None
+            buffer += chunk
+        elif process.poll() is not None:
+            return None
+    raise AssertionError(f"no prompt within the time limit; the screen:\n{buffer[-2000:]!r}")
+
+
+def test_a_person_plays_a_deal_in_a_terminal(tmp_path: Path) -> None:
+    record = tmp_path / "game.txt"
+    main, secondary = os.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "popejoan_solver", "play", "--seat", "2", "--bots",
+         "lowest,hoyle,random", "--players", "4", "--seed", "5", "--record", str(record)],
+        stdin=secondary, stdout=secondary, stderr=secondary, close_fds=True)
+    os.close(secondary)
+    deadline = time.monotonic() + 90
+    screen = bytearray()
+    asked = False
+    try:
+        while True:
+            found = _read_until(main, PROMPT, screen, deadline, process)
+            if found is None:
+                break
+            shown = bytes(screen)
+            screen.clear()
+            if found.group(1) is None:  # a choice inside a run
+                os.write(main, b"n\n")
+                continue
+            assert b"your hand (seat 2)" in shown
+            if not asked:  # ask for advice once, then play the first legal card
+                asked = True
+                os.write(main, b"?\n")
+                _read_until(main, PROMPT, screen, deadline, process)
+                assert b"advised:" in bytes(screen)
+                screen.clear()
+            os.write(main, found.group(1).split()[0] + b"\n")
+        assert process.wait(10) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(main)
+    assert asked
+    text = record.read_text(encoding="utf-8")
+    result = replay(parse_record_text(text))
+    assert result.error is None
+    assert result.record.players[1] == "you"
+    assert b"result (counters won" in bytes(screen)
+    assert b"the record (popejoan check reads it)" in bytes(screen)
+
+
+def test_play_bad_input_is_one_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "popejoan_solver", "play", "--seat", "5",
+                           "--bots", "hoyle,lowest"], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: --seat must be from 1 to 3")
+    assert done.stderr.count("\n") == 1
