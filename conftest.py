@@ -1,0 +1,7 @@
+"""Collection rules for the whole tree: the OpenSpiel adapter's modules are collected (for
+doctests) only when the ``openspiel`` extra is installed; tests/test_openspiel.py skips with
+the reason otherwise."""
+
+import importlib.util
+
+collect_ignore_glob = [] if importlib.util.find_spec("pyspiel") else ["popejoan_solver/spiel/*"]
