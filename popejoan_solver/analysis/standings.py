@@ -56,6 +56,7 @@ class PairStanding:
 @dataclass(frozen=True)
 class Standings:
     settings: MatchSettings
+    seat: int | None
     units: int
     incomplete: int
     bots: tuple[BotStanding, ...]
@@ -64,15 +65,16 @@ class Standings:
     def to_json(self) -> dict[str, Any]:
         s = self.settings
         return {"rules": s.rules, "players": s.players, "seed": s.seed, "session": s.session,
+                "seat": None if self.seat is None else self.seat + 1,
                 "units": self.units, "incomplete_units": self.incomplete,
                 "bots": [b.to_json() for b in self.bots],
                 "pairs": [p.to_json() for p in self.pairs]}
 
 
-def unit_totals(settings: MatchSettings, rows: Sequence[MatchRow]) -> tuple[
-        dict[int, dict[str, tuple[int, int]]], int]:
-    """Per complete session: each bot's (counters, plays); and how many sessions are not
-    complete."""
+def unit_totals(settings: MatchSettings, rows: Sequence[MatchRow],
+                seat: int | None = None) -> tuple[dict[int, dict[str, tuple[int, int]]], int]:
+    """Per complete session: each bot's (counters, plays), at every seat or only at 0-based
+    ``seat``; and how many sessions are not complete."""
     want = len(settings.bots) * settings.session
     grouped: dict[int, list[MatchRow]] = defaultdict(list)
     for row in rows:
@@ -83,16 +85,20 @@ def unit_totals(settings: MatchSettings, rows: Sequence[MatchRow]) -> tuple[
             continue
         totals = dict.fromkeys(settings.bots, (0, 0))
         for row in unit:
-            for bot, value in zip(row.seats, row.values, strict=True):
+            for at, (bot, value) in enumerate(zip(row.seats, row.values, strict=True)):
+                if seat is not None and at != seat:
+                    continue
                 counters, plays = totals[bot]
                 totals[bot] = (counters + value, plays + 1)
         units[session] = totals
     return units, len(grouped) - len(units)
 
 
-def standings(settings: MatchSettings, rows: Sequence[MatchRow]) -> Standings:
-    """The standings, bots best first."""
-    units, incomplete = unit_totals(settings, rows)
+def standings(settings: MatchSettings, rows: Sequence[MatchRow],
+              seat: int | None = None) -> Standings:
+    """The standings, bots best first; with a 0-based ``seat``, of the plays at that seat only
+    (each bot holds it once per deal of a unit: the dealer's seat measures the peek)."""
+    units, incomplete = unit_totals(settings, rows, seat)
     means = {bot: [t[bot][0] / t[bot][1] for t in units.values() if t[bot][1]]
              for bot in settings.bots}
     bots = []
@@ -110,7 +116,7 @@ def standings(settings: MatchSettings, rows: Sequence[MatchRow]) -> Standings:
                      for t in units.values() if t[a.name][1] and t[b.name][1]]
             diff, low, high = mean_ci(diffs)
             pairs.append(PairStanding(a.name, b.name, diff, (low, high), len(diffs)))
-    return Standings(settings, len(units), incomplete, tuple(bots), tuple(pairs))
+    return Standings(settings, seat, len(units), incomplete, tuple(bots), tuple(pairs))
 
 
 def describe(result: Standings) -> list[str]:
@@ -118,6 +124,7 @@ def describe(result: Standings) -> list[str]:
     s = result.settings
     lines = [f"{s.rules}, {s.players} players, session of {s.session}, seed {s.seed}: "
              f"{result.units} complete units"
+             + (f", plays at seat {result.seat + 1} only" if result.seat is not None else "")
              + (f" ({result.incomplete} unfinished, left out)" if result.incomplete else "")]
     lines.append("  bot                           mean counters/deal [95% CI]      plays")
     for b in result.bots:

@@ -17,6 +17,10 @@ def register(sub: Any) -> None:
     parser.add_argument("file", help="a match file (popejoan match --out)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--plot", default=None, help="a .png or .svg bar chart")
+    parser.add_argument("--seat", type=int, default=None,
+                        help="only the plays at this seat (1 = eldest; the last deals)")
+    parser.add_argument("--maxims", default=None, metavar="BOT",
+                        help="how often BOT's leads agree with each of Hoyle's maxims")
     parser.add_argument("--records", default=None,
                         help="a folder: write each complete session and rotation as a record "
                              "(sSESSION-rROTATION.json) for popejoan check")
@@ -35,7 +39,11 @@ def cmd_standings(args: argparse.Namespace) -> int:
     if folder is not None and not folder.is_dir():
         raise UsageError(f"--records {args.records[:60]!r}: not a folder")
     settings, rows = read_match(Path(args.file))
-    result = standings(settings, rows)
+    if args.seat is not None and not 1 <= args.seat <= settings.players:
+        raise UsageError(f"--seat must be from 1 to {settings.players}, not {args.seat}")
+    result = standings(settings, rows, None if args.seat is None else args.seat - 1)
+    if args.maxims is not None:
+        return _maxims(settings, rows, args)
     if folder is not None:
         import json
 
@@ -49,4 +57,19 @@ def cmd_standings(args: argparse.Namespace) -> int:
         _print_json(result.to_json())
     else:
         print("\n".join(describe(result)))
+    return 0
+
+
+def _maxims(settings: Any, rows: Any, args: argparse.Namespace) -> int:
+    from ..analysis.agreement import agreement, describe_agreement
+    from ..cli import UsageError, _print_json
+
+    if args.maxims not in settings.bots:
+        raise UsageError(f"--maxims {args.maxims[:60]!r}: not a bot of this match (bots: "
+                         f"{', '.join(settings.bots)})")
+    found = agreement(settings, rows, args.maxims)
+    if args.json:
+        _print_json(found.to_json())
+    else:
+        print("\n".join(describe_agreement(found)))
     return 0
