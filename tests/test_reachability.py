@@ -89,18 +89,21 @@ def test_nothing_played_means_eldest_leads() -> None:
         _position(["5H", "6H", "7H"], ["", "", ""], 2)
 
 
-@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+@pytest.mark.parametrize("ruleset", sorted(set(RULESETS) | set(CHOICES)))
 def test_positions_of_random_play_on_full_deals_are_confirmed(ruleset: str) -> None:
+    """Random lines, each choice inside a run taken at random (a Spin or a Pope in lieu ends
+    a run whose next card a player holds: the quick checks must allow it)."""
     import random
 
     from popejoan_solver.model.deal import deal_random
     rng = random.Random(ruleset)
     for index in range(15):
-        deal = deal_random(3 + index % 6, 11, RULESETS[ruleset], index)
+        deal = deal_random(3 + index % 6, 11, get_ruleset(ruleset), index)
         position = Position.from_deal(deal)
         for _ in range(rng.randint(1, 30)):
             if position.is_over:
                 break
-            position = position.play(rng.choice(position.legal_leads()))[1]
+            runs = position.outcomes(rng.choice(position.legal_leads()))
+            position = position.after(rng.choice(runs))
         found = reachability(position.game, position.played, position.leader)
         assert found.verdict is Verdict.REACHABLE, found

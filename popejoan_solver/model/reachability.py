@@ -70,8 +70,8 @@ def _necessary(game: Game, played: Mask, leader: int, winner: int | None) -> str
     """A short reason from the conditions every reachable position meets, or ''."""
     if not game.dealt[0] & played:
         return "eldest (seat 1) leads first, but has played no card"
-    if winner is not None:
-        return ""
+    if winner is not None or _choice_made(game, played):
+        return ""  # a run may have stopped short: a choice card played ends it (the search decides)
     for card in range(52):
         over = game.rules.successor[card]
         if (played >> card & 1 and over >= 0 and game.in_play >> over & 1
@@ -82,6 +82,12 @@ def _necessary(game: Game, played: Mask, leader: int, winner: int | None) -> str
         return (f"seat {leader + 1} is to lead but has played no card: the player of the last "
                 "stop card leads")
     return ""
+
+
+def _choice_made(game: Game, played: Mask) -> bool:
+    """Whether a card of a choice inside a run (Spin, the Pope in lieu) has been played: such a
+    play can end a run whose next card a player holds."""
+    return any(played >> point.card & 1 for point in game.table.choice_points)
 
 
 class _BudgetError(Exception):
