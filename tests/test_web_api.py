@@ -187,10 +187,10 @@ def test_random_lines_conserve_counters(client: TestClient) -> None:
             lead = rng.choice(t["leads"])
             steps.append(rng.choice(lead["runs"])["step"])
             t = client.post("/api/table", json={"deal": line, "line": steps}).json()
-        if t["position"] is not None:  # None: the notation refuses a position after Spin
-            again = client.post("/api/table", json={"deal": t["position"]}).json()
-            assert again["over"]
-            assert again["winner"] == t["winner"]
+        assert t["position"] is not None  # the notation takes positions after a Spin too
+        again = client.post("/api/table", json={"deal": t["position"]}).json()
+        assert again["over"]
+        assert again["winner"] == t["winner"]
         paid = t["settlement"]["transfers"]
         assert paid[:len(turnup)] == turnup
         assert sum(t["settlement"]["values"]) == sum(

@@ -98,7 +98,7 @@ def position_deal(table: Table) -> Deal:
     """The position reached, as a deal the solver reads (with the board play began on, so
     that values count the whole play, as for the deal itself). It is built without the
     notation's reachability check: the model's own replay of the steps is the proof that play
-    reaches it (that check does not yet know a choice inside a run, e.g. Spin)."""
+    reaches it, and the check's search can be long."""
     deal, position = table.deal, table.position
     if not table.runs:
         return deal
@@ -110,7 +110,8 @@ def position_deal(table: Table) -> Deal:
 
 
 def position_line(table: Table) -> str | None:
-    """The position's one-line notation, or None when the notation's checks refuse it."""
+    """The position's one-line notation, or None when the notation's checks cannot confirm it
+    (their search bounded by ``reachability.MAX_STEPS``)."""
     deal = position_deal(table)
     try:
         validate(deal)
