@@ -188,3 +188,21 @@ def test_other_settings_are_refused_and_a_batch_file_is_not_a_match(
     assert "not a popejoan match file" in capsys.readouterr().err
     assert main(["standings", str(tmp_path / "missing.db")]) == 2
     assert "no such match file" in capsys.readouterr().err
+
+
+def test_hoyle_agrees_with_every_maxim_and_seat_standings(session_match: Path) -> None:
+    """The hoyle bot is the maxims from its view: agreement 1 for every maxim (and random's is
+    below); at one seat, each bot plays once per deal of a unit."""
+    from popejoan_solver.analysis.agreement import agreement
+
+    settings, rows = read_match(session_match)
+    found = agreement(settings, rows, "hoyle")
+    assert found.counts["all leads"][0] > 0
+    assert all(leads == same for leads, same in found.counts.values())
+    leads, same = agreement(settings, rows, "random").counts["all leads"]
+    assert same < leads
+    dealer = standings(settings, rows, seat=3)
+    assert all(b.plays == 6 for b in dealer.bots)  # six deals, once each at the dealer's seat
+    values = [r.values[3] for r in rows if r.seats[3] == "hoyle"]
+    assert dealer.bots[[b.name for b in dealer.bots].index("hoyle")].mean == pytest.approx(
+        statistics.fmean(values))
