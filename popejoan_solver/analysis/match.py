@@ -22,6 +22,7 @@ refused. Every row keeps its deal's record, so every session can be exported as 
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -171,7 +172,8 @@ def _row(task: MatchTask, k: int, played: PlayedDeal, names: list[str]) -> dict[
     return {"session": task.session, "rotation": task.rotation, "deal": k,
             "idx": task.session * task.settings.session + k, "seats": json.dumps(seats),
             "vals": json.dumps(list(played.values)), "record": json.dumps(entry),
-            "decisions": json.dumps([[seat, round(t, 6)] for seat, t in played.decisions])}
+            "decisions": json.dumps([[seat, round(wall, 6), round(cpu, 6)]
+                                     for seat, wall, cpu in played.decisions])}
 
 
 class MatchStore:
@@ -280,7 +282,8 @@ class MatchRow:
     seats: tuple[str, ...]
     values: tuple[int, ...]
     record: dict[str, Any]
-    decisions: tuple[tuple[int, float], ...]
+    decisions: tuple[tuple[int, float, float], ...]
+    """Per decision: the seat, wall-clock and CPU seconds (NaN where not stored)."""
 
 
 def read_match(path: Path) -> tuple[MatchSettings, list[MatchRow]]:
@@ -305,7 +308,8 @@ def _decode(path: Path, settings: MatchSettings, raw: Sequence[Any]) -> MatchRow
     try:
         seats = tuple(json.loads(data["seats"]))
         values = tuple(json.loads(data["vals"]))
-        decisions = tuple((int(s), float(t)) for s, t in json.loads(data["decisions"]))
+        decisions = tuple((int(d[0]), float(d[1]), float(d[2]) if len(d) > 2 else math.nan)
+                          for d in json.loads(data["decisions"]))
         record = json.loads(data["record"])
     except (TypeError, ValueError) as exc:
         raise BatchFileError(f"{path}: a row is damaged ({exc})") from None

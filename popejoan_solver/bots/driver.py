@@ -44,8 +44,9 @@ class PlayedDeal:
     runs: tuple[Run, ...]
     dressing: tuple[Transfer, ...]
     settlement: DealSettlement
-    decisions: tuple[tuple[int, float], ...] = field(default=())
-    """Every decision a bot made: its 0-based seat and the seconds it took."""
+    decisions: tuple[tuple[int, float, float], ...] = field(default=())
+    """Every decision a bot made: its 0-based seat, the wall-clock seconds it took and the
+    process's CPU seconds (the second is what a loaded machine does not inflate)."""
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -97,7 +98,7 @@ class _Table:
         self.label = label
         self.line: list[Run] = []
         self.counts = [0] * deal.players
-        self.decisions: list[tuple[int, float]] = []
+        self.decisions: list[tuple[int, float, float]] = []
         dealer = deal.players - 1
         self.views = [deal.with_rules(peek_rules(deal.rules))
                       if seat == dealer and bots[seat].peeks else deal
@@ -115,9 +116,9 @@ class _Table:
         bot = self.bots[seat]
         legal = tuple(position.legal_leads())
         truth = position_deal(self.deal, position, board) if bot.sees_all else None
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         card = bot.lead(LeadRequest(self.knows(seat), legal, self.rng(seat), truth))
-        self.decisions.append((seat, time.perf_counter() - started))
+        self.decisions.append((seat, time.perf_counter() - started, time.process_time() - cpu))
         if card not in legal:
             raise BotError(f"bot {bot.name!r} chose {card} at seat {seat + 1}: not a legal lead")
         return card
@@ -132,9 +133,10 @@ class _Table:
             request = ChoiceRequest(view, tree.kind, lead,
                                     choice_prefix(tree), len(tree.options),
                                     self.rng(tree.chooser), truth)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             index = bot.choose(request)
-            self.decisions.append((tree.chooser, time.perf_counter() - started))
+            self.decisions.append((tree.chooser, time.perf_counter() - started,
+                                   time.process_time() - cpu))
             if not 0 <= index < len(tree.options):
                 raise BotError(f"bot {bot.name!r} chose option {index} of "
                                f"{len(tree.options)}")
