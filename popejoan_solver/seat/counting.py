@@ -3,21 +3,22 @@
 The placements counted are the ways to put each hidden card in one of the locations it is
 allowed (a bit mask over seats ``0..n-1`` and the dead hand ``n``) so that every location
 receives exactly the number of cards it needs. Cards with the same allowed set are
-interchangeable, so they are grouped; the count is a sum over the groups, one after the other,
-of every way to split a group's ``g`` cards among its locations (``k_a`` cards to location
-``a``): ``multinomial(g; k) * count(rest, need - k)``, memoised on (group, needs left), in
-Python's exact integers. The largest group goes last: its split is forced by the needs left,
-so it costs one multinomial and no enumeration.
+interchangeable, so they are grouped; a placement is then a matrix ``k[group][location]`` with
+the cards dealt out within it, and the count is the sum over matrices of
+``prod_groups multinomial(size; row)``. A dynamic programme in Python's exact integers computes
+it cell by cell (a row's multinomial is one binomial per cell), memoised on the counts left,
+over the groups or over the locations, whichever has fewer states (:class:`Placements`).
 
-Drawing is sequential conditional sampling with these exact counts: for each group draw
-``r = randrange(count(group, needs))`` and walk the splits in a fixed order until their
-cumulative count exceeds ``r``; then deal the group's cards to its locations by a shuffle.
-Every placement is drawn with probability exactly ``1 / count`` (up to the generator's own
-uniformity: ``random.Random`` with ``randrange`` and ``shuffle``, which draw exact integers).
+Drawing is sequential conditional sampling with these exact counts: for each cell draw
+``r = randrange(count(state))`` and take the first number of cards whose cumulative
+``weight * count(next state)`` exceeds ``r``; then deal each group's cards to its locations by a
+shuffle. Every placement is drawn with probability exactly ``1 / count`` (up to the generator's
+own uniformity: ``random.Random`` with ``randrange`` and ``shuffle``, which draw exact
+integers).
 
-The work is bounded: past :data:`MAX_STEPS` splits examined, a :class:`CountingLimitError`
-is raised rather than running on (the worst real positions take a few thousand; see
-docs/seat.md).
+The work is bounded: past :data:`MAX_STEPS` states computed, a :class:`CountingLimitError`
+is raised rather than running on (the worst real positions measured take about 55,000; see
+docs/seat.md and docs/performance.md).
 """
 
 from __future__ import annotations
@@ -32,12 +33,13 @@ from typing import Final
 from ..model.cards import Card, Mask, iter_mask
 from ..model.errors import PopeJoanError
 
-MAX_STEPS: Final = 250_000
-"""Splits examined by one count before it is refused (bounds time and the memo's memory)."""
+MAX_STEPS: Final = 150_000
+"""States of the programme one count may compute before it is refused (bounds its time, a few
+seconds, and the memo's memory)."""
 
 
 class CountingLimitError(PopeJoanError):
-    """A count whose dynamic programme would examine more than :data:`MAX_STEPS` splits."""
+    """A count whose dynamic programme would compute more than :data:`MAX_STEPS` states."""
 
 
 @dataclass(frozen=True)
@@ -103,22 +105,31 @@ class _Matrices:
     def count(self, row: int, cell: int, left: int, rem: tuple[int, ...]) -> int:
         if row == len(self.sizes):
             return 0 if any(rem) else 1
-        if not self.cols[row]:
+        cols = self.cols[row]
+        if not cols:
             return self.count(*self.next_state_empty(row, rem)) if not left else 0
         key = (row, cell, left, rem)
         found = self.memo.get(key)
         if found is not None:
             return found
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise CountingLimitError(
+                f"too many ways to split the hidden cards to count them exactly "
+                f"(over {MAX_STEPS:,} steps): the seat knows too little here")
+        col = cols[cell]
+        room = rem[col]
         total = 0
-        for k in self._options(row, cell, left, rem):
-            self.steps += 1
-            if self.steps > MAX_STEPS:
-                raise CountingLimitError(
-                    f"too many ways to split the hidden cards to count them exactly "
-                    f"(over {MAX_STEPS:,} steps): the seat knows too little here")
-            rest = self.count(*self.next_state(row, cell, left, rem, k))
-            if rest:
-                total += comb(left, k) * rest
+        if cell == len(cols) - 1:  # the row's last cell takes what is left
+            if left <= room:
+                after = (*rem[:col], room - left, *rem[col + 1:]) if left else rem
+                total = self.count(*self.next_state_empty(row, after))
+        elif left <= sum(rem[c] for c in cols[cell:]):
+            head, tail = rem[:col], rem[col + 1:]
+            for k in range(min(left, room) + 1):
+                rest = self.count(row, cell + 1, left - k, (*head, room - k, *tail))
+                if rest:
+                    total += comb(left, k) * rest
         self.memo[key] = total
         return total
 
