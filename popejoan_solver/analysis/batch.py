@@ -128,13 +128,14 @@ def _show(text: str, limit: int = 60) -> str:
 
 # ----------------------------------------------------------------------------- checks
 
-def _table_info(sql: str) -> dict[str, list[tuple[str, str, int]]]:
+def _table_info(sql: str, tables: Sequence[str] = ("meta", "deals")) -> dict[
+        str, list[tuple[str, str, int]]]:
     """Each table's (name, type, primary-key position) columns, as SQLite reports them."""
     db = sqlite3.connect(":memory:")
     try:
         db.executescript(sql)
         return {t: [(r[1], r[2].upper(), r[5]) for r in db.execute(f"PRAGMA table_info({t})")]
-                for t in ("meta", "deals")}
+                for t in tables}
     finally:
         db.close()
 

@@ -47,6 +47,7 @@ from .batch import (
     _quote,
     _sigterm_stops_the_batch,
     _sql,
+    _table_info,
 )
 
 FORMAT: Final = "popejoan-match"
@@ -71,19 +72,8 @@ CREATE TABLE IF NOT EXISTS plays (
 COLUMNS: Final = ("session", "rotation", "deal", "idx", "seats", "vals", "record", "decisions")
 
 
-def _kind() -> FileKind:
-    """The match file's kind: its tables as SQLite reports them (``plays`` for ``deals``)."""
-    db = sqlite3.connect(":memory:")
-    try:
-        db.executescript(SCHEMA)
-        tables = {t: [(r[1], r[2].upper(), r[5]) for r in db.execute(f"PRAGMA table_info({t})")]
-                  for t in ("meta", "plays")}
-    finally:
-        db.close()
-    return FileKind(FORMAT, tables, "match file")
-
-
-KIND: Final = _kind()
+KIND: Final = FileKind(FORMAT, _table_info(SCHEMA, ("meta", "plays")), "match file")
+"""The match file: its format tag and its tables as SQLite reports them."""
 
 
 @dataclass(frozen=True)
