@@ -85,6 +85,9 @@ def main() -> None:
         if searched else None,
         "decision_cpu_median_s": round(statistics.median(cpu), 4) if cpu else None,
         "decision_cpu_p90_s": round(cpu[int(0.9 * (len(cpu) - 1))], 4) if cpu else None,
+        "decision_cpu_mean_s": round(statistics.fmean(cpu), 4) if cpu else None,
+        "cpu_seconds_per_deal_play": round(sum(c for _, c in decisions)
+                                           / (args.deals * args.repeat * len(rates)), 3),
         "load_average_before": round(load, 1), "load_average_after": round(os.getloadavg()[0], 1)}
     if "local-1" in rates and "local-2" in rates:
         figures["two_workers_vs_one"] = round(rates["local-2"] / rates["local-1"], 3)
