@@ -27,7 +27,8 @@ from popejoan_solver.seat import (
     knowledge,
     sample_deals,
 )
-from popejoan_solver.seat.counting import Group, Placements, can_place
+from popejoan_solver.seat.counting import Group, Placements, can_place, relaxed
+from popejoan_solver.seat.sampling import placements
 from tests.test_seat_knowledge import FAMILIES, cases, random_line, same_view
 
 SIGNIFICANCE = 0.001
@@ -69,10 +70,12 @@ def key(deal: Deal) -> tuple[tuple[int, ...], int]:
     return deal.hands, deal.dead
 
 
-def small_knowledge(family: str, lo: int, hi: int) -> tuple[Deal, int, list[Run]]:
-    for deal, seat, line in cases(family, 30, 7):
-        count = count_deals(knowledge(deal, seat, line))
-        if lo <= count <= hi:
+def small_knowledge(family: str, lo: int, hi: int, seed: int = 7,
+                    groups: int = 1) -> tuple[Deal, int, list[Run]]:
+    """A case with ``lo`` to ``hi`` consistent deals and at least ``groups`` groups."""
+    for deal, seat, line in cases(family, 30, seed):
+        k = knowledge(deal, seat, line)
+        if lo <= count_deals(k) <= hi and len(placements(k).groups) >= groups:
             return deal, seat, line
     raise AssertionError(f"no {family} case with {lo} to {hi} deals")
 
@@ -95,6 +98,26 @@ def test_sampler_is_uniform_chi_square(family: str) -> None:
     skewed[every[1]] = 0
     assert chi2_tail(chi2_statistic(skewed, per_cell, len(every)), len(every) - 1) \
         < SIGNIFICANCE
+
+
+def test_sampler_by_rejection_is_uniform_chi_square(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the exact count is refused, draws from looser constraints (merged down to what a
+    twelve-state budget counts) kept when they fit: the same chi-square test."""
+    deal, seat, line = small_knowledge("britannica", 8, 60, seed=9, groups=2)
+    k = knowledge(deal, seat, line)
+    every = [key(d) for d in all_deals(k, 1000)]
+    found = placements(k)
+    assert relaxed(found.groups, found.need, 12).total() > len(every)  # looser, to reject
+    monkeypatch.setattr("popejoan_solver.seat.counting.MAX_STEPS", 0)
+    monkeypatch.setattr("popejoan_solver.seat.sampling.PROPOSAL_STEPS", 12)
+    with pytest.raises(CountingLimitError):
+        count_deals(k)
+    per_cell = 40
+    draws = sample_deals(k, per_cell * len(every), seed=7)
+    observed = Counter(key(d) for d in draws)
+    assert set(observed) <= set(every)
+    statistic = chi2_statistic(observed, per_cell, len(every))
+    assert chi2_tail(statistic, len(every) - 1) > SIGNIFICANCE
 
 
 def test_sampling_is_reproducible_by_seed() -> None:

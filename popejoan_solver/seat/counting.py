@@ -74,12 +74,13 @@ class _Matrices:
     ``C(left, k)``, so no row's splits are ever enumerated whole."""
 
     def __init__(self, sizes: Sequence[int], cols: Sequence[tuple[int, ...]],
-                 need: Sequence[int]) -> None:
+                 need: Sequence[int], limit: int | None = None) -> None:
         self.sizes = tuple(sizes)
         self.cols = tuple(cols)
         self.need = tuple(need)
         self.memo: dict[tuple[int, int, int, tuple[int, ...]], int] = {}
         self.steps = 0
+        self.limit = MAX_STEPS if limit is None else limit
 
     def start(self) -> tuple[int, int, int, tuple[int, ...]]:
         """The state before the first cell."""
@@ -113,10 +114,10 @@ class _Matrices:
         if found is not None:
             return found
         self.steps += 1
-        if self.steps > MAX_STEPS:
+        if self.steps > self.limit:
             raise CountingLimitError(
                 f"too many ways to split the hidden cards to count them exactly "
-                f"(over {MAX_STEPS:,} steps): the seat knows too little here")
+                f"(over {self.limit:,} steps): the seat knows too little here")
         col = cols[cell]
         room = rem[col]
         total = 0
@@ -189,7 +190,8 @@ class Placements:
     states; the two counts differ by the constant ``prod size! / prod need!``, and both draw
     the matrix with the same law."""
 
-    def __init__(self, groups: Sequence[Group], need: Sequence[int]) -> None:
+    def __init__(self, groups: Sequence[Group], need: Sequence[int],
+                 limit: int | None = None) -> None:
         self.groups = tuple(groups)
         self.need = tuple(need)
         self.locations = [tuple(iter_mask(g.places)) for g in self.groups]
@@ -200,9 +202,9 @@ class Placements:
         if self.transposed:
             cols = [tuple(i for i, places in enumerate(self.locations) if loc in places)
                     for loc in range(len(self.need))]
-            self.dp = _Matrices(self.need, cols, sizes)
+            self.dp = _Matrices(self.need, cols, sizes, limit)
         else:
-            self.dp = _Matrices(sizes, self.locations, self.need)
+            self.dp = _Matrices(sizes, self.locations, self.need, limit)
 
     @property
     def steps(self) -> int:
@@ -356,3 +358,24 @@ def _unwind(parent: dict[int, tuple[int, int]], loc: int,
         prev = back[0]
         hops.append((group, prev, -1))
         loc = prev
+
+
+def relaxed(groups: Sequence[Group], need: Sequence[int], limit: int) -> Placements:
+    """Placements of the same cards under fewer constraints, countable within ``limit``: the
+    two smallest groups merged (allowed where either was) until the count fits. Its draws,
+    kept when every card is where it is allowed, are uniform over the true placements."""
+    current = list(groups)
+    while True:
+        found = Placements(current, need, limit)
+        try:
+            found.total()
+        except CountingLimitError:
+            if len(current) < 2:
+                raise
+            first, second = sorted(current, key=lambda g: len(g.cards))[:2]
+            rest = [g for g in current if g is not first and g is not second]
+            merged = [(c, first.places | second.places) for c in first.cards + second.cards]
+            current = list(group_cards([*merged, *((c, g.places) for g in rest
+                                                     for c in g.cards)]))
+            continue
+        return found

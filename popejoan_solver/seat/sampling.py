@@ -7,7 +7,10 @@ programme over groups of interchangeable cards, in exact integers) and draws the
 uniformly (sequential conditional sampling with the exact counts and
 ``random.Random(seed).randrange``). Each deal returned is the current position: played cards
 and the seat to lead as observed, the seat's hand as it is, the hidden cards placed, the same
-rules and board, ready for ``search.solve``. Where the ruleset shows no turn-up (Spinado) the
+rules and board, ready for ``search.solve``. Where the exact count is refused (too many ways to
+split the cards), :func:`sample_deals` still draws exactly uniformly, by rejection from looser
+constraints that can be counted (:func:`counting.relaxed`); :func:`count_deals` and
+:func:`all_deals` refuse. Where the ruleset shows no turn-up (Spinado) the
 deal's ``turnup`` is the lowest card of its dead hand (play and settlement do not read it).
 """
 
@@ -16,14 +19,18 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from ..model.cards import Mask
+from ..model.cards import Mask, iter_mask
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
-from .counting import Placements, group_cards
+from .counting import CountingLimitError, Placements, group_cards, relaxed
 from .knowledge import Knowledge
 
 MAX_SAMPLES: Final = 1_000_000
 """Deals one call may draw (memory: each is a Python object)."""
+PROPOSAL_STEPS: Final = 20_000
+"""The counting budget of the looser constraints drawn from where the exact count is refused."""
+MAX_TRIES: Final = 100_000
+"""Draws from the looser constraints beyond 1,000 a deal asked before giving up."""
 
 
 class SamplingError(PopeJoanError):
@@ -61,10 +68,34 @@ def sample_deals(k: Knowledge, count: int, seed: int) -> list[Deal]:
         raise SamplingError(f"the number of samples must be from 0 to {MAX_SAMPLES:,}, "
                             f"not {count}")
     found = placements(k)
-    if not found.total():
-        raise SamplingError("no deal is consistent with this knowledge")
     rng = random.Random(seed)
+    try:
+        total = found.total()
+    except CountingLimitError:
+        return _by_rejection(k, found, count, rng)
+    if not total:
+        raise SamplingError("no deal is consistent with this knowledge")
     return [_deal(k, found.draw(rng)) for _ in range(count)]
+
+
+def _by_rejection(k: Knowledge, found: Placements, count: int,
+                  rng: random.Random) -> list[Deal]:
+    """Where the exact count is refused: draws from relaxed constraints that can be counted
+    (``counting.relaxed``), kept only when every card is in a place it is allowed: still
+    exactly uniform; a bounded number of tries."""
+    proposal = relaxed(found.groups, found.need, PROPOSAL_STEPS)
+    allowed = {card: group.places for group in found.groups for card in group.cards}
+    deals: list[Deal] = []
+    for _ in range(MAX_TRIES + 1000 * count):
+        if len(deals) == count:
+            return deals
+        got = proposal.draw(rng)
+        if all(allowed[c] >> loc & 1 for loc, mask in enumerate(got) for c in iter_mask(mask)):
+            deals.append(_deal(k, got))
+    if len(deals) == count:
+        return deals
+    raise SamplingError("too many ways to place the hidden cards, and too few draws from "
+                        "looser constraints fit them: the seat knows too little here")
 
 
 def all_deals(k: Knowledge, limit: int) -> list[Deal]:
