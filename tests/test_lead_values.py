@@ -9,6 +9,7 @@ import pytest
 
 from popejoan_solver.model.cards import Mask, card_name
 from popejoan_solver.model.deal import Deal
+from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.play import Game, Position, Run, RunTree
 from popejoan_solver.model.rules import RULESETS, get_ruleset
 from popejoan_solver.search import LeadEval, Value, lead_values, solve
@@ -98,3 +99,21 @@ def test_lead_values_without_forced_win_and_under_a_time_limit() -> None:
     bare = lead_values(deal, forced_win=False)
     assert [e.guaranteed for e in bare] == [e.guaranteed for e in full]
     assert all(e.forced_win == Value(0, 1) for e in bare)
+
+
+def test_lead_values_refuses_bad_options_and_has_nothing_to_lead_at_the_end() -> None:
+    deal = short_deal(3, 3, 4, get_ruleset("hoyle-modernized"))
+    for bad in (0, -5):
+        with pytest.raises(PopeJoanError, match="tt_entries"):
+            lead_values(deal, tt_entries=bad)
+    with pytest.raises(PopeJoanError, match="time-limit"):
+        lead_values(deal, time_limit=float("nan"))
+    with pytest.raises(PopeJoanError, match="engine"):
+        lead_values(deal, engine="nonesuch")
+    position = Position.from_deal(deal)
+    while not position.is_over:
+        _, position = position.play(position.legal_leads()[0])
+    over = Deal.create([h & ~position.played for h in deal.hands], deal.dead, deal.turnup,
+                       deal.rules, played=[h & position.played for h in deal.hands],
+                       leader=position.leader)
+    assert lead_values(over) == ()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..model.board import Board
 from ..model.cards import Card
 from ..model.deal import Deal
+from ..model.errors import PopeJoanError
 from ..model.play import Choice, Game, Position, Run, RunTree
 from .api import (
     _Driver,
@@ -63,6 +64,8 @@ def evaluate_leads(deal: Deal, *, forced_win: bool = True, time_limit: float | N
                    engine: str = "fast", tt_entries: int | None = None) -> LeadValues:
     """:func:`lead_values` with the search's statistics (for benchmarks)."""
     check_time_limit(time_limit)
+    if tt_entries is not None and not 1 <= tt_entries <= 1 << 40:
+        raise PopeJoanError(f"tt_entries must be from 1 to 2**40, not {tt_entries}")
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     game = Game.from_deal(deal)
     board, award = play_board(deal)
