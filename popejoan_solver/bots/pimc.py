@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..model.cards import Card
@@ -25,16 +26,32 @@ from .values import lead_scores, option_scores
 MODELS = ("paranoid", "maxn")
 
 
+BATCH = 16
+"""Deals drawn at a time when a decision is limited by time (drawing costs time too)."""
+
+
 def consistent_deals(knowledge: Knowledge, samples: int, seed: int) -> list[Deal]:
     """``samples`` consistent deals drawn uniformly and independently (one count of the
     consistent deals: counting again to list them when there are few costs as much again)."""
     return sample_deals(knowledge, samples, seed)
 
 
+def drawn_deals(knowledge: Knowledge, samples: int, seed: int,
+                timed: bool) -> Iterator[Deal]:
+    """The decision's deals: all at once, or ``BATCH`` at a time (each batch its own seed)
+    when the decision is limited by time, so that no time goes on drawing deals never used."""
+    if not timed:
+        yield from consistent_deals(knowledge, samples, seed)
+        return
+    for batch, first in enumerate(range(0, samples, BATCH)):
+        yield from sample_deals(knowledge, min(BATCH, samples - first), seed + batch)
+
+
 @dataclass(frozen=True)
 class PimcBot(BotInfo):
-    """Sampling bot: ``samples`` deals a decision (``time``, when set, stops adding samples'
-    values once that many seconds have passed, at least one sample evaluated)."""
+    """Sampling bot: ``samples`` deals a decision (``time``, when set, stops drawing and
+    valuing deals once that many seconds have passed since the decision began, at least one
+    deal valued)."""
 
     samples: int = 32
     model: str = "paranoid"
@@ -43,9 +60,10 @@ class PimcBot(BotInfo):
     def lead(self, request: LeadRequest) -> Card:
         if len(request.legal) == 1:
             return request.legal[0]
-        deals = consistent_deals(request.knowledge, self.samples, request.rng.getrandbits(62))
-        totals: dict[Card, float] = defaultdict(float)
         started = time.perf_counter()
+        deals = drawn_deals(request.knowledge, self.samples, request.rng.getrandbits(62),
+                            self.seconds is not None)
+        totals: dict[Card, float] = defaultdict(float)
         for deal in deals:
             for card, value in lead_scores(deal, self.model).items():
                 totals[card] += value
