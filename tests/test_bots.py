@@ -161,3 +161,17 @@ def test_ismcts_without_openspiel_is_one_line() -> None:
             make_bot("ismcts")
     else:  # installed: the registry hands the spec to the adapter's bot
         assert make_bot("ismcts").name == "ismcts"
+
+
+def test_a_timed_pimc_decision_draws_in_batches_and_stays_legal() -> None:
+    from popejoan_solver.bots.pimc import BATCH, drawn_deals
+
+    deal = deal_random(6, 4, get_ruleset("hoyle-modernized"), 3)
+    k = knowledge(deal, 0)
+    drawn = list(drawn_deals(k, BATCH + 3, 11, True))
+    assert len(drawn) == BATCH + 3
+    assert all(knowledge(d.at_outset(), 0) == k for d in drawn[:3])
+    legal = tuple(Position.from_deal(deal).legal_leads())
+    card = make_bot("pimc:samples=500,time=0.01").lead(
+        LeadRequest(k, legal, decision_rng(0, "", 0, 0)))
+    assert card in legal
