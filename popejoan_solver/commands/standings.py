@@ -9,7 +9,7 @@ from typing import Any
 from . import add_help_parser
 
 HELP = ("standings of a match file: mean counters per deal per bot and pairwise differences "
-        "with 95%% intervals; --records DIR writes every session as a checkable record")
+        "with 95 percent intervals; --records DIR writes every session as a checkable record")
 
 
 def register(sub: Any) -> None:
