@@ -8,7 +8,7 @@ from functools import cache
 import pytest
 
 from popejoan_solver.model.cards import Mask, card_name
-from popejoan_solver.model.deal import Deal
+from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.play import Game, Position, Run, RunTree
 from popejoan_solver.model.rules import RULESETS, get_ruleset
@@ -93,12 +93,24 @@ def test_lead_values_at_a_position_and_on_the_reference_engine() -> None:
     check(later)
 
 
-def test_lead_values_without_forced_win_and_under_a_time_limit() -> None:
+def test_lead_values_without_forced_win() -> None:
     deal = short_deal(3, 5, 8, get_ruleset("early-hoyle"))
     full = lead_values(deal)
     bare = lead_values(deal, forced_win=False)
     assert [e.guaranteed for e in bare] == [e.guaranteed for e in full]
     assert all(e.forced_win == Value(0, 1) for e in bare)
+
+
+def test_lead_values_under_a_time_limit_are_bounds_around_the_values() -> None:
+    # A standard 3-player deal whose leads take millions of nodes: 5 ms cannot finish them.
+    deal = deal_random(3, 2026, get_ruleset("hoyle-modernized"), 0)
+    exact = lead_values(deal)
+    limited = lead_values(deal, time_limit=0.005)
+    assert [e.card for e in limited] == [e.card for e in exact]
+    assert not all(e.guaranteed.is_exact for e in limited)
+    for bounds, value in zip(limited, exact, strict=True):
+        assert bounds.guaranteed.lower <= value.guaranteed.lower <= bounds.guaranteed.upper
+        assert bounds.forced_win.lower <= value.forced_win.lower <= bounds.forced_win.upper
 
 
 def test_lead_values_refuses_bad_options_and_has_nothing_to_lead_at_the_end() -> None:
