@@ -40,7 +40,8 @@ def _row(found: Measures, seconds: float) -> str:
     spread = _spread(found.df)
     return (f"| {found.rules} | {found.players} | {found.deals} | "
             f"{_interval(found.correlated, found.decisions)} | {found.bias:.2f} ({rates}) | "
-            f"{found.disambiguation_factor:.3f} ± {spread:.3f} ({len(found.df)}) | "
+            f"{found.disambiguation_factor:.3f} ± {spread:.3f} ({len(found.df)}"
+            f"{f'; {found.uncounted} leads uncounted' if found.uncounted else ''}) | "
             f"{math.log10(found.to_json()['median_first_information_set']):.1f} | "
             f"{seconds:.0f} |")
 

@@ -28,6 +28,7 @@ def test_disambiguation_is_the_share_of_log_size_removed() -> None:
     assert disambiguation([100, 10, 1, 1]) == pytest.approx([0.5, 1.0])
     assert disambiguation([64, 64]) == [0.0]
     assert disambiguation([1]) == []
+    assert disambiguation([100, None, 10, 1]) == pytest.approx([1.0])
 
 
 def _child_values(playout: Playout) -> set[object]:
@@ -73,7 +74,7 @@ def test_information_sets_only_shrink() -> None:
     deal = deal_random(4, 2, get_ruleset("britannica"), 0)
     playout = random_playout(deal, random.Random(2))
     for seat in range(4):
-        sizes = information_sizes(playout, seat)
+        sizes = [size for size in information_sizes(playout, seat) if size is not None]
         assert sizes == sorted(sizes, reverse=True)
         assert all(size >= 1 for size in sizes)
 

@@ -29,7 +29,7 @@ from ..model.play import Choice, Position, Run
 from ..model.rules import Ruleset
 from ..model.settlement import apply_to_board, settle, turnup_award
 from ..search.leads import lead_values
-from ..seat import count_deals, knowledge
+from ..seat import CountingLimitError, count_deals, knowledge
 
 
 @dataclass(frozen=True)
@@ -100,17 +100,25 @@ def indifference_by_depth(playout: Playout, deepest: int) -> list[tuple[int, boo
             for i, d in enumerate(real)]
 
 
-def information_sizes(playout: Playout, seat: int) -> list[int]:
-    """The number of deals consistent with what ``seat`` knows at each of its leads."""
-    return [count_deals(knowledge(playout.deal, seat, d.line))
-            for d in playout.decisions if d.seat == seat]
+def information_sizes(playout: Playout, seat: int) -> list[int | None]:
+    """The number of deals consistent with what ``seat`` knows at each of its leads; None
+    where the exact count is refused as too costly (``seat.CountingLimitError``)."""
+    sizes: list[int | None] = []
+    for decision in playout.decisions:
+        if decision.seat == seat:
+            try:
+                sizes.append(count_deals(knowledge(playout.deal, seat, decision.line)))
+            except CountingLimitError:
+                sizes.append(None)
+    return sizes
 
 
-def disambiguation(sizes: list[int]) -> list[float]:
-    """For each pair of consecutive sizes with the first above 1: the share of the log-size
-    removed in between (0: nothing learnt; 1: the deal is known)."""
+def disambiguation(sizes: list[int | None]) -> list[float]:
+    """For each pair of consecutive sizes, both counted and the first above 1: the share of
+    the log-size removed in between (0: nothing learnt; 1: the deal is known)."""
     return [1 - math.log(after) / math.log(before)
-            for before, after in itertools.pairwise(sizes) if before > 1]
+            for before, after in itertools.pairwise(sizes)
+            if before is not None and after is not None and before > 1]
 
 
 @dataclass
@@ -128,6 +136,8 @@ class Measures:
     first_sizes: list[int] = field(default_factory=list)
     known: int = 0
     leads: int = 0
+    uncounted: int = 0
+    """Leads whose information set was too costly to count exactly (left out of the factor)."""
 
     @property
     def leaf_correlation(self) -> float:
@@ -157,7 +167,8 @@ class Measures:
                 "disambiguation_factor": self.disambiguation_factor,
                 "disambiguation_pairs": len(self.df),
                 "median_first_information_set": _median(self.first_sizes),
-                "leads_knowing_the_deal": self.known / self.leads if self.leads else math.nan}
+                "leads_knowing_the_deal": self.known / self.leads if self.leads else math.nan,
+                "leads": self.leads, "leads_uncounted": self.uncounted}
 
 
 def _median(values: list[int]) -> float:
@@ -198,8 +209,9 @@ def add_playout(found: Measures, playout: Playout) -> None:
         found.correlated += correlated
     for seat in range(playout.deal.players):
         sizes = information_sizes(playout, seat)
-        if sizes:
+        if sizes and sizes[0] is not None:
             found.first_sizes.append(sizes[0])
         found.df += disambiguation(sizes)
         found.known += sum(size == 1 for size in sizes)
+        found.uncounted += sum(size is None for size in sizes)
         found.leads += len(sizes)
