@@ -302,3 +302,26 @@ def test_a_run_the_deal_cannot_produce_is_refused() -> None:
     other = composed_deal(FAMILIES["hoyle-modernized"], random.Random(10), 0)[0]
     with pytest.raises(IllegalPlayError):
         knowledge(other, 0, line)
+
+
+def test_a_pope_in_lieu_that_does_not_carry_on_shows_the_card_above_dead() -> None:
+    """Peel's run-continues reading: 2H 3H stop (4H dead), the Pope in lieu of the 4H, and the
+    run does not go on to the 5H: the 5H is dead too, by the choice's rule."""
+    from popejoan_solver.model.cards import mask_of, parse_card, parse_cards
+
+    rules = FAMILIES["run-continues"]
+    small = [mask_of(parse_cards(text)) for text in ("9D 3H QS", "7S JC")]
+    dead = mask_of(parse_cards("4H 5H 6S"))
+    seat0 = rules.pack & ~dead & ~small[0] & ~small[1]
+    deal = Deal.create((seat0, *small), dead, parse_card("6S"), rules)
+    position = Position.from_deal(deal)
+    run = next(r for r in position.outcomes(parse_card("2H")) if r.chosen >= 0)
+    assert list(run.cards) == [parse_card(t) for t in ("2H", "3H", "9D")]
+    k = knowledge(deal, 0, [run])
+    rules_seen = {i.rule for i in k.inferences if i.card == parse_card("5H")}
+    assert rules_seen == {"pope_in_lieu=run-continues"}
+    assert k.known_dead >> parse_card("4H") & 1
+    assert k.known_dead >> parse_card("5H") & 1
+    expected = oracle(deal, 0, [run])
+    assert expected is not None
+    assert allowed_set(all_deals(k, 10**6)) == expected
