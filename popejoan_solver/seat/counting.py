@@ -81,6 +81,9 @@ class _Matrices:
         self.memo: dict[tuple[int, int, int, tuple[int, ...]], int] = {}
         self.steps = 0
         self.limit = MAX_STEPS if limit is None else limit
+        # the last row that has each column: there the column takes all it still needs
+        self.final = [max((r for r, cs in enumerate(self.cols) if c in cs), default=-1)
+                      for c in range(len(self.need))]
 
     def start(self) -> tuple[int, int, int, tuple[int, ...]]:
         """The state before the first cell."""
@@ -92,6 +95,8 @@ class _Matrices:
         col = self.cols[row][cell]
         if cell == len(self.cols[row]) - 1:  # the row's last cell takes what is left
             return range(left, left + 1) if left <= rem[col] else range(0)
+        if self.final[col] == row:  # the column's last row fills it
+            return range(rem[col], rem[col] + 1) if rem[col] <= left else range(0)
         return range(min(left, rem[col]) + 1)
 
     def next_state(self, row: int, cell: int, left: int, rem: tuple[int, ...],
@@ -127,7 +132,7 @@ class _Matrices:
                 total = self.count(*self.next_state_empty(row, after))
         elif left <= sum(rem[c] for c in cols[cell:]):
             head, tail = rem[:col], rem[col + 1:]
-            for k in range(min(left, room) + 1):
+            for k in self._options(row, cell, left, rem):
                 rest = self.count(row, cell + 1, left - k, (*head, room - k, *tail))
                 if rest:
                     total += comb(left, k) * rest
