@@ -17,6 +17,7 @@ deal's ``turnup`` is the lowest card of its dead hand (play and settlement do no
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Final
 
 from ..model.cards import Mask, iter_mask
@@ -37,8 +38,10 @@ class SamplingError(PopeJoanError):
     """Bad arguments to a sampler, or too many deals to list."""
 
 
+@lru_cache(maxsize=4)
 def placements(k: Knowledge) -> Placements:
-    """The placements of ``k``'s hidden cards (seat.counting)."""
+    """The placements of ``k``'s hidden cards (seat.counting); the last few are kept, so that
+    counting and then drawing from the same knowledge runs the programme once."""
     allowed = [(card, k.allowed(card)) for card in _cards(k.hidden)]
     return Placements(group_cards(allowed), k.need)
 
