@@ -19,7 +19,15 @@ from typing import Any
 from ..model.deal import Deal
 from ..model.play import Run
 from ..search import Value, solve
-from .advice import DEFAULT_SAMPLES, EXACT_LIMIT, advise, consistent_deals, finite, position_after
+from .advice import (
+    DEFAULT_SAMPLES,
+    EXACT_LIMIT,
+    Advice,
+    advise,
+    consistent_deals,
+    finite,
+    position_after,
+)
 from .stats import mean_ci
 
 
@@ -74,10 +82,11 @@ def _expected(deals: Sequence[Deal], seat: int,
 
 def price_of_information(deal: Deal, *, line: Sequence[Run] = (),
                          samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
-                         time_limit: float | None = None,
-                         exact_limit: int = EXACT_LIMIT) -> Prices:
+                         time_limit: float | None = None, exact_limit: int = EXACT_LIMIT,
+                         lead_advice: Advice | None = None) -> Prices:
     """Each seat's double-dummy value, its expectation from its own view, and for the seat on
-    lead the single-dummy value and the price, at the position ``line`` reaches."""
+    lead the single-dummy value and the price, at the position ``line`` reaches.
+    ``lead_advice``: the paranoid advice for the seat on lead, if already computed."""
     from ..seat import knowledge
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -86,8 +95,9 @@ def price_of_information(deal: Deal, *, line: Sequence[Run] = (),
     truth = solve(here, with_line=False, time_limit=time_limit)
     leader = here.leader + 1
     left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
-    lead = advise(deal, leader, line=line, samples=samples, seed=seed, exact=exact,
-                  time_limit=left)
+    lead = lead_advice if lead_advice is not None and lead_advice.model == "paranoid" else \
+        advise(deal, leader, line=line, samples=samples, seed=seed, exact=exact,
+               time_limit=left)
     complete = truth.exact and lead.complete
     out = []
     for seat in range(1, deal.players + 1):

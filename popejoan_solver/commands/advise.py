@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import time
 from typing import Any
 
 from . import add_help_parser
@@ -129,6 +130,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     from ..analysis.advice import advise
     from ..cli import EXIT_OK, EXIT_TIME_LIMIT, UsageError, _print_json
 
+    started = time.monotonic()
     deal, runs = _load(args)
     if not 1 <= args.seat <= deal.players:
         raise UsageError(f"--seat must be from 1 to {deal.players}, not {args.seat}")
@@ -141,8 +143,11 @@ def cmd_advise(args: argparse.Namespace) -> int:
     if args.price:
         from ..analysis.advice_price import price_of_information
 
+        left = None if args.time_limit is None else \
+            max(args.time_limit - (time.monotonic() - started), 1e-3)
         prices = price_of_information(deal, line=runs, samples=args.samples, seed=args.seed,
-                                      exact=args.exact, time_limit=args.time_limit)
+                                      exact=args.exact, time_limit=left,
+                                      lead_advice=advice)
         data["price"] = [p.to_json() for p in prices.seats]
         complete = complete and prices.complete
     if args.json:
