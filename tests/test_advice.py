@@ -53,21 +53,23 @@ def on_lead_cases(family: str, lo: int, hi: int, seed: int = 3,
 
 
 def solved_by_hand(deal: Deal, seat: int, line: list[Run]) -> tuple[list[Fraction],
-                                                                     list[Fraction], int]:
+                                                                     list[Fraction], int, Fraction]:
     """Each lead's mean value and forced-win rate over every consistent deal, from solve's
     leads and lead_values's forced wins (tested against a plain minimax in
-    test_lead_values.py); and the number of deals."""
+    test_lead_values.py); the number of deals; the mean of the seat's solved value."""
     deals = all_deals(knowledge(deal, seat - 1, line), 10_000)
     values: list[list[int]] = []
     wins: list[list[int]] = []
+    seen = Fraction(0)
     for d in deals:
-        leads = solve(d, seats=[seat], with_line=False, threads=1).leads
-        values.append([lead.guaranteed.lower for lead in leads])
+        solution = solve(d, seats=[seat], with_line=False, threads=1)
+        seen += solution.seat(seat).guaranteed.lower
+        values.append([lead.guaranteed.lower for lead in solution.leads])
         wins.append([e.forced_win.lower for e in lead_values(d)])
     n = len(deals)
     means = [Fraction(sum(v[i] for v in values), n) for i in range(len(values[0]))]
     rates = [Fraction(sum(w[i] for w in wins), n) for i in range(len(wins[0]))]
-    return means, rates, n
+    return means, rates, n, seen / n
 
 
 @pytest.mark.parametrize(("family", "seed"), [("hoyle-modernized", 3), ("parlett", 3),
@@ -76,7 +78,7 @@ def test_exact_advice_is_the_mean_of_solving_every_deal(family: str, seed: int) 
     checked = 0
     for deal, seat, line in on_lead_cases(family, 2, 60, seed):
         advice = advise(deal, seat, line=line, exact=True)
-        means, rates, n = solved_by_hand(deal, seat, line)
+        means, rates, n, seen = solved_by_hand(deal, seat, line)
         assert advice.exact
         assert advice.complete
         assert advice.deals == advice.consistent_deals == n
@@ -86,6 +88,10 @@ def test_exact_advice_is_the_mean_of_solving_every_deal(family: str, seed: int) 
         best = max(means)
         assert advice.advised is not None
         assert advice.lead(advice.advised).mean_fraction == best
+        # the price of information: the solved value's mean less the best lead's mean
+        assert advice.double_dummy_mean == float(seen)
+        assert math.isclose(advice.price, float(seen - best))
+        assert advice.price >= 0
         here = position_after(deal, line, None)
         legal = Game.from_deal(here).legal_leads(here.played_mask, here.leader)
         assert advice.hoyle in legal
