@@ -216,6 +216,7 @@ def deal_file(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_cli_json(capsys: pytest.CaptureFixture[str], deal_file: str) -> None:
     status, out, _ = run_cli(capsys, "advise", deal_file, "--seat", "1", "--samples", "12",
                              "--json", "--price")
+    assert run_cli(capsys, "advise", deal_file, "--seat", "1", "--samples", "5")[0] == 0
     assert status == 0
     data = json.loads(out)
     assert {"seat", "exact", "samples", "deals", "leads", "advised", "hoyle"} <= set(data)
@@ -224,8 +225,9 @@ def test_cli_json(capsys: pytest.CaptureFixture[str], deal_file: str) -> None:
         assert {"card", "mean", "ci95", "best_share", "forced_win_rate"} <= set(lead)
         assert lead["ci95"][0] <= lead["mean"] <= lead["ci95"][1]
     assert data["advised"] in [lead["card"] for lead in data["leads"]]
-    assert [p["seat"] for p in data["price"]] == [1, 2, 3, 4, 5]
-    assert data["price"][0]["price"] >= 0
+    assert [p["seat"] for p in data["prices"]] == [1, 2, 3, 4, 5]
+    assert data["prices"][0]["price"] >= 0
+    assert data["prices"][0]["price"] == data["price"]
 
 
 def test_cli_exact_json_has_the_fraction(capsys: pytest.CaptureFixture[str]) -> None:

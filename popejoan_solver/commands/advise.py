@@ -87,9 +87,9 @@ def _print_advice(data: dict[str, Any]) -> None:
               f"{lead['best_share']:6.1%} {lead['forced_win_rate']:10.1%}{mark}{exact}")
     print(f"\nadvised: {data['advised'] or '-'}; Hoyle's maxims: {data['hoyle']} "
           f"({data['hoyle_maxim']})")
-    if "price" in data:
+    if "prices" in data:
         print("\nseat  double dummy  expected from its view      single dummy   price")
-    for seat in data.get("price", []):
+    for seat in data.get("prices", []):
         low, high = seat["expected_ci95"]
         print(f"{seat['seat']:>4}  {seat['double_dummy']!s:>12}  {_number(seat['expected']):>8} "
               f"[{_number(low):>6}, {_number(high):>6}]  {_number(seat['single_dummy']):>12}"
@@ -148,7 +148,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         prices = price_of_information(deal, line=runs, samples=args.samples, seed=args.seed,
                                       exact=args.exact, time_limit=left,
                                       lead_advice=advice)
-        data["price"] = [p.to_json() for p in prices.seats]
+        data["prices"] = [p.to_json() for p in prices.seats]
         complete = complete and prices.complete
     if args.json:
         _print_json(data)
