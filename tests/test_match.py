@@ -187,6 +187,12 @@ def test_other_settings_are_refused_and_a_batch_file_is_not_a_match(
     assert "not a popejoan match file" in capsys.readouterr().err
     assert main(["standings", str(tmp_path / "missing.db")]) == 2
     assert "no such match file" in capsys.readouterr().err
+    assert main(["standings", str(session_match), "--seat", "9"]) == 2
+    assert "--seat must be from 1 to 4" in capsys.readouterr().err
+    assert main(["standings", str(session_match), "--maxims", "pimc"]) == 2
+    assert "not a bot of this match" in capsys.readouterr().err
+    assert main(["standings", str(session_match), "--plot", str(tmp_path / "p.pdf")]) == 2
+    assert ".png or .svg" in capsys.readouterr().err
 
 
 def test_hoyle_agrees_with_every_maxim_and_seat_standings(session_match: Path) -> None:
