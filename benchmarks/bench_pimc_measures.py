@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import time
 from pathlib import Path
 
 from popejoan_solver.analysis.pimc_measures import (
     Measures,
+    hidden_at_last,
     indifference_by_depth,
     measure,
     playouts,
@@ -78,6 +80,19 @@ def depth_rows(players: list[int], rules: list[str], deals: int, seed: int,
     return rows
 
 
+def hidden_rows(players: list[int], rules: list[str], deals: int, seed: int) -> None:
+    """What the mover still cannot see at each playout's last real decision (medians)."""
+    print("\n| ruleset | players | deals | median log10 consistent deals | median cards unplaced |")
+    print("|---|---|---|---|---|")
+    for count in players:
+        for name in rules:
+            found = [h for h in map(hidden_at_last, playouts(RULESETS[name], count, deals, seed))
+                     if h is not None]
+            logs = statistics.median(math.log10(size) for size, _ in found)
+            cards = statistics.median(hidden for _, hidden in found)
+            print(f"| {name} | {count} | {len(found)} | {logs:.1f} | {cards:g} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="3,4")
@@ -87,7 +102,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("pimc-measures.json"))
     parser.add_argument("--depths", type=int, default=0, metavar="D",
                         help="instead: how often decisions 0..D from the end are indifferent")
+    parser.add_argument("--hidden", action="store_true",
+                        help="instead: what is still hidden at the last decision")
     args = parser.parse_args()
+    if args.hidden:
+        hidden_rows([int(p) for p in args.players.split(",")], args.rules.split(","),
+                    args.deals, args.seed)
+        return
     if args.depths:
         rows = depth_rows([int(p) for p in args.players.split(",")], args.rules.split(","),
                           args.deals, args.seed, args.depths)

@@ -11,6 +11,7 @@ import pytest
 from popejoan_solver.analysis.pimc_measures import (
     Playout,
     disambiguation,
+    hidden_at_last,
     information_sizes,
     last_decision_correlated,
     measure,
@@ -77,6 +78,12 @@ def test_information_sets_only_shrink() -> None:
         sizes = [size for size in information_sizes(playout, seat) if size is not None]
         assert sizes == sorted(sizes, reverse=True)
         assert all(size >= 1 for size in sizes)
+    last = [d for d in playout.decisions if d.options >= 2][-1]
+    leads = [d for d in playout.decisions if d.seat == last.seat]
+    found = hidden_at_last(playout)
+    assert found is not None
+    assert found[0] == information_sizes(playout, last.seat)[leads.index(last)]
+    assert found[1] > 0
 
 
 def test_measure_on_a_few_deals() -> None:

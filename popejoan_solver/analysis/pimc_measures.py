@@ -100,6 +100,20 @@ def indifference_by_depth(playout: Playout, deepest: int) -> list[tuple[int, boo
             for i, d in enumerate(real)]
 
 
+def hidden_at_last(playout: Playout) -> tuple[int, int] | None:
+    """At the playout's last real decision: the number of deals consistent with what its mover
+    knows and how many cards it cannot place; None without such a decision (or when the count
+    is refused as too costly)."""
+    real = [d for d in playout.decisions if d.options >= 2]
+    if not real:
+        return None
+    k = knowledge(playout.deal, real[-1].seat, real[-1].line)
+    try:
+        return count_deals(k), k.hidden.bit_count()
+    except CountingLimitError:
+        return None
+
+
 def information_sizes(playout: Playout, seat: int) -> list[int | None]:
     """The number of deals consistent with what ``seat`` knows at each of its leads; None
     where the exact count is refused as too costly (``seat.CountingLimitError``)."""
