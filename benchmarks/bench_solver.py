@@ -32,6 +32,7 @@ import time
 from typing import Any
 
 from popejoan_solver.model.deal import Deal, deal_random
+from popejoan_solver.model.play import Position
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search import Solution, solve
 from popejoan_solver.search.fast import COMPILED
@@ -80,15 +81,31 @@ def cpu_solve(deal: Deal, **options: Any) -> tuple[Solution, float]:
     return solution, time.process_time() - started
 
 
+def after_leads(deal: Deal, leads: int) -> Deal:
+    """The position after ``leads`` leads of ``deal``, each the middle legal lead (positions
+    small enough for the reference engine to finish)."""
+    position = Position.from_deal(deal)
+    for _ in range(leads):
+        if position.is_over:
+            break
+        choices = position.legal_leads()
+        _, position = position.play(choices[len(choices) // 2])
+    if not leads:
+        return deal
+    return Deal.create([h & ~position.played for h in deal.hands], deal.dead, deal.turnup,
+                       deal.rules, played=[h & position.played for h in deal.hands],
+                       leader=position.leader)
+
+
 def run_reference(rules_name: str, players: int, deals: int, seed: int,
-                  limit: float, threads: int | None) -> dict[str, Any]:
+                  limit: float, threads: int | None, leads: int = 0) -> dict[str, Any]:
     """The reference engine against the fast one on ONE thread, by processor time (the
     reference is stopped after ``limit`` seconds of the clock)."""
     rules = get_ruleset(rules_name)
     ratios, reference_seconds, complete = [], [], True
     fast_cpu, reference_nodes = [], []
     for index in range(deals):
-        deal = deal_random(players, seed, rules, index)
+        deal = after_leads(deal_random(players, seed, rules, index), leads)
         fast, fast_seconds = cpu_solve(deal, threads=1)
         slow, slow_seconds = cpu_solve(deal, engine="reference", time_limit=limit, threads=1)
         if slow.exact:
@@ -148,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference-sets", default="hoyle-modernized:3,hoyle-modernized:4")
     parser.add_argument("--reference-deals", type=int, default=3)
     parser.add_argument("--reference-limit", type=float, default=300.0)
+    parser.add_argument("--reference-after", type=int, default=0, metavar="LEADS",
+                        help="compare with the reference at the position after LEADS leads "
+                             "(each the middle legal lead), where it can finish")
     parser.add_argument("--threads", type=int,
                         help="threads of the fast engine (default: one per core)")
     parser.add_argument("--lead-values", action="store_true",
@@ -178,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         row = run_set(rules_name, players, args.deals, args.seed, args.threads)
         if (rules_name, players) in reference_sets and args.reference_deals:
             row |= run_reference(rules_name, players, args.reference_deals, args.seed,
-                                 args.reference_limit, args.threads)
+                                 args.reference_limit, args.threads, args.reference_after)
         rows.append(row)
         ref = ""
         if "reference_median" in row:
