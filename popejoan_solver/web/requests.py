@@ -71,6 +71,8 @@ def time_limit_field(value: object) -> float:
     none asked for gives the cap."""
     if value is None or value == "":
         return MAX_TIME_LIMIT
+    if isinstance(value, bool):  # JSON true is not a number of seconds
+        raise WebInputError(f"time_limit must be a number of seconds above 0, not {value!r}")
     try:
         seconds = float(value) if isinstance(value, (int, float, str)) else math.nan
     except ValueError:
