@@ -1,0 +1,123 @@
+"""Regression tests for bugs the hostile-user pass found in the new commands (view, advise,
+play, serve): each documents a confirmed finding of /tmp/helpers/hostile-findings.md and is
+marked xfail(strict) until its owner fixes it (then the mark goes)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from popejoan_solver import advise, deal_random, view
+from popejoan_solver.cli import main
+from popejoan_solver.model.errors import PopeJoanError
+from popejoan_solver.model.notation import parse_deal_text
+
+# popejoan deal --players 3 --seed 101 --rules early-hoyle: its sampled deals take seconds each
+HARD = ("early-hoyle: A45T.236K.357.36JQ 38K.47JQ.A68K.A78K 267JQ.A59.24JQ.25T | "
+        "9.T.9T.49 ^9S")
+POPE_ENDS = ("hoyle-modernized+pope_turnup=ends-deal: 34Q.A4.7J.A238J 568J.56K.89.45Q "
+             "A79.2TJ.234Q.TK | 2TK.379Q.A56TK.679 ^9D")
+DEAL = ("hoyle-modernized: A3.26J.8Q.589QK 9.359.45679.36J 6QK.A4TK.23TK.2 | "
+        "24578TJ.7Q.AJ.A47T ^AH")
+POPEJOAN = [sys.executable, "-m", "popejoan_solver"]
+
+
+@pytest.fixture
+def interrupt_after() -> Iterator[None]:
+    """SIGALRM raises KeyboardInterrupt in the main thread, as Ctrl-C does."""
+    def raise_interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, raise_interrupt)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.xfail(strict=True, reason="finding 2: Ctrl-C waits for the advice's worker "
+                   "threads' searches to finish (11-15 s on this deal)")
+def test_ctrl_c_stops_advice_within_seconds(interrupt_after: None) -> None:
+    deal = parse_deal_text(HARD)
+    signal.setitimer(signal.ITIMER_REAL, 3.0)  # the third deal drawn (12 s alone) is under way
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        advise(deal, 1, samples=4, seed=0, workers=2)
+    assert time.monotonic() - started < 5.0
+
+
+@pytest.mark.xfail(strict=True, reason="finding 4: exact_limit is not capped: listing "
+                   "quadrillions of deals runs without bound")
+def test_exact_limit_cannot_ask_for_unbounded_listing() -> None:
+    code = ("from popejoan_solver import advise, deal_random\n"
+            "from popejoan_solver.model.errors import PopeJoanError\n"
+            "try:\n"
+            "    advise(deal_random(3, 1), 1, exact=True, exact_limit=10**30)\n"
+            "except PopeJoanError:\n"
+            "    print('refused')\n")
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=5)
+    except subprocess.TimeoutExpired:
+        pytest.fail("advise(exact=True, exact_limit=10**30) ran past 5 s")
+    assert done.stdout.strip() == "refused"
+
+
+@pytest.mark.xfail(strict=True, reason="finding 5: a seat of the wrong type is a TypeError "
+                   "or taken as seat 1, not a PopeJoanError")
+@pytest.mark.parametrize("seat", ["1", None, 1.0, True])
+def test_view_refuses_a_seat_that_is_not_a_number(seat: object) -> None:
+    with pytest.raises(PopeJoanError):
+        view(deal_random(3, 1), seat)  # type: ignore[arg-type]
+
+
+@pytest.mark.xfail(strict=True, reason="finding 6: view says the deal the turned-up Pope "
+                   "ended is not over")
+def test_view_of_a_deal_the_pope_turn_up_ended_is_over(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["advise", POPE_ENDS, "--seat", "1", "--samples", "1"]) == 2
+    assert "the deal is over" in capsys.readouterr().err
+    assert main(["view", POPE_ENDS, "--seat", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["over"] is True
+
+
+@pytest.mark.xfail(strict=True, reason="finding 7: play refuses a bot named twice though "
+                   "its --bots are per seat, cycled")
+def test_play_against_two_bots_of_one_kind() -> None:
+    done = subprocess.run([*POPEJOAN, "play", "--seat", "1", "--bots", "random,random",
+                           "--players", "3"], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "your hand (seat 1)" in done.stdout
+
+
+@pytest.mark.xfail(strict=True, reason="finding 8: serve --host '' listens everywhere and "
+                   "prints http://:PORT/")
+def test_serve_refuses_an_empty_host() -> None:
+    process = subprocess.Popen([*POPEJOAN, "serve", "--host", "", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        _, err = process.communicate(timeout=5)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGINT)
+        process.communicate(timeout=20)
+        pytest.fail("serve --host '' started a server")
+    assert process.returncode == 2
+    assert err.startswith("error: ")
+
+
+@pytest.mark.xfail(strict=True, reason="finding 9: a bad --line step's error names the "
+                   "turn-up and calls the deal not a deal")
+def test_a_bad_line_step_is_named_as_a_step(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["view", DEAL, "--seat", "1", "--line", "ZZ"]) == 2
+    err = capsys.readouterr().err
+    assert "turnup" not in err
+    assert "not a deal" not in err
