@@ -129,3 +129,13 @@ def test_advice_text_with_no_deal_valued(capsys: pytest.CaptureFixture[str]) -> 
     status = main(["advise", DEAL, "--seat", "1", "--samples", "2", "--time-limit", "0.000001"])
     assert status == 3
     assert "PARTIAL" in capsys.readouterr().out
+
+
+@pytest.mark.xfail(strict=True, reason="finding 11: --choice's text output fails on an "
+                   "option with no deal valued")
+def test_choice_advice_text_with_no_deal_valued(capsys: pytest.CaptureFixture[str]) -> None:
+    spin = "spinado: 46.AT.9T.3479J 589J.79JQ.K.56 A7TK.3456.3.8Q | 3Q.K.A45678JQ.ATK ^4H"
+    status = main(["advise", spin, "--seat", "1", "--choice", "4C", "--samples", "2",
+                   "--time-limit", "0.000001"])
+    assert status == 3
+    assert "PARTIAL" in capsys.readouterr().out
