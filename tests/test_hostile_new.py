@@ -98,8 +98,6 @@ def test_play_against_two_bots_of_one_kind() -> None:
     assert "your hand (seat 1)" in done.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="finding 8: serve --host '' listens everywhere and "
-                   "prints http://:PORT/")
 def test_serve_refuses_an_empty_host() -> None:
     process = subprocess.Popen([*POPEJOAN, "serve", "--host", "", "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -42,6 +42,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise UsageError(f"the web table needs its extra: pip install 'popejoan-solver[web]' "
                          f"({exc.name} is missing)") from None
+    if not args.host.strip():  # '' would bind every interface and print http://:PORT/
+        raise UsageError("--host is empty: give an address (127.0.0.1 for this machine only, "
+                         "0.0.0.0 for every interface)")
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     # IPPROTO_TCP by name: asyncio sets TCP_NODELAY only on sockets that say so, and without
     # it every answer waits ~40 ms for the client's delayed ACK (Nagle).
