@@ -76,8 +76,6 @@ def test_view_refuses_a_seat_that_is_not_a_number(seat: object) -> None:
         view(deal_random(3, 1), seat)  # type: ignore[arg-type]
 
 
-@pytest.mark.xfail(strict=True, reason="finding 6: view says the deal the turned-up Pope "
-                   "ended is not over")
 def test_view_of_a_deal_the_pope_turn_up_ended_is_over(
         capsys: pytest.CaptureFixture[str]) -> None:
     import json

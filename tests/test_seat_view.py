@@ -107,3 +107,28 @@ def test_python_view_takes_seats_from_one() -> None:
     assert view(deal, 1).seat == 0
     with pytest.raises(ViewError):
         view(deal, 4)
+
+
+POPE_ENDS = ("hoyle-modernized+pope_turnup=ends-deal: 34Q.A4.7J.A238J 568J.56K.89.45Q "
+             "A79.2TJ.234Q.TK | 2TK.379Q.A56TK.679 ^9D")
+
+
+def test_a_deal_the_turned_up_pope_ended_is_over_with_no_one_to_lead(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from popejoan_solver.model.errors import IllegalPlayError
+    from popejoan_solver.model.notation import parse_deal_text
+
+    deal = parse_deal_text(POPE_ENDS)
+    k = view(deal, 2)
+    assert k.over
+    assert k.winner is None
+    code, out, _ = run(capsys, "view", POPE_ENDS, "--seat", "2", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["over"], data["to_lead"], data["out"]) == (True, None, None)
+    code, out, _ = run(capsys, "view", POPE_ENDS, "--seat", "2")
+    assert "ended the deal unplayed" in out.splitlines()[0]
+    with pytest.raises(IllegalPlayError):
+        view(deal, 1, [Position.from_deal(deal).play(Position.from_deal(deal).legal_leads()[0])[0]])
+    fresh = parse_deal_text(POPE_ENDS.replace("+pope_turnup=ends-deal", ""))
+    assert not view(fresh, 2).over  # the same cards under the default rule are played

@@ -109,6 +109,13 @@ class Knowledge:
     """The seat that went out, once the deal is over."""
     pending: tuple[Card, ...] = ()
     """At a choice inside a run: the cards of the run so far (its lead first)."""
+    turnup_ended: bool = False
+    """The turn-up ended the deal unplayed (the Pope under ``pope_turnup=ends-deal``)."""
+
+    @property
+    def over(self) -> bool:
+        """No lead is left: a seat went out, or the turn-up ended the deal unplayed."""
+        return self.winner is not None or self.turnup_ended
 
     @property
     def played_mask(self) -> Mask:
@@ -143,7 +150,7 @@ def knowledge_at_choice(deal: Deal, seat: int, line: Sequence[Run], lead: Card,
     the choice's card); the position (and sampled deals) are those before the lead."""
     steps = _steps(deal, seat, line)
     position = _replay(deal, line)
-    if position.is_over or lead not in position.legal_leads():
+    if position.is_over or turnup_ends_deal(deal) or lead not in position.legal_leads():
         raise IllegalPlayError(f"{card_name(lead)} is not a lead of this position")
     partial = common_prefix(choice)
     step = Step(position.leader, position.played, lead, None, partial, choice)
@@ -152,8 +159,16 @@ def knowledge_at_choice(deal: Deal, seat: int, line: Sequence[Run], lead: Card,
     return _build(deal, seat, [*steps, step], tuple(line), partial)
 
 
+def turnup_ends_deal(deal: Deal) -> bool:
+    """True for a fresh deal whose turn-up ends it unplayed (the rule table's award says so)."""
+    return deal.is_fresh and not turnup_award(deal, deal.board_or_dressed).deal_is_played
+
+
 def _replay(deal: Deal, line: Sequence[Run]) -> Position:
     position = Position.from_deal(deal)
+    if line and turnup_ends_deal(deal):
+        raise IllegalPlayError(f"run 1 of the line is not a play of this deal: the turn-up "
+                               f"{card_name(deal.turnup)} ended it unplayed")
     for index, run in enumerate(line):
         if position.is_over or run.leader != position.leader:
             raise IllegalPlayError(f"run {index + 1} of the line is not a play of this deal")
@@ -391,4 +406,4 @@ def _assemble(deal: Deal, seat: int, position: Position, line: tuple[Run, ...],
         line=line, known_held=tuple(known[s] for s in range(n)),
         deal_board=deal.board if not line else _board(deal, position),
         winner=winner if winner >= 0 else None,
-        pending=partial or ())
+        pending=partial or (), turnup_ended=turnup_ends_deal(deal))

@@ -38,8 +38,8 @@ def view_json(k: Knowledge, deal: Deal, count: int | None = None) -> dict[str, A
         "own": _cards(k.own),
         "turnup": _cards(1 << k.turnup)[0] if k.turnup is not None else None,
         "played": {str(s + 1): _cards(k.played[s]) for s in range(n)},
-        "to_lead": k.leader + 1,
-        "over": k.winner is not None,
+        "to_lead": None if k.over else k.leader + 1,
+        "over": k.over,
         "out": k.winner + 1 if k.winner is not None else None,
         "board": k.board.to_json(),
         "hand_sizes": list(k.hand_sizes),
@@ -59,12 +59,19 @@ def view_json(k: Knowledge, deal: Deal, count: int | None = None) -> dict[str, A
     }
 
 
+def _status(data: dict[str, Any]) -> str:
+    if data["out"] is not None:
+        return f"after seat {data['out']} went out"
+    if data["over"]:
+        return f"the turn-up {data['turnup']} ended the deal unplayed"
+    return f"seat {data['to_lead']} to lead"
+
+
 def view_lines(data: dict[str, Any]) -> list[str]:
     """The JSON of :func:`view_json` as text for people."""
     n = data["players"]
     lines = [f"Seat {data['seat']} of {n} ({data['rules']}), "
-             + (f"after seat {data['out']} went out" if data["over"]
-                else f"seat {data['to_lead']} to lead"),
+             + _status(data),
              f"  own hand:          {' '.join(data['own']) or '-'}",
              f"  turn-up:           {data['turnup'] or 'none shown'}"]
     for seat, cards in data["played"].items():
