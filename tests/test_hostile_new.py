@@ -110,8 +110,6 @@ def test_serve_refuses_an_empty_host() -> None:
     assert err.startswith("error: ")
 
 
-@pytest.mark.xfail(strict=True, reason="finding 9: a bad --line step's error names the "
-                   "turn-up and calls the deal not a deal")
 def test_a_bad_line_step_is_named_as_a_step(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["view", DEAL, "--seat", "1", "--line", "ZZ"]) == 2
     err = capsys.readouterr().err

@@ -132,3 +132,20 @@ def test_a_deal_the_turned_up_pope_ended_is_over_with_no_one_to_lead(
         view(deal, 1, [Position.from_deal(deal).play(Position.from_deal(deal).legal_leads()[0])[0]])
     fresh = parse_deal_text(POPE_ENDS.replace("+pope_turnup=ends-deal", ""))
     assert not view(fresh, 2).over  # the same cards under the default rule are played
+
+
+@pytest.mark.parametrize(("steps", "message"), [
+    ("ZZ", "--line step 1: not a card: 'ZZ'"),
+    ("3C+4C@ZZ", "--line step 1: not a card: 'ZZ'"),
+    ("3C+", "--line step 1: a step is LEAD or LEAD+CARD@AFTER"),
+    ("3C 3C", "--line step 2 ('3C'): seat "),
+    ("KD", "--line step 1 ('KD'): seat 1 may not lead KD"),
+])
+def test_a_bad_line_step_says_which_step_and_why(capsys: pytest.CaptureFixture[str],
+                                                 steps: str, message: str) -> None:
+    deal = ("hoyle-modernized: A3.26J.8Q.589QK 9.359.45679.36J 6QK.A4TK.23TK.2 | "
+            "24578TJ.7Q.AJ.A47T ^AH")
+    code, _, err = run(capsys, "view", deal, "--seat", "1", "--line", steps)
+    assert code == 2
+    assert err.startswith(f"error: {message}"), err
+    assert len(err.splitlines()) == 1

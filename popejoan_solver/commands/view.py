@@ -80,39 +80,35 @@ def _from_record(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]] |
 
 
 def _from_deal(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]]:
+    """The deal POSITION gives and the runs of ``--line`` (errors: the deal's, or the step's
+    with its number)."""
     from ..cli import UsageError
-    from ..model.notation import parse_deal_text, parse_step
-    from ..model.play import Position
+    from ..model.errors import PopeJoanError
+    from ..model.notation import parse_deal_text
+    from ..seat.line import read_line
 
     if args.deal is not None or args.after is not None:
         raise UsageError("--deal and --after pick a point of a record; POSITION is a deal "
                          "(give the runs with --line)")
-    deal = parse_deal_text(text)
-    runs = []
-    position = Position.from_deal(deal)
-    for step in (args.line or "").split():
-        if position.is_over:
-            raise UsageError(f"--line: the deal is over before {step!r}")
-        run = parse_step(position, step)
-        runs.append(run)
-        position = position.after(run)
-    return deal, runs
+    try:
+        deal = parse_deal_text(text)
+    except PopeJoanError as exc:
+        raise UsageError(f"not a deal or a game record: {exc}") from None
+    try:
+        runs = read_line(deal, (args.line or "").split())
+    except PopeJoanError as exc:
+        raise UsageError(f"--line {exc}") from None
+    return deal, list(runs)
 
 
 def cmd_view(args: argparse.Namespace) -> int:
     from ..cli import EXIT_OK, UsageError, _print_json
-    from ..model.errors import PopeJoanError
     from ..seat import knowledge
     from ..seat.report import view_json, view_lines
 
     text = _text(args.position)
-    try:
-        found = _from_record(text, args) if args.line is None else None
-        deal, runs = found if found is not None else _from_deal(text, args)
-    except UsageError:
-        raise
-    except PopeJoanError as exc:
-        raise UsageError(f"not a deal or a game record: {exc}") from None
+    found = _from_record(text, args) if args.line is None else None
+    deal, runs = found if found is not None else _from_deal(text, args)
     if not 1 <= args.seat <= deal.players:
         raise UsageError(f"--seat must be from 1 to {deal.players}, not {args.seat}")
     data = view_json(knowledge(deal, args.seat - 1, runs), deal)

@@ -49,6 +49,7 @@ from .inference import (
     lead_excludes,
     reproduces,
 )
+from .line import turnup_ends_deal
 
 
 class ViewError(PopeJoanError):
@@ -157,11 +158,6 @@ def knowledge_at_choice(deal: Deal, seat: int, line: Sequence[Run], lead: Card,
     if not reproduces(position.game, step):
         raise IllegalPlayError("the choice is not one of this lead's run tree")
     return _build(deal, seat, [*steps, step], tuple(line), partial)
-
-
-def turnup_ends_deal(deal: Deal) -> bool:
-    """True for a fresh deal whose turn-up ends it unplayed (the rule table's award says so)."""
-    return deal.is_fresh and not turnup_award(deal, deal.board_or_dressed).deal_is_played
 
 
 def _replay(deal: Deal, line: Sequence[Run]) -> Position:

@@ -15,7 +15,7 @@ from ..model.board import Board
 from ..model.cards import Card, Mask, card_name, iter_mask
 from ..model.deal import Deal, validate
 from ..model.errors import IllegalPlayError, PopeJoanError
-from ..model.notation import deal_to_line, parse_step
+from ..model.notation import deal_to_line
 from ..model.play import Position, Run
 from ..model.settlement import (
     Transfer,
@@ -27,6 +27,7 @@ from ..model.settlement import (
 )
 from ..model.stops import View, analyse_stops
 from ..model.table import compile_rules
+from ..seat.line import read_step
 
 MAX_STEPS: Final = 64
 """The most steps a request may carry: more than any deal has leads (51 cards)."""
@@ -62,12 +63,9 @@ def replay_steps(deal: Deal, steps: Sequence[str]) -> Table:
     for number, step in enumerate(steps, start=1):
         if not isinstance(step, str):
             raise WebInputError(f"step {number} of the line is not a string")
-        if position.is_over or not played_out:
+        if not played_out:
             raise IllegalPlayError(f"step {number} ({step[:20]!r}): the deal is over")
-        try:
-            run = parse_step(position, step)
-        except PopeJoanError as exc:
-            raise type(exc)(f"step {number}: {exc}") from None
+        run = read_step(position, number, step)
         runs.append(run)
         position = position.after(run)
     return Table(deal, tuple(runs), position, played_out)
