@@ -149,3 +149,23 @@ def test_a_bad_line_step_says_which_step_and_why(capsys: pytest.CaptureFixture[s
     assert code == 2
     assert err.startswith(f"error: {message}"), err
     assert len(err.splitlines()) == 1
+
+
+def test_python_view_refuses_wrong_types_and_takes_steps_or_runs() -> None:
+    from popejoan_solver.model.errors import PopeJoanError
+
+    deal = deal_random(3, 4)
+    line = random_line(deal, random.Random(3), 3)
+    steps = [run_.step for run_ in line]
+    expected = view(deal, 2, line)
+    assert view(deal, 2, steps) == expected
+    assert view(deal, 2, " ".join(steps)) == expected
+    assert view(deal, 2, [steps[0], *line[1:]]) == expected
+    for seat in ("1", None, 1.0, True, [1]):
+        with pytest.raises(ViewError, match="seat must be a whole number"):
+            view(deal, seat)  # type: ignore[arg-type]
+    for bad in (3, None, b"3C", {"3C": 1}, [3], [None], ["ZZ"], [line[1], line[1]]):
+        with pytest.raises(PopeJoanError):
+            view(deal, 1, bad)  # type: ignore[arg-type]
+    with pytest.raises(ViewError, match="must be a Deal"):
+        view(deal_to_line(deal), 1)  # type: ignore[arg-type]

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from ..model.board import Board
 from ..model.cards import Card, Mask, card_name, iter_mask
 from ..model.deal import Deal
-from ..model.errors import IllegalPlayError, PopeJoanError
+from ..model.errors import IllegalPlayError, PopeJoanError, clip
 from ..model.play import Choice, Game, Position, Run, StopReason, outcomes
 from ..model.rules import Ruleset
 from ..model.settlement import apply_to_board, compartments_taken, turnup_award
@@ -49,7 +49,7 @@ from .inference import (
     lead_excludes,
     reproduces,
 )
-from .line import turnup_ends_deal
+from .line import read_line, turnup_ends_deal
 
 
 class ViewError(PopeJoanError):
@@ -130,12 +130,25 @@ class Knowledge:
         return sum(1 << loc for loc, mask in enumerate(self.places) if mask >> card & 1)
 
 
-def view(deal: Deal, seat: int, line: Sequence[Run] = ()) -> Knowledge:
+def view(deal: Deal, seat: int, line: Sequence[Run | str] | str = ()) -> Knowledge:
     """What seat ``seat`` (numbered from 1, as in every public interface) knows after
-    ``line``: :func:`knowledge` for the Python API (``from popejoan_solver import view``)."""
+    ``line``: :func:`knowledge` for the Python API (``from popejoan_solver import view``).
+    ``line`` holds runs or steps (``"3C"``, ``"8S+9D@9S"``), or is one string of steps as
+    ``view --line`` takes; wrong types are a :class:`ViewError`, bad steps name the step."""
+    if not isinstance(deal, Deal):
+        raise ViewError(f"deal must be a Deal (model.notation.parse_deal_text reads one), not "
+                        f"of type {type(deal).__name__}")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise ViewError(f"seat must be a whole number from 1 to {deal.players}, not "
+                        f"{clip(repr(seat))}")
     if not 1 <= seat <= deal.players:
         raise ViewError(f"seat must be from 1 to {deal.players}, not {seat}")
-    return knowledge(deal, seat - 1, line)
+    if isinstance(line, str):
+        line = line.split()
+    elif isinstance(line, bytes | bytearray) or not isinstance(line, Sequence):
+        raise ViewError(f"line must be a list of runs or steps (like ['3C', '8S+9D@9S']) or "
+                        f"one string of steps, not of type {type(line).__name__}")
+    return knowledge(deal, seat - 1, read_line(deal, line))
 
 
 def knowledge(deal: Deal, seat: int, line: Sequence[Run] = ()) -> Knowledge:
@@ -176,6 +189,8 @@ def _replay(deal: Deal, line: Sequence[Run]) -> Position:
 
 def _steps(deal: Deal, seat: int, line: Sequence[Run]) -> list[Step]:
     """The observed leads of ``line``, checked against the deal."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise ViewError(f"seat must be a whole number (from 0 here), not {clip(repr(seat))}")
     if not 0 <= seat < deal.players:
         raise ViewError(f"seat must be from 1 to {deal.players}, not {seat + 1}")
     if deal.played:

@@ -69,8 +69,8 @@ def read_line(deal: Deal, line: Sequence[Run | str]) -> tuple[Run, ...]:
                 raise IllegalPlayError(f"step {number} ({run.step}) is not a play of this "
                                        "position")
         else:
-            raise NotationError(f"step {number} of the line is a {type(entry).__name__}: a "
-                                "step is a Run or a string like '3C' or '8S+9D@9S'")
+            raise NotationError(f"step {number} of the line is neither a Run nor a step like "
+                                f"'3C' or '8S+9D@9S' (it is of type {type(entry).__name__})")
         runs.append(run)
         position = position.after(run)
     return tuple(runs)
