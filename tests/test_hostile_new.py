@@ -84,8 +84,6 @@ def test_view_of_a_deal_the_pope_turn_up_ended_is_over(
     assert json.loads(capsys.readouterr().out)["over"] is True
 
 
-@pytest.mark.xfail(strict=True, reason="finding 7: play refuses a bot named twice though "
-                   "its --bots are per seat, cycled")
 def test_play_against_two_bots_of_one_kind() -> None:
     done = subprocess.run([*POPEJOAN, "play", "--seat", "1", "--bots", "random,random",
                            "--players", "3"], stdin=subprocess.DEVNULL, capture_output=True,

@@ -123,10 +123,11 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     return factory(spec.strip(), options, seed)
 
 
-def split_bots(text: str) -> list[str]:
+def split_bots(text: str, *, unique: bool = True) -> list[str]:
     """``--bots``: specs separated by commas, where an option (``key=value``, or a bare flag
     such as ``peek``) belongs to the bot before it (``pimc:samples=16,peek,hoyle`` is two
-    bots)."""
+    bots). ``unique``: a match's bots are its contestants, each named once; ``play``'s are
+    the other seats, where one kind may sit twice."""
     specs: list[str] = []
     for piece in text.split(","):
         if not piece.strip():
@@ -145,7 +146,7 @@ def split_bots(text: str) -> list[str]:
         raise BotError(f"--bots names {len(specs)} bots: at most {MAX_BOTS}")
     seen: set[str] = set()
     for spec in specs:
-        if spec in seen:
+        if unique and spec in seen:
             raise BotError(f"--bots names {clip(spec)!r} twice: each bot once (the rotations "
                            "seat it in every place)")
         seen.add(spec)

@@ -133,7 +133,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ..model.record import record_to_text
     from ..model.rules import get_ruleset
 
-    specs = split_bots(args.bots)
+    specs = split_bots(args.bots, unique=False)
     players = args.players if args.players is not None else len(specs) + 1
     rules = get_ruleset(args.rules)
     deal = deal_random(players, args.seed, rules, 0)
