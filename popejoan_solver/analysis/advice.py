@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 EXACT_LIMIT = 5000
 """``exact`` values every consistent deal only up to this many (each is a full search)."""
 
+MAX_EXACT_LIMIT = 100_000
+"""The highest ``exact_limit`` allowed: listing more deals would take unbounded time."""
+
 MAX_SAMPLES = 100_000
 """More samples than this is refused: the interval is already far below a counter."""
 
@@ -267,6 +270,8 @@ def consistent_deals(known: Knowledge, samples: int, seed: int, exact: bool,
     """How many deals fit ``known``, and the deals to value: drawn, or every one."""
     from ..seat import all_deals, count_deals, sample_deals
 
+    if not 1 <= exact_limit <= MAX_EXACT_LIMIT:
+        raise AdviceError(f"exact_limit must be from 1 to {MAX_EXACT_LIMIT:,}, not {exact_limit}")
     count = count_deals(known)
     if not exact:
         return count, sample_deals(known, samples, seed)

@@ -70,6 +70,11 @@ def _number(value: float | None) -> str:
     return "-" if value is None or math.isnan(value) else f"{value:.3f}"
 
 
+def _share(value: float | None) -> str:
+    """A share as a percentage; '-' when no deal was valued."""
+    return "-" if value is None or math.isnan(value) else f"{value:.1%}"
+
+
 def _print_advice(data: dict[str, Any]) -> None:
     what = ("every one of the" if data["exact"] else f"{data['deals']} drawn of the")
     print(f"seat {data['seat']} on lead; {what} {data['consistent_deals']:,} deals it cannot "
@@ -84,7 +89,7 @@ def _print_advice(data: dict[str, Any]) -> None:
         mark += "  (Hoyle)" if lead["card"] == data["hoyle"] else ""
         exact = f" = {lead['mean_fraction']}" if "mean_fraction" in lead else ""
         print(f"{lead['card']:4} {_number(mean):>8} [{_number(low):>6}, {_number(high):>6}] "
-              f"{lead['best_share']:6.1%} {lead['forced_win_rate']:10.1%}{mark}{exact}")
+              f"{_share(lead['best_share']):>6} {_share(lead['forced_win_rate']):>10}{mark}{exact}")
     print(f"\nadvised: {data['advised'] or '-'}; Hoyle's maxims: {data['hoyle']} "
           f"({data['hoyle_maxim']})")
     if "prices" in data:
@@ -120,8 +125,8 @@ def _choice(args: argparse.Namespace, deal: Any, runs: list[Any]) -> int:
         for option in data["options"]:
             low, high = option["ci95"]
             print(f"  {option['option']:8} mean {_number(option['mean'])} [{_number(low)}, "
-                  f"{_number(high)}]  best {option['best_share']:.1%}  forced win "
-                  f"{option['forced_win_rate']:.1%}")
+                  f"{_number(high)}]  best {_share(option['best_share'])}  forced win "
+                  f"{_share(option['forced_win_rate'])}")
         print(f"advised: {data['advised'] or '-'}")
     return EXIT_OK if advice.complete else EXIT_TIME_LIMIT
 
