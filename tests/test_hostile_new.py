@@ -40,8 +40,6 @@ def interrupt_after() -> Iterator[None]:
     signal.signal(signal.SIGALRM, old)
 
 
-@pytest.mark.xfail(strict=True, reason="finding 2: Ctrl-C waits for the advice's worker "
-                   "threads' searches to finish (11-15 s on this deal)")
 def test_ctrl_c_stops_advice_within_seconds(interrupt_after: None) -> None:
     deal = parse_deal_text(HARD)
     signal.setitimer(signal.ITIMER_REAL, 3.0)  # the third deal drawn (12 s alone) is under way

@@ -24,7 +24,7 @@ from ..model.cards import Card, card_name
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
 from ..model.play import Game, Position, Run
-from ..search.api import check_time_limit, play_board
+from ..search.api import cancel_searches, check_time_limit, play_board
 from .advice_eval import MODELS, SampleEval, evaluate
 from .stats import mean_ci
 
@@ -239,6 +239,10 @@ def run_all(deals: Sequence[Deal], job: Callable[[Deal, float | None], SampleEva
                 break
             done.append(result)
         return done
+    except BaseException:  # Ctrl-C reaches this thread only: stop the workers' searches too
+        pool.shutdown(wait=False, cancel_futures=True)
+        cancel_searches()
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 

@@ -7,6 +7,7 @@ import os
 import queue
 import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Protocol, TypeVar
@@ -60,13 +61,32 @@ def check_time_limit(time_limit: float | None) -> None:
                             f"{time_limit} (leave it out for no limit)")
 
 
+_LIVE: weakref.WeakSet[Engine] = weakref.WeakSet()
+"""Every engine not yet collected, so that Ctrl-C on a pool of searches can stop them all."""
+_LIVE_LOCK = threading.Lock()
+
+
 def make_engine(name: str, game: Game, board: Board, deadline: float | None,
                 tt_entries: int = DEFAULT_TT_ENTRIES) -> Engine:
+    engine: Engine
     if name == "fast":
-        return FastEngine(game, board, deadline, tt_entries)
-    if name == "reference":
-        return ReferenceEngine(game, board, deadline)
-    raise PopeJoanError(f"unknown engine {name!r} (known: {', '.join(ENGINES)})")
+        engine = FastEngine(game, board, deadline, tt_entries)
+    elif name == "reference":
+        engine = ReferenceEngine(game, board, deadline)
+    else:
+        raise PopeJoanError(f"unknown engine {name!r} (known: {', '.join(ENGINES)})")
+    with _LIVE_LOCK:
+        _LIVE.add(engine)
+    return engine
+
+
+def cancel_searches() -> None:
+    """Cancel every search under way in this process: for Ctrl-C while worker threads search
+    (each ends within a few thousand nodes, raising its timeout error)."""
+    with _LIVE_LOCK:
+        engines = list(_LIVE)
+    for engine in engines:
+        engine.cancel()
 
 
 def play_board(deal: Deal) -> tuple[Board, TurnupAward | None]:
