@@ -121,3 +121,12 @@ def test_choice_advice_text_with_no_deal_valued(capsys: pytest.CaptureFixture[st
                    "--time-limit", "0.000001"])
     assert status == 3
     assert "PARTIAL" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("name", "value"), [("samples", True), ("samples", 1.5),
+                                             ("seed", None), ("seed", "7"), ("workers", True)])
+def test_advise_refuses_arguments_of_the_wrong_type(name: str, value: object) -> None:
+    """Finding 5 (advise): a bool, float, None or string where a whole number belongs is one
+    PopeJoanError, never a run with True taken as 1 or an unseeded draw."""
+    with pytest.raises(PopeJoanError, match=name):
+        advise(deal_random(4, 1), 1, **{name: value})  # type: ignore[arg-type]

@@ -296,6 +296,11 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run] = (),
     from ..seat import knowledge
 
     started = time.monotonic()
+    for name, value in (("seat", seat), ("samples", samples), ("seed", seed),
+                        ("exact_limit", exact_limit), ("workers", workers)):
+        if not (isinstance(value, int) and not isinstance(value, bool)) and not (
+                name == "workers" and value is None):
+            raise AdviceError(f"{name} must be a whole number, not {value!r}"[:200])
     check_options(samples, exact, model, time_limit)
     deadline = started + time_limit if time_limit is not None else None
     if not 1 <= seat <= deal.players:
