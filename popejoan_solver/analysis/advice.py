@@ -10,7 +10,6 @@ this means and what it does not (strategy fusion, non-locality).
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +23,7 @@ from ..model.cards import Card, card_name
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
 from ..model.play import Game, Position, Run
-from ..search.api import cancel_searches, check_time_limit, play_board
+from ..search.api import cancel_searches, check_time_limit, play_board, usable_cores
 from .advice_eval import MODELS, SampleEval, evaluate
 from .stats import mean_ci
 
@@ -253,11 +252,7 @@ def default_workers(model: str) -> int:
 
     if model != "paranoid" or not COMPILED:
         return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 8))
+    return max(1, min(usable_cores(), 8))
 
 
 def check_options(samples: int, exact: bool, model: str, time_limit: float | None) -> None:

@@ -52,7 +52,7 @@ from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, deal_random
 from ..model.errors import PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.rules import get_ruleset
-from ..search.api import check_time_limit, solve
+from ..search.api import check_time_limit, solve, usable_cores
 
 FORMAT: Final = "popejoan-batch"
 VERSION: Final = 1
@@ -705,8 +705,8 @@ def run_dask(tasks: Iterable[Any], total: int, address: str, store: Sink,
 # ----------------------------------------------------------------------------- a batch
 
 def default_workers() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
+    """One worker per usable core."""
+    return usable_cores()
 
 
 @dataclass(frozen=True)

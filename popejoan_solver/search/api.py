@@ -386,11 +386,15 @@ def _worker_count(threads: int | None, engine: str, seats: int) -> int:
         return min(threads, 2 * seats + 1)
     if engine != "fast" or not COMPILED:
         return 1
+    return max(1, min(usable_cores(), 2 * seats + 1))
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the system tells it)."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 2 * seats + 1))
+        return os.cpu_count() or 1
 
 
 def forced_win(deal: Deal, seat: int, *, time_limit: float | None = None,

@@ -9,7 +9,6 @@ other requests on a few threads.
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -29,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 from ..analysis.textfile import MAX_INPUT_BYTES
 from ..cli import json_text
 from ..model.errors import PopeJoanError, clip
+from ..search.api import usable_cores
 from . import handlers
 
 Handler = Callable[[bytes, dict[str, str]], dict[str, Any]]
@@ -178,7 +178,7 @@ def create_app() -> Starlette:
     """The application: searches (solving, sampling, bots) in one process per core, in the
     order asked; the other requests on a few threads. ``app.state.processes.close()`` stops
     the search processes."""
-    processes = SearchProcesses(len(os.sched_getaffinity(0)))
+    processes = SearchProcesses(usable_cores())
     light = anyio.CapacityLimiter(LIGHT_THREADS)
     app = Starlette(routes=_routes(light, processes), exception_handlers={
         PopeJoanError: _bad_input,
