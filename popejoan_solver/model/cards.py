@@ -135,6 +135,14 @@ def mask_of(cards: Iterable[Card]) -> Mask:
     return mask
 
 
+def union(masks: Iterable[Mask]) -> Mask:
+    """Every card in any of ``masks`` (e.g. the cards all seats have played)."""
+    mask = 0
+    for cards in masks:
+        mask |= cards
+    return mask
+
+
 def iter_mask(mask: Mask) -> Iterator[Card]:
     """The cards of a mask in index order (clubs ace first)."""
     while mask:

@@ -18,6 +18,7 @@ from .cards import (
     card_suit,
     format_cards,
     iter_mask,
+    union,
 )
 from .errors import DealError
 from .play import Game
@@ -83,10 +84,7 @@ class Deal:
 
     @property
     def played_mask(self) -> Mask:
-        mask = 0
-        for cards in self.played:
-            mask |= cards
-        return mask
+        return union(self.played)
 
     def played_by(self, seat: int) -> Mask:
         return self.played[seat] if self.played else 0

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model.board import Board
-from ..model.cards import Card, Mask, card_name, iter_mask
+from ..model.cards import Card, Mask, card_name, iter_mask, union
 from ..model.deal import Deal
 from ..model.errors import IllegalPlayError, PopeJoanError, clip
 from ..model.play import Choice, Game, Position, Run, StopReason, outcomes
@@ -120,10 +120,7 @@ class Knowledge:
 
     @property
     def played_mask(self) -> Mask:
-        mask = 0
-        for cards in self.played:
-            mask |= cards
-        return mask
+        return union(self.played)
 
     def allowed(self, card: Card) -> Mask:
         """The locations a hidden card may be in."""
