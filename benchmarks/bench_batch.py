@@ -16,6 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from local_dask import local_cluster
+
 from popejoan_solver.analysis.batch import parse_players, run_batch
 
 
@@ -23,18 +25,9 @@ def _throughput(kind: str, rules: list[str], players: list[int], deals: int, see
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "bench.db"
         if kind == "dask-2":
-            import dask
-            from distributed import LocalCluster
-
-            # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536; the figures in
-            # docs/performance.md were taken with it raised, as here.
-            dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_":
-                             1 << 30})
-            with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                              dashboard_address=None, processes=True) as cluster:
+            with local_cluster() as address:
                 started = time.perf_counter()
-                report = run_batch(out, rules, players, deals, seed,
-                                   cluster=cluster.scheduler_address)
+                report = run_batch(out, rules, players, deals, seed, cluster=address)
                 seconds = time.perf_counter() - started
         else:
             workers = int(kind.split("-")[1])

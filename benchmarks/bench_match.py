@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from local_dask import local_cluster
+
 from popejoan_solver.analysis.match import read_match, run_match
 
 
@@ -33,16 +35,10 @@ def _run(kind: str, bots: list[str], players: int, deals: int, seed: int,
         out = Path(tmp) / "bench.db"
         started = time.perf_counter()
         if kind == "dask-2":
-            import dask
-            from distributed import LocalCluster
-
-            dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_":
-                             1 << 30})
-            with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                              dashboard_address=None, processes=True) as cluster:
+            with local_cluster() as address:
                 started = time.perf_counter()
                 report = run_match(out, bots, players, deals, seed, rules=rules,
-                                   cluster=cluster.scheduler_address)
+                                   cluster=address)
                 seconds = time.perf_counter() - started
         else:
             report = run_match(out, bots, players, deals, seed, rules=rules,
