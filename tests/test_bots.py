@@ -109,8 +109,8 @@ def test_maxims_respect_a_lead_rule() -> None:
 def test_pimc_takes_the_best_mean_lead_of_its_samples() -> None:
     """pimc's lead is one whose mean value over its samples is the best (checked by solving
     the same samples here)."""
-    from popejoan_solver.bots.pimc import consistent_deals
     from popejoan_solver.search.api import solve
+    from popejoan_solver.seat import sample_deals
 
     deal = deal_random(6, 4, get_ruleset("hoyle-modernized"), 2)
     k = knowledge(deal, 0)
@@ -119,7 +119,7 @@ def test_pimc_takes_the_best_mean_lead_of_its_samples() -> None:
     chosen = make_bot("pimc:samples=6").lead(LeadRequest(k, legal, rng))
     seed = decision_rng(5, "x", 0, 0).getrandbits(62)
     totals = dict.fromkeys(legal, 0)
-    for sample in consistent_deals(k, 6, seed):
+    for sample in sample_deals(k, 6, seed):
         for lead in solve(sample, seats=[1], with_line=False).leads:
             totals[lead.card] += lead.guaranteed.lower
     assert totals[chosen] == max(totals.values())

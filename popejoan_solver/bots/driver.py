@@ -31,8 +31,8 @@ from ..model.settlement import (
     turnup_award,
 )
 from ..seat import Knowledge, knowledge, knowledge_at_choice
+from ..seat.inference import common_prefix
 from .base import Bot, BotError, ChoiceRequest, LeadRequest
-from .values import choice_prefix
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class _Table:
             view = knowledge_at_choice(self.views[tree.chooser], tree.chooser,
                                        tuple(self.line), lead, tree)
             request = ChoiceRequest(view, tree.kind, lead,
-                                    choice_prefix(tree), len(tree.options),
+                                    common_prefix(tree), len(tree.options),
                                     self.rng(tree.chooser), truth)
             started, cpu = time.perf_counter(), time.process_time()
             index = bot.choose(request)

@@ -1,7 +1,7 @@
 """The ``pimc`` bot: perfect-information Monte Carlo from the seat's view.
 
 At each decision it draws ``samples`` deals uniformly among those consistent with what its
-seat knows (``seat.sample_deals``; every consistent deal when there are no more than that),
+seat knows (``seat.sample_deals``, independently, with replacement),
 solves each double dummy and takes the option with the best mean value (ties: the lowest
 card). ``model=paranoid`` (the default) values an option by the seat's guaranteed counters,
 every other seat playing against it, as ``popejoan solve`` does; ``model=maxn`` by the seat's
@@ -30,18 +30,12 @@ BATCH = 16
 """Deals drawn at a time when a decision is limited by time (drawing costs time too)."""
 
 
-def consistent_deals(knowledge: Knowledge, samples: int, seed: int) -> list[Deal]:
-    """``samples`` consistent deals drawn uniformly and independently (one count of the
-    consistent deals: counting again to list them when there are few costs as much again)."""
-    return sample_deals(knowledge, samples, seed)
-
-
 def drawn_deals(knowledge: Knowledge, samples: int, seed: int,
                 timed: bool) -> Iterator[Deal]:
     """The decision's deals: all at once, or ``BATCH`` at a time (each batch its own seed)
     when the decision is limited by time, so that no time goes on drawing deals never used."""
     if not timed:
-        yield from consistent_deals(knowledge, samples, seed)
+        yield from sample_deals(knowledge, samples, seed)
         return
     for batch, first in enumerate(range(0, samples, BATCH)):
         yield from sample_deals(knowledge, min(BATCH, samples - first), seed + batch)
@@ -72,7 +66,7 @@ class PimcBot(BotInfo):
         return max(request.legal, key=lambda c: (totals[c], -request.legal.index(c)))
 
     def choose(self, request: ChoiceRequest) -> int:
-        deals = consistent_deals(request.knowledge, self.samples, request.rng.getrandbits(62))
+        deals = sample_deals(request.knowledge, self.samples, request.rng.getrandbits(62))
         totals = [0.0] * request.options
         seen = 0
         for deal in deals:

@@ -15,6 +15,7 @@ from ..model.play import Choice, Game, Position, RunTree, outcomes
 from ..search.api import _Driver, make_engine, play_board
 from ..search.leads import lead_values
 from ..search.objective import Goal, Objective
+from ..seat.inference import common_prefix
 
 TT_ENTRIES = 1 << 18
 """Transposition-table entries for one deal's leads (as the advice's evaluation)."""
@@ -39,20 +40,11 @@ def lead_scores(deal: Deal, model: str = "paranoid") -> dict[Card, float]:
             for e in lead_values(deal, forced_win=False, tt_entries=TT_ENTRIES)}
 
 
-def choice_prefix(choice: Choice) -> tuple[Card, ...]:
-    """The run's cards played before ``choice``: what every outcome after it shares."""
-    runs = [run.cards for run in outcomes(choice)]
-    shared = 0
-    while all(len(r) > shared and r[shared] == runs[0][shared] for r in runs):
-        shared += 1
-    return runs[0][:shared]
-
-
 def find_choice(tree: RunTree, prefix: Sequence[Card], chooser: int) -> Choice | None:
     """The choice of ``chooser`` reached after the run's cards ``prefix``, or None when this
     deal's run of the lead does not go that way."""
     while isinstance(tree, Choice):
-        if tree.chooser == chooser and choice_prefix(tree) == tuple(prefix):
+        if tree.chooser == chooser and common_prefix(tree) == tuple(prefix):
             return tree
         nxt = [o for o in tree.options
                if any(r.cards[:len(prefix)] == tuple(prefix) for r in outcomes(o))]

@@ -9,10 +9,10 @@ from typing import Final
 from ..bots.base import Bot, BotError, ChoiceRequest, LeadRequest
 from ..bots.driver import position_deal
 from ..bots.registry import make_bot
-from ..bots.values import choice_prefix
 from ..model.errors import IllegalPlayError, clip
 from ..model.play import Choice, Run
 from ..seat import knowledge, knowledge_at_choice
+from ..seat.inference import common_prefix
 from .state import Table, start_board
 
 WEB_BOTS: Final = ("hoyle", "lowest", "random", "pimc", "cheat")
@@ -54,7 +54,7 @@ def bot_move(table: Table, bot: Bot, seed: int) -> Run:
     while isinstance(tree, Choice):
         view = knowledge_at_choice(deal, tree.chooser, table.runs, card, tree)
         decisions += 1
-        index = bot.choose(ChoiceRequest(view, tree.kind, card, choice_prefix(tree),
+        index = bot.choose(ChoiceRequest(view, tree.kind, card, common_prefix(tree),
                                          len(tree.options),
                                          _rng(seed, tree.chooser, decisions),
                                          truth))
