@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,13 +77,19 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def interrupt_cli(args: Sequence[str], *, after: float, timeout: float = 30) -> Outcome:
+def interrupt_cli(args: Sequence[str], *, after: float, timeout: float = 30,
+                  when: Callable[[], bool] | None = None) -> Outcome:
     """Start ``python -m popejoan_solver ARGS`` in its own process group, send the group SIGINT
     (Ctrl-C) ``after`` seconds in, and wait; ``seconds`` is the time from the signal to the end.
-    Fails if the command ended before the signal. The group's id is the returned ``pid``."""
+    With ``when``, the ``after`` seconds count from the moment ``when()`` first holds (polled),
+    so the signal lands in a chosen phase on a fast machine or a slow one. Fails if the command
+    ended before the signal. The group's id is the returned ``pid``."""
     proc = subprocess.Popen([sys.executable, "-m", "popejoan_solver", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                             start_new_session=True, preexec_fn=default_sigint)
+    limit = time.monotonic() + timeout
+    while when is not None and not when() and proc.poll() is None and time.monotonic() < limit:
+        time.sleep(0.01)
     time.sleep(after)
     assert proc.poll() is None, f"popejoan {args[0]} ended before the signal"
     sent = time.monotonic()

@@ -14,7 +14,9 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -154,6 +156,103 @@ def test_an_interrupted_z3_check_is_an_interrupt_not_an_answer(
 
     monkeypatch.setattr(z3.Solver, "reason_unknown", lambda self: "timeout")
     assert check_sat(z3.Solver()) == z3.unknown  # any other unknown stays an answer
+
+
+def _pigeons(holes: int) -> z3.Solver:
+    """``holes + 1`` pigeons in ``holes`` holes: unsat, and slow for z3 from about 9 holes."""
+    solver = z3.Solver()
+    at = [[z3.Bool(f"p{i}h{j}") for j in range(holes)] for i in range(holes + 1)]
+    for row in at:
+        solver.add(z3.Or(row))
+    for j in range(holes):
+        for i in range(holes + 1):
+            for k in range(i):
+                solver.add(z3.Not(z3.And(at[i][j], at[k][j])))
+    return solver
+
+
+def _ctrl_c_in(seconds: float) -> threading.Timer:
+    """Ctrl-C to this process ``seconds`` from now (the main thread takes it)."""
+    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def _check_until(solver: z3.Solver, seconds: float) -> None:
+    """Check ``solver`` (unsat) again and again for ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert check_sat(solver) == z3.unsat
+
+
+@pytest.fixture
+def python_ctrl_c() -> Iterator[None]:
+    """Python's own Ctrl-C handler (test runners and xdist workers may ignore SIGINT)."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach only the main thread")
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("python_ctrl_c")
+def test_ctrl_c_stops_a_long_z3_check_at_once() -> None:
+    """A check that would run for many seconds is cancelled within a second of Ctrl-C."""
+    solver = _pigeons(11)
+    started = time.monotonic()
+    timer = _ctrl_c_in(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        check_sat(solver)
+    timer.join()
+    assert time.monotonic() - started < 1.5
+    assert check_sat(_pigeons(3)) == z3.unsat  # and the next check answers as before
+
+
+@pytest.mark.usefixtures("python_ctrl_c")
+def test_ctrl_c_is_not_lost_to_a_check_that_takes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """z3's own SIGINT handler (on unless the solver's ``ctrl_c`` is off) takes a Ctrl-C that
+    comes during a check, and a check that finishes anyway answers as if none came: the CI run
+    of a ``prove`` once exited 0 after Ctrl-C. Modelled here: such a check swallows the signal
+    whenever it is allowed to take it; Ctrl-C must still stop the run."""
+    real_check, real_set = z3.Solver.check, z3.Solver.set
+    ctrl_c_off: set[int] = set()
+
+    def recording_set(self: z3.Solver, *args: Any, **keys: Any) -> None:
+        if keys.get("ctrl_c") is False:
+            ctrl_c_off.add(id(self))
+        real_set(self, *args, **keys)
+
+    def swallowing_check(self: z3.Solver, *assumptions: Any) -> z3.CheckSatResult:
+        if id(self) in ctrl_c_off:
+            time.sleep(0.1)
+            return real_check(self, *assumptions)
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+        try:
+            time.sleep(0.1)
+            return real_check(self, *assumptions)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    monkeypatch.setattr(z3.Solver, "set", recording_set)
+    monkeypatch.setattr(z3.Solver, "check", swallowing_check)
+    solver = _pigeons(3)
+    timer = _ctrl_c_in(0.25)
+    with pytest.raises(KeyboardInterrupt):
+        _check_until(solver, 2)
+    timer.join()
+
+
+@pytest.mark.usefixtures("python_ctrl_c")
+@pytest.mark.parametrize("attempt", range(2))
+def test_ctrl_c_among_many_short_checks_is_never_lost(attempt: int) -> None:
+    """Short checks back to back, Ctrl-C among them: it is always an interrupt. With z3's own
+    handler on, a signal that came during a check which then finished was swallowed (the CI
+    run of a ``prove`` exited 0 after Ctrl-C)."""
+    solver = _pigeons(5)
+    timer = _ctrl_c_in(0.2 + 0.013 * attempt)
+    with pytest.raises(KeyboardInterrupt):
+        _check_until(solver, 3)
+    timer.join()
 
 
 def test_a_theorem_is_proved_again_after_an_interrupted_run(

@@ -72,16 +72,48 @@ timeout or a resource limit, so only Ctrl-C cancels one)."""
 def check_sat(solver: z3.Solver) -> z3.CheckSatResult:
     """``solver.check()``, except that a check stopped by Ctrl-C raises KeyboardInterrupt.
 
-    While ``check`` runs, z3 takes SIGINT itself: it cancels the search and returns ``unknown``
-    ("interrupted from keyboard"), and Python never sees the signal. Read as an answer, that
-    ``unknown`` would let the run go on and report verdicts; it is the interrupt it was.
+    On the main thread the check runs on a helper thread with z3's own SIGINT handler off,
+    while the main thread waits: Ctrl-C then always reaches Python, which cancels the check
+    (``Context.interrupt``) and raises. z3's handler, left on, would take the signal itself and
+    lose it whenever the check finished before it looked at its cancel flag (the run then went
+    on to the end and exited 0 after a Ctrl-C). A cancelled check's ``unknown`` is never read
+    as an answer.
     """
     if _deferred.pending:  # a Ctrl-C put off by safe_interrupts: no new check is started
         raise KeyboardInterrupt
-    result = solver.check()
+    if threading.current_thread() is threading.main_thread():
+        result = _check_beside(solver)
+    else:
+        result = solver.check()
     if result == z3.unknown and any(w in solver.reason_unknown() for w in _INTERRUPTED):
         raise KeyboardInterrupt
     return result
+
+
+def _check_beside(solver: z3.Solver) -> z3.CheckSatResult:
+    """``solver.check()`` on a helper thread; a KeyboardInterrupt while it runs cancels it."""
+    solver.set(ctrl_c=False)
+    outcome: list[z3.CheckSatResult | BaseException] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append(solver.check())
+        except BaseException as exc:  # handed to the waiting thread, raised there
+            outcome.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="popejoan-z3-check", daemon=True).start()
+    try:
+        done.wait()
+    except KeyboardInterrupt:
+        solver.ctx.interrupt()
+        done.wait()
+        raise
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
 
 
 _Z3_DIR = os.path.dirname(z3.__file__) + os.sep
