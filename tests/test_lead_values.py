@@ -13,6 +13,7 @@ from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.play import Game, Position, Run, RunTree
 from popejoan_solver.model.rules import RULESETS, get_ruleset
 from popejoan_solver.search import LeadEval, Value, lead_values, solve
+from popejoan_solver.search.leads import evaluate_leads
 
 from .conftest import deal_holding, short_deal
 from .test_choices import POPE, SPIN
@@ -129,3 +130,32 @@ def test_lead_values_refuses_bad_options_and_has_nothing_to_lead_at_the_end() ->
                        deal.rules, played=[h & position.played for h in deal.hands],
                        leader=position.leader)
     assert lead_values(over) == ()
+
+
+@pytest.mark.parametrize("rules", ["hoyle-modernized", "early-hoyle",
+                                   "hoyle-modernized+pope_in_lieu=run-continues"])
+def test_guesses_change_no_value_and_exact_ones_save_nodes(rules: str) -> None:
+    ruleset = get_ruleset(rules)
+    plain_nodes = guessed_nodes = 0
+    for seed in range(4):
+        deal = short_deal(3 + seed % 2, 6, 900 + seed, ruleset)
+        plain = evaluate_leads(deal)
+        exact = {e.card: e.guaranteed.lower for e in plain.leads}
+        guessed = evaluate_leads(deal, guesses=exact)
+        assert guessed.leads == plain.leads
+        plain_nodes += plain.nodes
+        guessed_nodes += guessed.nodes
+        # Far-off and partial guesses, and guesses for cards that are not legal leads.
+        wild = {card: (-40 if i % 2 else 60) for i, card in enumerate(list(exact)[1:])}
+        wild.update({card: 5 for card in range(52) if card not in exact})
+        assert lead_values(deal, guesses=wild) == plain.leads
+        if seed == 0:  # the reference ignores guesses; it is slow on choices inside runs
+            assert lead_values(deal, guesses=wild, engine="reference") == plain.leads
+    assert guessed_nodes < plain_nodes  # the guesses reach MTD(f)
+
+
+def test_bad_guesses_are_refused() -> None:
+    deal = short_deal(3, 3, 4, get_ruleset("hoyle-modernized"))
+    for bad in ({"3D": 1}, {52: 0}, {True: 0}, {0: 1.5}, {0: "1"}, {0: None}, {0: 10**9}, [1]):
+        with pytest.raises(PopeJoanError, match="guess"):
+            lead_values(deal, guesses=bad)  # type: ignore[arg-type]

@@ -45,7 +45,7 @@ class Engine(Protocol):
     def nodes(self) -> int: ...
 
     def value(self, objective: Objective, played: Mask, leader: int,
-              known: tuple[int, int] | None = None) -> int: ...
+              known: tuple[int, int] | None = None, guess: int | None = None) -> int: ...
 
     def at_least(self, objective: Objective, played: Mask, leader: int,
                  threshold: int) -> bool: ...
@@ -127,8 +127,9 @@ class _Driver:
         self.exact = True
 
     def value(self, objective: Objective, played: Mask, leader: int,
-              known: Value | None = None) -> Value:
-        """The position's value, or bounds past the deadline; ``known`` bounds narrow it."""
+              known: Value | None = None, guess: int | None = None) -> Value:
+        """The position's value, or bounds past the deadline; ``known`` bounds narrow it and
+        ``guess`` is where the search starts (it changes no value, only the nodes)."""
         winner = self.game.winner(played)
         if winner >= 0:
             if objective.goal is Goal.FORCED_WIN:
@@ -142,7 +143,7 @@ class _Driver:
             return fallback
         try:
             return Value.exact(self.engine.value(objective, played, leader,
-                                                 (fallback.lower, fallback.upper)))
+                                                 (fallback.lower, fallback.upper), guess))
         except SearchTimeoutError:
             self.exact = False
             proven = getattr(self.engine, "bounds", (fallback.lower, fallback.upper))
@@ -191,13 +192,16 @@ class _Driver:
         return LeadResult(lead, self.tree_value(Objective(Goal.GUARANTEED, position.leader),
                                                 position, tree))
 
-    def tree_value(self, objective: Objective, position: Position, tree: RunTree) -> Value:
+    def tree_value(self, objective: Objective, position: Position, tree: RunTree,
+                   guess: int | None = None) -> Value:
         """The value of a lead's run from ``position``, each choice in it taken by its
-        chooser (bounds combine the same way past the deadline)."""
+        chooser (bounds combine the same way past the deadline); every search of the tree
+        starts from ``guess`` if given."""
         if isinstance(tree, Run):
             after = position.after(tree)
-            return self.value(objective, after.played, after.leader)
-        values = [self.tree_value(objective, position, option) for option in tree.options]
+            return self.value(objective, after.played, after.leader, guess=guess)
+        values = [self.tree_value(objective, position, option, guess)
+                  for option in tree.options]
         pick = max if objective.maximises(tree.chooser) else min
         return Value(pick(v.lower for v in values), pick(v.upper for v in values))
 

@@ -211,11 +211,12 @@ class FastEngine:
             self._core.cancel()
 
     def value(self, objective: Objective, played: Mask, leader: int,
-              known: tuple[int, int] | None = None) -> int:
+              known: tuple[int, int] | None = None, guess: int | None = None) -> int:
         """The exact value of the position (card-space ``played``) for ``objective``.
 
         ``known`` are bounds the caller has already proven (say, a seat's guaranteed value
-        below its best case); they only narrow the search.
+        below its best case); they only narrow the search. MTD(f) starts from ``guess`` (by
+        default the last value found for the objective); a guess changes no value.
         """
         played_slots = self.slots.to_slots(played)
         ended = self._ended(objective, played_slots)
@@ -224,7 +225,9 @@ class FastEngine:
         low, high = self._static_bounds(objective, played_slots)
         if known is not None:
             low, high = max(low, known[0]), min(high, known[1])
-        guess = min(max(self._guess.get(objective, 0), low), high)
+        if guess is None:
+            guess = self._guess.get(objective, 0)
+        guess = min(max(guess, low), high)
         low, high = self._mtd(objective, played_slots, leader, low, high, guess)
         self._guess[objective] = low
         return low

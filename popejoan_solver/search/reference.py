@@ -43,8 +43,9 @@ class ReferenceEngine:
         return play_values(self.game, self.board, played, winner)[objective.seat]
 
     def value(self, objective: Objective, played: Mask, leader: int,
-              known: tuple[int, int] | None = None) -> int:
-        """The exact value of the position for ``objective`` (``known`` bounds are unused)."""
+              known: tuple[int, int] | None = None, guess: int | None = None) -> int:
+        """The exact value of the position for ``objective`` (``known`` bounds and the
+        ``guess`` are unused: this engine searches the full window)."""
         winner = self.game.winner(played)
         if winner >= 0:
             return self.terminal(objective, played, winner)
