@@ -26,6 +26,7 @@ from ..model.settlement import (
     play_values,
     turnup_award,
 )
+from ..model.table import award_shares
 from .fast import COMPILED, DEFAULT_TT_ENTRIES, FastEngine
 from .objective import INF, Goal, Objective, SearchTimeoutError
 from .reference import ReferenceEngine
@@ -98,20 +99,25 @@ def play_board(deal: Deal) -> tuple[Board, TurnupAward | None]:
 
 
 def static_bounds(game: Game, board: Board, objective: Objective, played: Mask) -> Value:
-    """Bounds true of every line: a seat pays at most its cards and takes at most everything."""
+    """Bounds true of every line: a seat pays at most its cards and takes at most everything;
+    a payment between players whose card is played is already fixed, one still to come may
+    go either way (its holder gains, every other seat pays)."""
     if objective.goal is Goal.FORCED_WIN:
         return Value(0, 1)
     seat = objective.seat
     low = -game.held(played, seat).bit_count()
     high = board.total() + sum(game.held(played, o).bit_count()
                                for o in range(game.players) if o != seat)
-    for award in game.table.awards(game.trumps):  # paid from each opponent, not yet played
-        card = award.cards[0]
-        if award.compartment is None and not played >> card & 1 and game.holder[card] >= 0:
-            if game.holder[card] == seat:
-                high += award.from_each * (game.players - 1)
-            else:
-                low -= award.from_each
+    for award in game.table.awards(game.trumps):
+        if award.compartment is not None:
+            continue
+        shares = award_shares(award, tuple(game.holder[c] for c in award.cards), 0,
+                              game.players)
+        share = sum(amount for taker, amount in shares if taker == seat)
+        if all(played >> card & 1 for card in award.cards):
+            low, high = low + share, high + share
+        else:
+            low, high = low + min(0, share), high + max(0, share)
     return Value(low, high)
 
 
