@@ -39,19 +39,22 @@ class Agreement:
         return {"bot": self.bot, "maxims": rows}
 
 
-def agreement(settings: MatchSettings, rows: Sequence[MatchRow], bot: str) -> Agreement:
-    """The bot's leads against the maxims, over every complete session of the file."""
+def agreement(settings: MatchSettings, rows: Sequence[MatchRow], bot: str,
+              seat: int | None = None) -> Agreement:
+    """The bot's leads against the maxims, over every complete session of the file (only
+    those made at ``seat``, 0-based, when given: ``standings --seat N --maxims BOT``)."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for _, _, record in session_records(settings, rows):
         result = replay(record)
         for deal in result.deals:
             line: list[Run] = []
             for step in deal.steps:
-                seat = step.position.leader
-                player = deal.players[seat]
+                leader = step.position.leader
+                player = deal.players[leader]
                 legal = step.position.legal_leads()
-                if record.players[player].split(" ", 1)[1] == bot and len(legal) > 1:
-                    k = knowledge(deal.deal, seat, tuple(line))
+                ours = record.players[player].split(" ", 1)[1] == bot
+                if ours and len(legal) > 1 and seat in (None, leader):
+                    k = knowledge(deal.deal, leader, tuple(line))
                     card, maxim = maxim_lead(k.rules, k.own, k.known_dead | k.played_mask,
                                              legal)
                     counts[maxim][0] += 1

@@ -18,9 +18,11 @@ def register(sub: Any) -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--plot", default=None, help="a .png or .svg bar chart")
     parser.add_argument("--seat", type=int, default=None,
-                        help="only the plays at this seat (1 = eldest; the last deals)")
+                        help="only the plays at this seat (1 = eldest; the last deals); with "
+                             "--maxims, only the leads made there")
     parser.add_argument("--maxims", default=None, metavar="BOT",
-                        help="how often BOT's leads agree with each of Hoyle's maxims")
+                        help="how often BOT's leads agree with each of Hoyle's maxims (instead "
+                             "of the standings; not with --plot)")
     parser.add_argument("--records", default=None,
                         help="a folder: write each complete session and rotation as a record "
                              "(sSESSION-rROTATION.json) for popejoan check")
@@ -35,15 +37,14 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
     if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg"):
         raise UsageError("--plot writes a .png or .svg file")
+    if args.plot and args.maxims is not None:
+        raise UsageError("--plot draws the standings: leave out --maxims for it")
     folder = Path(args.records) if args.records else None
     if folder is not None and not folder.is_dir():
         raise UsageError(f"--records {args.records[:60]!r}: not a folder")
     settings, rows = read_match(Path(args.file))
     if args.seat is not None and not 1 <= args.seat <= settings.players:
         raise UsageError(f"--seat must be from 1 to {settings.players}, not {args.seat}")
-    result = standings(settings, rows, None if args.seat is None else args.seat - 1)
-    if args.maxims is not None:
-        return _maxims(settings, rows, args)
     if folder is not None:
         import json
 
@@ -51,6 +52,9 @@ def cmd_standings(args: argparse.Namespace) -> int:
             path = folder / f"s{session}-r{rotation}.json"
             path.write_text(json.dumps(record_to_json(record), ensure_ascii=False) + "\n",
                             encoding="utf-8")
+    if args.maxims is not None:
+        return _maxims(settings, rows, args)
+    result = standings(settings, rows, None if args.seat is None else args.seat - 1)
     if args.plot:
         plot(result, Path(args.plot))
     if args.json:
@@ -67,7 +71,8 @@ def _maxims(settings: Any, rows: Any, args: argparse.Namespace) -> int:
     if args.maxims not in settings.bots:
         raise UsageError(f"--maxims {args.maxims[:60]!r}: not a bot of this match (bots: "
                          f"{', '.join(settings.bots)})")
-    found = agreement(settings, rows, args.maxims)
+    found = agreement(settings, rows, args.maxims,
+                      None if args.seat is None else args.seat - 1)
     if args.json:
         _print_json(found.to_json())
     else:
