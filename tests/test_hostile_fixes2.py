@@ -49,3 +49,36 @@ def test_maxims_still_writes_records_and_refuses_a_plot(
                  str(tmp_path / "p.png")]) == 2
     assert capsys.readouterr().err.startswith("error: --plot draws the standings")
     assert not (tmp_path / "p.png").exists()
+
+
+def test_play_refuses_a_record_it_cannot_write_before_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 2: ``play --record`` to a missing folder was found out only after the whole
+    game had been played (the deal's record then lost with status 2)."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # the person would leave at once
+    for path in (tmp_path / "missing" / "game.txt", tmp_path):
+        assert main(["play", "--seat", "1", "--bots", "lowest,hoyle", "--record",
+                     str(path)]) == 2
+        captured = capsys.readouterr()
+        assert captured.err.startswith("error: --record ")
+        assert captured.out == ""  # refused before a card was dealt
+    good = tmp_path / "game.txt"
+    assert main(["play", "--seat", "1", "--bots", "lowest,hoyle", "--record", str(good)]) == 0
+    assert not good.exists()  # the check leaves nothing behind
+
+
+@pytest.mark.parametrize(("bots", "players", "message"), [
+    ("nope", None, "unknown bot 'nope'"),
+    ("lowest", None, "play needs 3 to 8 players"),
+    ("lowest,hoyle,random", "3", "--bots names 3 bots for the 2 other seats"),
+])
+def test_play_names_the_bad_bot_list(bots: str, players: str | None, message: str,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 3: ``play --bots nope`` said "Pope Joan is for 3 to 8 players, not 2" (never
+    the bot), and bots beyond the other seats were dropped silently."""
+    args = ["play", "--seat", "1", "--bots", bots] + (["--players", players] if players else [])
+    assert main(args) == 2
+    assert capsys.readouterr().err.startswith(f"error: {message}")

@@ -125,6 +125,41 @@ def _advice_text(deal: Any, k: Any) -> str:
               f"({advice.hoyle_maxim})")
 
 
+def _check_writable(path: str) -> None:
+    """Refuse a ``--record`` file that could not be written, before the game rather than
+    after it (opened to append and, if it was not there, removed again)."""
+    import os
+
+    from ..cli import UsageError
+
+    if os.path.isdir(path):
+        raise UsageError(f"--record {path[:60]!r} is a folder, not a file")
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--record {path[:60]!r}: cannot write it: "
+                         f"{exc.strerror or exc}") from None
+    if not existed:
+        os.remove(path)
+
+
+def _players(args: argparse.Namespace, specs: list[str]) -> int:
+    """The number of players, once every bot spec is known good and fits the other seats."""
+    from ..bots.registry import make_bot
+    from ..cli import UsageError
+
+    for spec in specs:  # a bad spec is named before anything else is asked of it
+        make_bot(spec, args.seed)
+    players: int = args.players if args.players is not None else len(specs) + 1
+    if args.players is None and players < 3:
+        raise UsageError("play needs 3 to 8 players: name two bots or more, or give --players")
+    if len(specs) > players - 1:
+        raise UsageError(f"--bots names {len(specs)} bots for the {players - 1} other seats")
+    return players
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from ..bots.driver import play_deal, session_record
     from ..bots.registry import make_bot, split_bots
@@ -134,11 +169,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ..model.rules import get_ruleset
 
     specs = split_bots(args.bots, unique=False)
-    players = args.players if args.players is not None else len(specs) + 1
+    players = _players(args, specs)
     rules = get_ruleset(args.rules)
     deal = deal_random(players, args.seed, rules, 0)
     if not 1 <= args.seat <= players:
         raise UsageError(f"--seat must be from 1 to {players}, not {args.seat}")
+    if args.record:
+        _check_writable(args.record)
     others = [make_bot(specs[i % len(specs)], args.seed) for i in range(players - 1)]
     person = Person(lambda k: _advice_text(deal, k), sys.stdout, sys.stdin)
     seats: list[Any] = [*others[:args.seat - 1], person, *others[args.seat - 1:]]
