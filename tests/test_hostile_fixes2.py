@@ -82,3 +82,17 @@ def test_play_names_the_bad_bot_list(bots: str, players: str | None, message: st
     args = ["play", "--seat", "1", "--bots", bots] + (["--players", players] if players else [])
     assert main(args) == 2
     assert capsys.readouterr().err.startswith(f"error: {message}")
+
+
+@pytest.mark.parametrize("command", ["view", "advise"])
+def test_line_on_a_record_is_named_as_such(command: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 4: ``view RECORD --line 9H`` said "not a deal or a game record: broken TOML"
+    of a good record (with --line it was read as a deal only)."""
+    assert main(["deal", "--players", "4", "--seed", "7", "--format", "record"]) == 0
+    record = tmp_path / "game.txt"
+    record.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main([command, str(record), "--seat", "1", "--line", "2C"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --line plays runs from a deal; POSITION is a game record")
+    assert err.count("\n") == 1

@@ -58,7 +58,7 @@ def _load(args: argparse.Namespace) -> tuple[Any, list[Any]]:
 
     text = _text(args.position)
     try:
-        found = _from_record(text, args) if args.line is None else None
+        found = _from_record(text, args)
         return found if found is not None else _from_deal(text, args)
     except UsageError:
         raise

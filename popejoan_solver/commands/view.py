@@ -60,6 +60,9 @@ def _from_record(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]] |
         record = parse_record_text(text)
     except PopeJoanError:
         return None
+    if args.line is not None:
+        raise UsageError("--line plays runs from a deal; POSITION is a game record (pick a "
+                         "point of it with --deal and --after)")
     last = record.deals[-1]
     if not is_unfinished(last):  # a game in progress: its last deal may stop anywhere
         unfinished = replace(last, tags=(*last.tags, ("Termination", "unfinished")))
@@ -107,7 +110,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     from ..seat.report import view_json, view_lines
 
     text = _text(args.position)
-    found = _from_record(text, args) if args.line is None else None
+    found = _from_record(text, args)
     deal, runs = found if found is not None else _from_deal(text, args)
     if not 1 <= args.seat <= deal.players:
         raise UsageError(f"--seat must be from 1 to {deal.players}, not {args.seat}")
