@@ -96,3 +96,18 @@ def test_line_on_a_record_is_named_as_such(command: str, tmp_path: Path,
     err = capsys.readouterr().err
     assert err.startswith("error: --line plays runs from a deal; POSITION is a game record")
     assert err.count("\n") == 1
+
+
+def test_records_folder_is_made_when_new(small_match: Path, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 5: ``standings --records NEW`` said "'NEW': not a folder" of a folder that did
+    not exist yet; now it is made (never for a file that cannot be read)."""
+    assert main(["standings", str(tmp_path / "missing.db"), "--records",
+                 str(tmp_path / "never")]) == 2
+    assert not (tmp_path / "never").exists()
+    capsys.readouterr()
+    assert main(["standings", str(small_match), "--records", str(tmp_path / "new")]) == 0
+    assert len(list((tmp_path / "new").glob("s*-r*.json"))) == 4
+    assert main(["standings", str(small_match), "--records",
+                 str(tmp_path / "no" / "such")]) == 2
+    assert capsys.readouterr().err.startswith("error: --records ")

@@ -24,8 +24,8 @@ def register(sub: Any) -> None:
                         help="how often BOT's leads agree with each of Hoyle's maxims (instead "
                              "of the standings; not with --plot)")
     parser.add_argument("--records", default=None,
-                        help="a folder: write each complete session and rotation as a record "
-                             "(sSESSION-rROTATION.json) for popejoan check")
+                        help="a folder (made if new): write each complete session and rotation "
+                             "as a record (sSESSION-rROTATION.json) for popejoan check")
     parser.set_defaults(func=cmd_standings)
 
 
@@ -40,7 +40,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     if args.plot and args.maxims is not None:
         raise UsageError("--plot draws the standings: leave out --maxims for it")
     folder = Path(args.records) if args.records else None
-    if folder is not None and not folder.is_dir():
+    if folder is not None and folder.exists() and not folder.is_dir():
         raise UsageError(f"--records {args.records[:60]!r}: not a folder")
     settings, rows = read_match(Path(args.file))
     if args.seat is not None and not 1 <= args.seat <= settings.players:
@@ -48,6 +48,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     if folder is not None:
         import json
 
+        _make_folder(folder, args.records)
         for session, rotation, record in session_records(settings, rows):
             path = folder / f"s{session}-r{rotation}.json"
             path.write_text(json.dumps(record_to_json(record), ensure_ascii=False) + "\n",
@@ -62,6 +63,17 @@ def cmd_standings(args: argparse.Namespace) -> int:
     else:
         print("\n".join(describe(result)))
     return 0
+
+
+def _make_folder(folder: Path, given: str) -> None:
+    """``--records``: a new folder is made (its parent must exist), once the file is read."""
+    from ..cli import UsageError
+
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--records {given[:60]!r}: cannot make the folder: "
+                         f"{exc.strerror or exc}") from None
 
 
 def _maxims(settings: Any, rows: Any, args: argparse.Namespace) -> int:
