@@ -17,7 +17,13 @@ search/reference.py).
     python benchmarks/bench_solver.py --lead-values --deals 50 --sets hoyle-modernized:3
 
 times ``lead_values`` at the first lead (what single-dummy advice solves per sample) instead:
-median, p95 and worst milliseconds per deal and median nodes.
+median, p95 and worst milliseconds per deal, median nodes and the processor time of the set.
+
+    python benchmarks/bench_solver.py --sampled 20 --deals 5 --sets hoyle-modernized:3
+
+values ``--sampled K`` deals drawn from seat 1's view at the first lead of each deal, as advice
+does, three ways in the same run: MTD(f) from the engine's own start, from the previous
+sample's value of each lead (``guesses``), and from the mean of the samples so far.
 """
 
 from __future__ import annotations
@@ -70,7 +76,7 @@ def run_set(rules_name: str, players: int, deals: int, seed: int,
     return {"rules": rules_name, "players": players, "deals": deals,
             "median": statistics.median(seconds), "p95": percentile(seconds, 0.95),
             "worst": max(seconds), "median_nodes": statistics.median(nodes),
-            "seconds": seconds, "exact": exact}
+            "total_nodes": sum(nodes), "seconds": seconds, "exact": exact}
 
 
 def cpu_solve(deal: Deal, **options: Any) -> tuple[Solution, float]:
@@ -130,6 +136,7 @@ def run_lead_values(rules_name: str, players: int, deals: int, seed: int) -> dic
     """lead_values at the first lead of each deal: seconds and the nodes of its engine."""
     rules = get_ruleset(rules_name)
     seconds, nodes = [], []
+    cpu_started = time.process_time()
     for index in range(deals):
         deal = deal_random(players, seed, rules, index)
         started = time.perf_counter()
@@ -137,23 +144,76 @@ def run_lead_values(rules_name: str, players: int, deals: int, seed: int) -> dic
         seconds.append(time.perf_counter() - started)
         nodes.append(found.nodes)
     return {"rules": rules_name, "players": players, "deals": deals,
+            "cpu": time.process_time() - cpu_started,
             "median": statistics.median(seconds), "p95": percentile(seconds, 0.95),
             "worst": max(seconds), "median_nodes": statistics.median(nodes),
             "total_nodes": sum(nodes), "seconds": seconds, "exact": True}
 
 
+GUESS_MODES = ("none", "previous", "mean")
+
+
+def run_sampled(rules_name: str, players: int, deals: int, seed: int,
+                samples: int) -> dict[str, Any]:
+    """Seat 1's sampled deals at the first lead valued with each way of guessing: node totals
+    and processor seconds (the values must agree)."""
+    from popejoan_solver.seat import knowledge, sample_deals
+
+    rules = get_ruleset(rules_name)
+    nodes = dict.fromkeys(GUESS_MODES, 0)
+    cpu = dict.fromkeys(GUESS_MODES, 0.0)
+    for index in range(deals):
+        drawn = sample_deals(knowledge(deal_random(players, seed, rules, index), 0), samples,
+                             index)
+        answers = {}
+        for mode in GUESS_MODES:
+            sums: dict[int, list[int]] = {}
+            values = []
+            started = time.process_time()
+            for deal in drawn:
+                guesses = {card: (v[-1] if mode == "previous" else round(sum(v) / len(v)))
+                           for card, v in sums.items()} if mode != "none" else None
+                found = evaluate_leads(deal, guesses=guesses)
+                nodes[mode] += found.nodes
+                for lead in found.leads:
+                    sums.setdefault(lead.card, []).append(lead.guaranteed.lower)
+                values.append(found.leads)
+            cpu[mode] += time.process_time() - started
+            answers[mode] = values
+        assert answers["none"] == answers["previous"] == answers["mean"], (rules_name, index)
+    return {"rules": rules_name, "players": players, "deals": deals, "samples": samples,
+            "nodes": nodes, "cpu": cpu}
+
+
+def sampled_main(sets: list[tuple[str, int]], deals: int, seed: int,
+                 samples: int) -> list[dict[str, Any]]:
+    """The --sampled table."""
+    print("| ruleset | players | deals × samples | " + " | ".join(
+        f"{m}: nodes, CPU s" for m in GUESS_MODES) + " |")
+    print("|---|---|---|" + "---|" * len(GUESS_MODES))
+    rows = []
+    for rules_name, players in sets:
+        row = run_sampled(rules_name, players, deals, seed, samples)
+        rows.append(row)
+        print(f"| {rules_name} | {players} | {deals} × {samples} | " + " | ".join(
+            f"{row['nodes'][m]:,}, {row['cpu'][m]:.2f}" for m in GUESS_MODES) + " |",
+              flush=True)
+    return rows
+
+
 def lead_values_main(sets: list[tuple[str, int]], deals: int, seed: int) -> list[dict[str, Any]]:
     """The --lead-values table."""
     print("| ruleset | players | deals | median ms | p95 ms | worst ms | median nodes | "
-          "total nodes |")
-    print("|---|---|---|---|---|---|---|---|")
+          "total nodes | CPU s |")
+    print("|---|---|---|---|---|---|---|---|---|")
     rows = []
     for rules_name, players in sets:
         row = run_lead_values(rules_name, players, deals, seed)
         rows.append(row)
         print(f"| {rules_name} | {players} | {deals} | {row['median'] * 1000:.1f} | "
               f"{row['p95'] * 1000:.1f} | {row['worst'] * 1000:.1f} | "
-              f"{row['median_nodes']:,.0f} | {row['total_nodes']:,} |", flush=True)
+              f"{row['median_nodes']:,.0f} | {row['total_nodes']:,} | {row['cpu']:.2f} |",
+              flush=True)
     return rows
 
 
@@ -172,11 +232,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="threads of the fast engine (default: one per core)")
     parser.add_argument("--lead-values", action="store_true",
                         help="time lead_values at the first lead instead of full tables")
+    parser.add_argument("--sampled", type=int, default=0, metavar="K",
+                        help="value K deals sampled from seat 1's view at the first lead, "
+                             "without and with guesses of each lead's value")
     parser.add_argument("--json", help="write every figure to this file")
     args = parser.parse_args(argv)
     sets = DEFAULT_SETS
     if args.sets:
         sets = [(s.split(":")[0], int(s.split(":")[1])) for s in args.sets.split(",")]
+    if args.sampled:
+        rows = sampled_main(sets, args.deals, args.seed, args.sampled)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as out:
+                json.dump({"compiled": COMPILED, "seed": args.seed, "sampled": args.sampled,
+                           "rows": rows}, out, indent=1)
+        return 0
     if args.lead_values:
         rows = lead_values_main(sets, args.deals, args.seed)
         if args.json:
@@ -192,8 +262,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{platform.processor() or platform.machine()}; Python {platform.python_version()}",
           flush=True)
     print("| ruleset | players | deals | median s | p95 s | worst s | median nodes | "
-          "reference median s | ratio (median, min) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "total nodes | reference median s | ratio (median, min) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for rules_name, players in sets:
         row = run_set(rules_name, players, args.deals, args.seed, args.threads)
         if (rules_name, players) in reference_sets and args.reference_deals:
@@ -208,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             ref = " | "
         print(f"| {rules_name} | {players} | {row['deals']} | {row['median']:.3f} | "
-              f"{row['p95']:.3f} | {row['worst']:.3f} | {row['median_nodes']:.0f} | {ref} |",
+              f"{row['p95']:.3f} | {row['worst']:.3f} | {row['median_nodes']:.0f} | "
+              f"{row['total_nodes']:,} | {ref} |",
               flush=True)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak memory: {peak_mb:.0f} MB")

@@ -268,3 +268,56 @@ def test_the_kept_pope_floor_needs_lead_any(seed: int, compiled: bool) -> None:
     for seat in range(3):
         objective = Objective(Goal.GUARANTEED, seat)
         assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), seat
+
+
+def _race_without_the_last_stretch(up: tuple[int, ...], dealt: tuple[int, ...], target: int,
+                                   played: int, held: int) -> int:
+    """A wrong fact 3f: as if the seat going out climbed to the top of every stretch, its
+    last one too (it may go out in the middle of a run)."""
+    least = held.bit_count()
+    for seat, cards in enumerate(dealt):
+        if seat != target:
+            theirs, total = cards & ~played, 0
+            while theirs:
+                span = up[(theirs & -theirs).bit_length() - 1]
+                theirs &= ~span
+                total += (span & held).bit_count()
+            least = min(least, total)
+    return least
+
+
+RACE_DEALS = [(41, 4), (96, 0), (104, 0)]
+"""Seeds of ``short_deal(3 + seed % 3, 4 + seed % 2, seed)`` (hoyle-modernized) and a seat
+whose guaranteed value the wrong fact 3f above gets wrong (found by searching seeds)."""
+
+
+def _race_deal(seed: int, rules: str = "hoyle-modernized") -> tuple[Game, Board]:
+    deal = short_deal(3 + seed % 3, 4 + seed % 2, seed, get_ruleset(rules))
+    return Game.from_deal(deal), Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
+
+
+@pytest.mark.parametrize("compiled", CORES)
+@pytest.mark.parametrize("rules", ["hoyle-modernized", "early-hoyle", "britannica",
+                                   "hoyle-modernized+lead=lowest-in-hand"])
+def test_the_race_floor_agrees_with_reference(rules: str, compiled: bool) -> None:
+    """Fact 3f (the others' race to go out plays some of the target's cards first): every
+    seat's guaranteed value against the reference, on the deals that catch a wrong version."""
+    for seed in [s for s, _ in RACE_DEALS] + [200, 201, 202]:
+        game, board = _race_deal(seed, rules)
+        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        for seat in range(game.players):
+            objective = Objective(Goal.GUARANTEED, seat)
+            assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (seed, seat)
+
+
+def test_a_wrong_race_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation test of fact 3f: ignoring that the seat going out may stop in the middle
+    of its last run makes the Python engine disagree with the reference on each deal above."""
+    from popejoan_solver.search import fast as fast_module
+
+    monkeypatch.setattr(fast_module, "race_sure", _race_without_the_last_stretch)
+    for seed, seat in RACE_DEALS:
+        game, board = _race_deal(seed)
+        objective = Objective(Goal.GUARANTEED, seat)
+        wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
+        assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), seed

@@ -416,10 +416,55 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader) {
     return bound;
 }
 
+/* Fact 3f (docs/solver.md): the fewest of the target's cards `held` that are played before
+ * another seat can go out. Before seat x goes out, every unplayed card above its lowest card
+ * in a stretch is played, but in the stretch where it goes out on a card k: there the cards
+ * from its lowest up to k, and all from its next card above k to the top (fact 3's argument,
+ * for x). The target is not charged for its cards among them. */
+HOT static int race_sure(const Core *c, uint64_t played, uint64_t held) {
+    int least = popcount(held);
+    for (int x = 0; x < c->n && least > 0; x++) {
+        if (x == c->target) continue;
+        const uint64_t theirs = c->dealt[x] & ~played;
+        int total = 0, saving = 0;
+        uint64_t rest = theirs;
+        while (rest) {
+            const uint64_t span = c->up[bit_index(rest)];
+            rest &= ~span;
+            const int whole = popcount(span & held);
+            total += whole;
+            if (whole <= saving) continue;  /* this stretch cannot save more */
+            int cheapest = whole;
+            uint64_t cards = theirs & span;
+            while (cards) {
+                const int k = bit_index(cards);
+                cards &= cards - 1;
+                int cost = popcount((span ^ c->up[k] ^ (1ULL << k)) & held);
+                if (cards) cost += popcount(c->up[bit_index(cards)] & held);
+                if (cost < cheapest) cheapest = cost;
+            }
+            if (whole - cheapest > saving) saving = whole - cheapest;
+        }
+        if (total - saving < least) least = total - saving;
+    }
+    return least;
+}
+
+/* The least the target can end with, before the awards it has taken, when `sure` of its
+ * cards `held` are played before the deal ends: it pays the rest when another seat goes out;
+ * holding the Pope (exempt) it pays nothing, or once the Pope is played it takes the Pope's
+ * stake and pays the rest (fact 3c), or it keeps the Pope to the end (fact 3e). */
+static inline val_t pope_floor(const Core *c, uint64_t held, int sure) {
+    if (!(held & c->exempt_bit)) return sure - popcount(held);
+    val_t after_pope = c->exempt_mine - popcount(held) + (sure > 1 ? sure : 1);
+    return after_pope < 0 && !c->exempt_kept ? after_pope : 0;
+}
+
 /* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
- * of them already decides the node (its value in *cut). */
+ * of them already decides the node (its value in *cut). `race`: fact 3f may be used (runs
+ * are forced: not in the general mode). */
 HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha, val_t *beta,
-                             val_t *cut) {
+                             val_t *cut, int race) {
     const int t = c->target;
     const uint64_t held = c->dealt[t] & ~played;
     const val_t bound = target_bound(c, played, leader);
@@ -428,16 +473,20 @@ HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha,
      * but on lead it first plays the card it leads, or under lead=any a whole block of its
      * consecutive cards (fact 3d); holding the Pope (exempt) it pays nothing, or once the
      * Pope is played it takes the Pope's stake and pays the rest (fact 3c). */
-    const int sure = leader != t ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
-    val_t floor = sure - popcount(held);
-    if (held & c->exempt_bit) {
-        val_t after_pope = c->exempt_mine - popcount(held) + (sure > 1 ? sure : 1);
-        floor = after_pope < 0 && !c->exempt_kept ? after_pope : 0;  /* fact 3e */
-    }
+    int sure = leader != t ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
+    val_t taken = 0;
     for (int a = 0; a < c->n_awards; a++) {
         if ((played & c->award_mask[a]) == c->award_mask[a])
             for (int k = 0; k < c->award_takers[a]; k++)
-                if (c->award_seat[a][k] == t) floor += c->award_amount[a][k];
+                if (c->award_seat[a][k] == t) taken += c->award_amount[a][k];
+    }
+    const int pope = (held & c->exempt_bit) != 0;
+    val_t floor = pope_floor(c, held, sure) + taken;
+    /* Fact 3f, only where it could decide the node (the floor is at most the awards taken):
+     * the others' race to go out plays some of the target's cards first. */
+    if (race && floor < *beta && taken >= *beta && !(pope && c->exempt_kept)) {
+        const int raced = race_sure(c, played, held);
+        if (raced > sure) floor = pope_floor(c, held, raced) + taken;
     }
     if (floor >= *beta) { *cut = floor; return 1; }
     if (bound < *beta) *beta = bound;
@@ -492,7 +541,7 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
     int best_move = -1;
     if (tt_probe(c, key, &lower, &upper, &best_move, &alpha, &beta, &cut)) return cut;
     if (c->goal != GOAL_FORCED_WIN) {
-        if (target_bounds(c, played, leader, &alpha, &beta, &cut)) return cut;
+        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 1)) return cut;
     }
     const val_t window_low = alpha, window_high = beta;
     int moves[52];
@@ -674,7 +723,7 @@ static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, v
      * the bound (docs/solver.md, "Choices inside a run"); not with Spin or payments between
      * players. */
     if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN) {
-        if (target_bounds(c, played, leader, &alpha, &beta, &cut)) return cut;
+        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 0)) return cut;
     }
     const val_t window_low = alpha, window_high = beta;
     int moves[52], keys[52];

@@ -52,6 +52,38 @@ def _longest_block(held: Mask) -> int:
     return length
 
 
+def race_sure(up: tuple[Mask, ...], dealt: tuple[Mask, ...], target: int, played: Mask,
+              held: Mask) -> int:
+    """Fact 3f (docs/solver.md): the fewest of the target's cards ``held`` played before
+    another seat can go out (fact 3's argument for that seat: every card above its lowest in
+    a stretch is played, but where it goes out on ``k``: its lowest up to ``k``, and from its
+    next card above ``k`` to the top)."""
+    least = held.bit_count()
+    for seat, cards_dealt in enumerate(dealt):
+        if seat == target or not least:
+            continue
+        theirs = cards_dealt & ~played
+        total = saving = 0
+        rest = theirs
+        while rest:
+            span = up[(rest & -rest).bit_length() - 1]
+            rest &= ~span
+            whole = (span & held).bit_count()
+            total += whole
+            cheapest = whole
+            cards = theirs & span
+            while cards:
+                k = (cards & -cards).bit_length() - 1
+                cards &= cards - 1
+                cost = ((span ^ up[k] ^ (1 << k)) & held).bit_count()
+                if cards:
+                    cost += (up[(cards & -cards).bit_length() - 1] & held).bit_count()
+                cheapest = min(cheapest, cost)
+            saving = max(saving, whole - cheapest)
+        least = min(least, total - saving)
+    return least
+
+
 class SlotGame:
     """The deal's tables in slot space, shared by every search on it."""
 
@@ -345,6 +377,16 @@ class FastEngine:
         exempt_kept = bool(exempt_bit) and prune_blocks and (
             exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
 
+        race = race_sure
+
+        def pope_floor(held: Mask, sure: int) -> int:
+            """The least the target ends with, awards aside, when ``sure`` of its cards are
+            played first (fact 3d); holding the Pope it pays nothing, or its rest once the
+            Pope is played (fact 3c), or keeps the Pope to the end (fact 3e)."""
+            if not held & exempt_bit:
+                return sure - held.bit_count()
+            return 0 if exempt_kept else min(0, exempt_mine - held.bit_count() + max(sure, 1))
+
         def terminal(final: Mask, winner: int) -> int:
             if win_goal:
                 return 1 if winner == target else 0
@@ -413,13 +455,13 @@ class FastEngine:
                 # Fact 3d: on lead, the target plays the card it leads, or under lead=any
                 # its longest block of consecutive cards.
                 sure = 0 if leader != target else _longest_block(held) if prune_blocks else 1
-                floor = sure - held.bit_count()
-                if held & exempt_bit:  # Fact 3c: the Pope's holder pays nothing, or its rest
-                    floor = 0 if exempt_kept else min(
-                        0, exempt_mine - held.bit_count() + max(sure, 1))
-                for cards, amount in mine:
-                    if played & cards == cards:
-                        floor += amount
+                taken = sum(amount for cards, amount in mine if played & cards == cards)
+                floor = pope_floor(held, sure) + taken
+                if floor < beta <= taken and not (held & exempt_bit and exempt_kept):
+                    # Fact 3f: another seat's race to go out plays some of the target's cards.
+                    raced = race(up, dealt, target, played, held)
+                    if raced > sure:
+                        floor = pope_floor(held, raced) + taken
                 if floor >= beta:
                     return floor
                 if bound < beta:
