@@ -4,12 +4,22 @@ names its finding and failed before the fix."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from popejoan_solver import (
+    analyse_stops,
+    deal_from_line,
+    deal_random,
+    get_ruleset,
+    hoyle_dead_hand,
+    parse_deal_text,
+)
 from popejoan_solver.analysis.match import read_match, run_match
 from popejoan_solver.cli import main
+from popejoan_solver.model.errors import PopeJoanError
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +121,37 @@ def test_records_folder_is_made_when_new(small_match: Path, tmp_path: Path,
     assert main(["standings", str(small_match), "--records",
                  str(tmp_path / "no" / "such")]) == 2
     assert capsys.readouterr().err.startswith("error: --records ")
+
+
+API_WRONG_TYPES = [
+    ("deal_random(4.0, 1)", lambda: deal_random(4.0, 1)),  # type: ignore[arg-type]
+    ("deal_random(4, 1.0)", lambda: deal_random(4, 1.0)),  # type: ignore[arg-type]
+    ("deal_random(4, None)", lambda: deal_random(4, None)),  # type: ignore[arg-type]
+    ("deal_random(4, True)", lambda: deal_random(4, True)),
+    ("deal_random(4, 1, index=-1)", lambda: deal_random(4, 1, index=-1)),
+    ("deal_random(4, 1, rules=5)", lambda: deal_random(4, 1, 5)),  # type: ignore[arg-type]
+    ("get_ruleset(None)", lambda: get_ruleset(None)),  # type: ignore[arg-type]
+    ("get_ruleset(5)", lambda: get_ruleset(5)),  # type: ignore[arg-type]
+    ("analyse_stops(None)", lambda: analyse_stops(None)),  # type: ignore[arg-type]
+    ("analyse_stops('deal')", lambda: analyse_stops("deal")),  # type: ignore[arg-type]
+    ("analyse_stops(deal, 'player')",
+     lambda: analyse_stops(hoyle_dead_hand(), "player")),  # type: ignore[arg-type]
+    ("deal_from_line(None)", lambda: deal_from_line(None)),  # type: ignore[arg-type]
+    ("parse_deal_text(b'...')", lambda: parse_deal_text(b"x | y ^2S")),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize(("call", "function"), API_WRONG_TYPES, ids=[c for c, _ in API_WRONG_TYPES])
+def test_python_api_wrong_types_are_bad_input(call: str, function: Callable[[], object]) -> None:
+    """Finding 9: from Python, a wrong type was an AttributeError or TypeError (None, a number
+    for a ruleset name, a float player count) or silently another deal (seed 1.0, None or
+    True each seeded a deal of its own, not seed 1's)."""
+    with pytest.raises(PopeJoanError):
+        function()
+
+
+def test_python_api_still_takes_what_it_documents() -> None:
+    """A ruleset may be named; string seeds and negative seeds stay (they are documented)."""
+    assert deal_random(4, 1, "peel") == deal_random(4, 1, get_ruleset("peel"))
+    assert deal_random(4, "club night").players == 4
+    assert deal_random(4, -1).players == 4

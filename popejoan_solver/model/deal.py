@@ -20,7 +20,7 @@ from .cards import (
     iter_mask,
     union,
 )
-from .errors import DealError
+from .errors import DealError, clip
 from .play import Game
 from .reachability import MAX_STEPS, Verdict, reachability
 from .rules import DEFAULT_RULESET, DeadHandRule, Ruleset, get_ruleset
@@ -236,10 +236,21 @@ def shuffled_pack(seed: int | str, index: int = 0, pack: Mask = PACK) -> list[Ca
     return cards
 
 
+def _ruleset_argument(rules: Ruleset | str | None) -> Ruleset:
+    """A ruleset given to the Python API: a :class:`Ruleset`, its name, or None (default)."""
+    if rules is None:
+        return get_ruleset(DEFAULT_RULESET)
+    if isinstance(rules, str):
+        return get_ruleset(rules)
+    if not isinstance(rules, Ruleset):
+        raise DealError(f"rules must be a Ruleset or its name, not {clip(repr(rules))}")
+    return rules
+
+
 def deal_random(
     players: int,
     seed: int | str,
-    rules: Ruleset | None = None,
+    rules: Ruleset | str | None = None,
     index: int = 0,
     board: Board | None = None,
 ) -> Deal:
@@ -247,11 +258,18 @@ def deal_random(
 
     One card at a time from eldest round to the dealer, with the dead hand last in each round;
     the over-cards (or the stock) go to the dead hand, and the last card, which lands there,
-    is turned up.
+    is turned up. ``rules`` is a ruleset or its name (default hoyle-modernized); a wrong type
+    of any argument is a :class:`DealError`.
     """
-    rules = rules if rules is not None else get_ruleset(DEFAULT_RULESET)
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    rules = _ruleset_argument(rules)
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not "
+                        f"{clip(repr(players))}")
+    if type(seed) not in (int, str):  # 1.0, True and None would each seed another deal
+        raise DealError(f"a deal's seed is a whole number or a string, not "
+                        f"{clip(repr(seed))}")
+    if type(index) is not int or index < 0:
+        raise DealError(f"a deal's index is a whole number from 0, not {clip(repr(index))}")
     cards = shuffled_pack(seed, index, rules.pack)
     per = rules.cards_per_player(players)
     hands = [0] * players

@@ -156,6 +156,8 @@ def deal_to_line(deal: Deal) -> str:
 
 def deal_from_line(text: str) -> Deal:
     """Read the one-line notation."""
+    if not isinstance(text, str):
+        raise NotationError(f"a one-line deal is a string, not {type(text).__name__}")
     sections = [s.strip() for s in text.strip().split("|")]
     if len(sections) < 2:
         raise NotationError("one-line deal: expected 'HANDS | DEAD ^TURNUP' (see docs/notation.md)")
@@ -213,6 +215,8 @@ def _single_card(text: object) -> Card:
 
 def parse_deal_text(text: str) -> Deal:
     """Read a deal written as JSON, TOML or the one-line notation (told apart by content)."""
+    if not isinstance(text, str):
+        raise NotationError(f"a deal's text is a string, not {type(text).__name__}")
     stripped = text.strip().removeprefix("\ufeff").strip()  # a byte-order mark is no content
     if not stripped:
         raise NotationError("the deal is empty")

@@ -736,6 +736,8 @@ def get_ruleset(name: str) -> Ruleset:
 
     Raises :class:`RulesError` naming the known rulesets otherwise.
     """
+    if not isinstance(name, str):
+        raise RulesError(f"a ruleset is named by a string, not {clip(repr(name))}")
     base, plus, overrides = name.strip().partition("+")
     try:
         ruleset = RULESETS[base]

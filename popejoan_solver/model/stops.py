@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from .cards import FULL_MASK, Card, Mask, card_name, iter_mask
 from .deal import Deal
+from .errors import DealError
 from .table import compile_rules
 
 
@@ -41,6 +42,9 @@ class StopsReport:
 
 def analyse_stops(deal: Deal, view: View = View.REFEREE) -> StopsReport:
     """Stops and unreachable cards in the deal's current position, from ``view``."""
+    if not isinstance(deal, Deal) or not isinstance(view, View):
+        raise DealError(f"analyse_stops takes a Deal and a View, not "
+                        f"{type(deal).__name__} and {type(view).__name__}")
     played = deal.played_mask
     out_of_pack = FULL_MASK & ~deal.rules.pack
     if view is View.REFEREE:
