@@ -41,3 +41,37 @@ def test_resume_with_fewer_deals_reports_what_it_planned(tmp_path: Path) -> None
     report = run_match(out, ["lowest", "random"], 3, 2, 1, workers=1)
     assert report.played == 0
     assert report.already == report.planned == 4
+
+
+SOLVE_WRONG_TYPES = [
+    ("seats=[True]", {"seats": [True]}),  # was solved as seat 1, reported as seat True
+    ("seats=1", {"seats": 1}),  # TypeError
+    ("seats='1'", {"seats": "1"}),  # TypeError
+    ("seats=[1.0]", {"seats": [1.0]}),  # TypeError
+    ("time_limit=True", {"seats": [1], "time_limit": True}),  # was taken as 1 second
+]
+
+
+@pytest.mark.xfail(strict=True, reason="finding 10: search.api.solve does not check the "
+                   "types of seats and time_limit")
+@pytest.mark.parametrize(("call", "kwargs"), SOLVE_WRONG_TYPES,
+                         ids=[c for c, _ in SOLVE_WRONG_TYPES])
+def test_solve_refuses_wrong_argument_types(call: str, kwargs: dict[str, object]) -> None:
+    from popejoan_solver import hoyle_dead_hand, solve
+
+    with pytest.raises(PopeJoanError):
+        solve(hoyle_dead_hand(), **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.xfail(strict=True, reason="finding 10: solve(None) and advise(None) are "
+                   "AttributeErrors, advise(line=5) a TypeError")
+@pytest.mark.parametrize("call", ["solve(None)", "advise(None, 1)", "advise(deal, 1, line=5)"])
+def test_solve_and_advise_refuse_what_is_not_a_deal_or_line(call: str) -> None:
+    from popejoan_solver import advise, hoyle_dead_hand, solve
+
+    calls = {"solve(None)": lambda: solve(None),  # type: ignore[arg-type]
+             "advise(None, 1)": lambda: advise(None, 1, samples=1),  # type: ignore[arg-type]
+             "advise(deal, 1, line=5)":
+             lambda: advise(hoyle_dead_hand(), 1, samples=1, line=5)}  # type: ignore[arg-type]
+    with pytest.raises(PopeJoanError):
+        calls[call]()
