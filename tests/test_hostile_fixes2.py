@@ -155,3 +155,17 @@ def test_python_api_still_takes_what_it_documents() -> None:
     assert deal_random(4, 1, "peel") == deal_random(4, 1, get_ruleset("peel"))
     assert deal_random(4, "club night").players == 4
     assert deal_random(4, -1).players == 4
+
+
+@pytest.mark.parametrize(("query", "name", "given"), [
+    ({"players": "-1"}, "players", "-1"), ({"seed": "-7"}, "seed", "-7"),
+    ({"index": "1e3"}, "index", "1e3")])
+def test_web_whole_numbers_say_from_zero_and_name_the_value(
+        query: dict[str, str], name: str, given: str) -> None:
+    """Finding 11: ``GET /api/deal?players=-1`` answered "players must be a whole number below
+    2**63" (-1 is below it); the message now gives the range and the value."""
+    from popejoan_solver.web.handlers import api_deal
+
+    with pytest.raises(PopeJoanError, match=rf"^{name} must be a whole number from 0 to "
+                       rf"2\*\*63 - 1, not '{given}'$"):
+        api_deal(query)

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from ..cli import check_json, solve_json
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, deal_random
-from ..model.errors import NotationError, PopeJoanError
+from ..model.errors import NotationError, PopeJoanError, clip
 from ..model.notation import deal_to_line
 from ..model.play import Position
 from ..model.record import (
@@ -172,7 +172,7 @@ def api_advice(data: bytes) -> dict[str, Any]:
         raise WebInputError(f"'samples' must be a whole number from 1 to {MAX_ADVICE_SAMPLES}")
     seed = body.get("seed", 0)
     if type(seed) is not int or not 0 <= seed < MAX_SEED:
-        raise WebInputError("'seed' must be a whole number below 2**63")
+        raise _not_whole("'seed'", seed)
     advice = advise(table.deal, table.position.leader + 1, line=table.runs, samples=samples,
                     seed=seed, time_limit=time_limit_field(body.get("time_limit")), workers=1)
     data_json: dict[str, Any] = advice.to_json()
@@ -283,7 +283,7 @@ def api_bot(data: bytes) -> dict[str, Any]:
         raise WebInputError("'bot' must be a bot's name")
     seed = body.get("seed", 0)
     if type(seed) is not int or not 0 <= seed < MAX_SEED:
-        raise WebInputError("'seed' must be a whole number below 2**63")
+        raise _not_whole("'seed'", seed)
     bot = web_bot(name, time_limit_field(body.get("time_limit")))
     run = bot_move(table, bot, seed)
     return {"bot": bot.name, "step": run.step, "run": run.to_json()}
@@ -292,5 +292,12 @@ def api_bot(data: bytes) -> dict[str, Any]:
 def _whole(text: str, name: str) -> int:
     """A whole number from a query parameter (below 2**63)."""
     if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) >= MAX_SEED:
-        raise WebInputError(f"{name} must be a whole number below 2**63")
+        raise _not_whole(name, text)
     return int(text)
+
+
+def _not_whole(name: str, value: object) -> WebInputError:
+    """The error for a seed, index or count that is not a whole number from 0 below 2**63
+    (the value given is named: -1 is below 2**63 too)."""
+    return WebInputError(f"{name} must be a whole number from 0 to 2**63 - 1, not "
+                         f"{clip(str(value))!r}")
