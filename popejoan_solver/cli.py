@@ -333,6 +333,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     seats = [args.seat] if args.seat is not None else None
     if args.record is not None and deal.played:
         raise UsageError("--record starts from a deal as dealt, not a position with cards played")
+    if args.record is not None:
+        check_writable(args.record, "--record")
     solution = solve(deal, seats=seats, engine=args.engine, time_limit=args.time_limit,
                      tt_entries=args.tt_entries, threads=args.threads)
     if args.record is not None:
@@ -343,6 +345,22 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         _print_solution(deal, solution)
     return EXIT_OK if solution.exact else EXIT_TIME_LIMIT
+
+
+def check_writable(path: str, option: str) -> None:
+    """Refuse an output file that could not be written before the work rather than after it
+    (opened to append and, if it was not there, removed again)."""
+    if os.path.isdir(path):
+        raise UsageError(f"{option} {clip(path, 60)!r} is a folder, not a file")
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{option} {clip(path, 60)!r}: cannot write it: "
+                         f"{exc.strerror or exc}") from None
+    if not existed:
+        os.remove(path)
 
 
 def _write_record(path: str, record: Record, exact: bool) -> None:

@@ -169,3 +169,21 @@ def test_web_whole_numbers_say_from_zero_and_name_the_value(
     with pytest.raises(PopeJoanError, match=rf"^{name} must be a whole number from 0 to "
                        rf"2\*\*63 - 1, not '{given}'$"):
         api_deal(query)
+
+
+def test_solve_refuses_a_record_it_cannot_write_before_solving(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 12: ``solve --record missing/x.txt`` solved the deal first (minutes for a hard
+    one), then failed naming its temporary file: "No such file or directory: x.txt.tmp11167"."""
+    import popejoan_solver.cli as cli
+
+    def no_search(*args: object, **kwargs: object) -> object:
+        raise AssertionError("solved before the record's path was checked")
+
+    monkeypatch.setattr(cli, "solve", no_search)
+    for path in (tmp_path / "missing" / "x.txt", tmp_path):
+        assert main(["solve", "--record", str(path)]) == 2
+        err = capsys.readouterr().err.splitlines()[-1]  # after the example deal's warning
+        assert err.startswith("error: --record ")
+        assert ".tmp" not in err

@@ -125,26 +125,6 @@ def _advice_text(deal: Any, k: Any) -> str:
               f"({advice.hoyle_maxim})")
 
 
-def _check_writable(path: str) -> None:
-    """Refuse a ``--record`` file that could not be written, before the game rather than
-    after it (opened to append and, if it was not there, removed again)."""
-    import os
-
-    from ..cli import UsageError
-
-    if os.path.isdir(path):
-        raise UsageError(f"--record {path[:60]!r} is a folder, not a file")
-    existed = os.path.exists(path)
-    try:
-        with open(path, "a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise UsageError(f"--record {path[:60]!r}: cannot write it: "
-                         f"{exc.strerror or exc}") from None
-    if not existed:
-        os.remove(path)
-
-
 def _players(args: argparse.Namespace, specs: list[str]) -> int:
     """The number of players, once every bot spec is known good and fits the other seats."""
     from ..bots.registry import make_bot
@@ -163,7 +143,7 @@ def _players(args: argparse.Namespace, specs: list[str]) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from ..bots.driver import play_deal, session_record
     from ..bots.registry import make_bot, split_bots
-    from ..cli import UsageError
+    from ..cli import UsageError, check_writable
     from ..model.deal import deal_random
     from ..model.record import record_to_text
     from ..model.rules import get_ruleset
@@ -175,7 +155,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not 1 <= args.seat <= players:
         raise UsageError(f"--seat must be from 1 to {players}, not {args.seat}")
     if args.record:
-        _check_writable(args.record)
+        check_writable(args.record, "--record")
     others = [make_bot(specs[i % len(specs)], args.seed) for i in range(players - 1)]
     person = Person(lambda k: _advice_text(deal, k), sys.stdout, sys.stdin)
     seats: list[Any] = [*others[:args.seat - 1], person, *others[args.seat - 1:]]
