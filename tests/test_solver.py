@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -321,3 +322,63 @@ def test_a_wrong_race_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
         objective = Objective(Goal.GUARANTEED, seat)
         wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
         assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), seed
+
+
+def _own_runs_mutant(mutation: str) -> Callable[..., tuple[int, int, int]]:
+    """A wrong fact 3g: used when the target is not on lead ("not-on-lead"), under the
+    lowest-card lead rules ("lowest-card"), or with the Pope among the own runs, its stake
+    then counted twice ("pope")."""
+    from popejoan_solver.search.fast import played_first
+
+    def wrong(up: tuple[int, ...], on_lead: bool, lead_any: bool, played: int, held: int,
+              exempt_bit: int) -> tuple[int, int, int]:
+        return played_first(up, on_lead or mutation == "not-on-lead",
+                            lead_any or mutation == "lowest-card", played, held,
+                            0 if mutation == "pope" else exempt_bit)
+    return wrong
+
+
+OWN_RUN_DEALS = [("not-on-lead", "hoyle-modernized", 0, 2),
+                 ("not-on-lead", "hoyle-modernized", 1, 0),
+                 ("lowest-card", "britannica", 0, 0), ("lowest-card", "britannica", 5, 4),
+                 ("lowest-card", "britannica", 6, 0), ("pope", "hoyle-modernized", 90, 0),
+                 ("pope", "hoyle-modernized", 93, 0), ("pope", "hoyle-modernized", 119, 0)]
+"""(mutation, rules, seed, seat): deals where that wrong fact 3g gets the seat's guaranteed
+value wrong (found by searching seeds); "pope" deals have the Pope dealt to a player."""
+
+
+def _own_run_deal(mutation: str, rules: str, seed: int) -> tuple[Game, Board]:
+    from popejoan_solver.model.cards import POPE
+
+    from .conftest import deal_holding
+
+    players, per_hand = 3 + seed % 3, 4 + seed % 2
+    deal = (deal_holding(rules, POPE, players, per_hand, seed) if mutation == "pope"
+            else short_deal(players, per_hand, seed, get_ruleset(rules)))
+    return Game.from_deal(deal), Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
+
+
+@pytest.mark.parametrize("compiled", CORES)
+def test_the_own_runs_floor_agrees_with_reference(compiled: bool) -> None:
+    """Fact 3g (on lead, the target first plays its runs of its own cards only): every seat's
+    guaranteed value against the reference on the deals that catch the wrong versions."""
+    for mutation, rules, seed, _ in OWN_RUN_DEALS:
+        game, board = _own_run_deal(mutation, rules, seed)
+        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        for seat in range(game.players):
+            objective = Objective(Goal.GUARANTEED, seat)
+            assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                rules, seed, seat)
+
+
+def test_a_wrong_own_runs_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation tests of fact 3g: each wrong version makes the Python engine disagree
+    with the reference on its deals."""
+    from popejoan_solver.search import fast as fast_module
+
+    for mutation, rules, seed, seat in OWN_RUN_DEALS:
+        monkeypatch.setattr(fast_module, "played_first", _own_runs_mutant(mutation))
+        game, board = _own_run_deal(mutation, rules, seed)
+        objective = Objective(Goal.GUARANTEED, seat)
+        wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
+        assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), (mutation, seed)

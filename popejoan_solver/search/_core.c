@@ -19,6 +19,8 @@
 #if defined(__x86_64__) && defined(__GLIBC__) && \
     ((defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6) || \
      (defined(__clang__) && __clang_major__ >= 14))
+
+#define ETC_SIDE (maximising)
 #define HOT __attribute__((target_clones("popcnt", "default")))
 #else
 #define HOT
@@ -460,34 +462,55 @@ static inline val_t pope_floor(const Core *c, uint64_t held, int sure) {
     return after_pope < 0 && !c->exempt_kept ? after_pope : 0;
 }
 
-/* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
- * of them already decides the node (its value in *cut). `race`: fact 3f may be used (runs
- * are forced: not in the general mode). */
-HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha, val_t *beta,
-                             val_t *cut, int race) {
+/* The least the target can end with (facts 3c-3g): it pays its cards when another seat goes
+ * out, but on lead it first plays the card it leads, or under lead=any a whole block of its
+ * consecutive cards (fact 3d), before that its own runs (fact 3g), and the others' race to go
+ * out plays some of them (fact 3f, used only where it could reach `beta`: the floor is at
+ * most the awards taken; -INF: not tried). Facts 3f and 3g need `forced` runs: not in the
+ * general mode, where the Pope in lieu can take the lead from a run's stop. */
+HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int forced,
+                              val_t beta) {
     const int t = c->target;
-    const uint64_t held = c->dealt[t] & ~played;
-    const val_t bound = target_bound(c, played, leader);
-    if (bound <= *alpha) { *cut = bound; return 1; }
-    /* The least the target can end with: it pays its cards when another seat goes out,
-     * but on lead it first plays the card it leads, or under lead=any a whole block of its
-     * consecutive cards (fact 3d); holding the Pope (exempt) it pays nothing, or once the
-     * Pope is played it takes the Pope's stake and pays the rest (fact 3c). */
+    const uint64_t held_now = c->dealt[t] & ~played;
+    uint64_t held = held_now;
     int sure = leader != t ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
+    if (forced && leader == t && c->lead_rule == LEAD_ANY) {
+        /* Fact 3g: on lead, the target may first lead each of its cards whose run is its own
+         * cards only (to the top of the unplayed part: it keeps the lead after each), then
+         * the bottom card of its longest block (fact 3d). */
+        uint64_t own = 0;  /* the Pope kept apart: fact 3c's floor counts its stake */
+        for (uint64_t rest = held & ~c->exempt_bit; rest; rest &= rest - 1) {
+            const int k = bit_index(rest);
+            if (!(c->up[k] & ~played & ~held_now)) own |= 1ULL << k;
+        }
+        played |= own;
+        held &= ~own;
+        sure = popcount(own) + own_block(held);
+    }
     val_t taken = 0;
     for (int a = 0; a < c->n_awards; a++) {
         if ((played & c->award_mask[a]) == c->award_mask[a])
             for (int k = 0; k < c->award_takers[a]; k++)
                 if (c->award_seat[a][k] == t) taken += c->award_amount[a][k];
     }
-    const int pope = (held & c->exempt_bit) != 0;
-    val_t floor = pope_floor(c, held, sure) + taken;
-    /* Fact 3f, only where it could decide the node (the floor is at most the awards taken):
-     * the others' race to go out plays some of the target's cards first. */
-    if (race && floor < *beta && taken >= *beta && !(pope && c->exempt_kept)) {
-        const int raced = race_sure(c, played, held);
-        if (raced > sure) floor = pope_floor(c, held, raced) + taken;
+    val_t floor = pope_floor(c, held_now, sure) + taken;
+    if (forced && beta > -INF && floor < beta && taken >= beta &&
+        !((held_now & c->exempt_bit) && c->exempt_kept)) {
+        /* fact 3f, from the position after those own runs */
+        const int raced = popcount(held_now & ~held) + race_sure(c, played, held);
+        if (raced > sure) floor = pope_floor(c, held_now, raced) + taken;
     }
+    return floor;
+}
+
+/* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
+ * of them already decides the node (its value in *cut). `forced`: runs are forced (facts 3f
+ * and 3g hold: not in the general mode). */
+HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha, val_t *beta,
+                             val_t *cut, int forced) {
+    const val_t bound = target_bound(c, played, leader);
+    if (bound <= *alpha) { *cut = bound; return 1; }
+    const val_t floor = target_floor(c, played, leader, forced, *beta);
     if (floor >= *beta) { *cut = floor; return 1; }
     if (bound < *beta) *beta = bound;
     if (floor > *alpha) *alpha = floor;

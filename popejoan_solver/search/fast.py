@@ -84,6 +84,27 @@ def race_sure(up: tuple[Mask, ...], dealt: tuple[Mask, ...], target: int, played
     return least
 
 
+def played_first(up: tuple[Mask, ...], on_lead: bool, lead_any: bool, played: Mask,
+                 held: Mask, exempt_bit: Mask) -> tuple[int, Mask, Mask]:
+    """Facts 3d and 3g (docs/solver.md): how many of the target's cards ``held`` it can play
+    before any other seat could go out, with the cards played and its cards left after its
+    own runs. On lead under lead=any it leads each card whose run is its own cards only (it
+    keeps the lead; the Pope kept apart), then the bottom of its longest block; on lead under
+    a lowest-card rule, one card; not on lead, none."""
+    if not on_lead:
+        return 0, played, held
+    if not lead_any:
+        return 1, played, held
+    own = 0
+    cards = held & ~exempt_bit
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        if not up[low.bit_length() - 1] & ~played & ~held:
+            own |= low
+    return own.bit_count() + _longest_block(held & ~own), played | own, held & ~own
+
+
 class SlotGame:
     """The deal's tables in slot space, shared by every search on it."""
 
@@ -377,7 +398,7 @@ class FastEngine:
         exempt_kept = bool(exempt_bit) and prune_blocks and (
             exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
 
-        race = race_sure
+        race, first = race_sure, played_first  # looked up here: the mutation tests patch them
 
         def pope_floor(held: Mask, sure: int) -> int:
             """The least the target ends with, awards aside, when ``sure`` of its cards are
@@ -452,14 +473,16 @@ class FastEngine:
                     bound -= 1  # Fact 3c: another's Pope is kept (and exempts) or played
                 if bound <= alpha:
                     return bound
-                # Fact 3d: on lead, the target plays the card it leads, or under lead=any
-                # its longest block of consecutive cards.
-                sure = 0 if leader != target else _longest_block(held) if prune_blocks else 1
-                taken = sum(amount for cards, amount in mine if played & cards == cards)
+                # Facts 3d and 3g: on lead, the target plays the card it leads, or under
+                # lead=any its own runs, then its longest block of consecutive cards.
+                sure, after_own, rest_held = first(up, target == leader, prune_blocks, played,
+                                                   held, exempt_bit)
+                taken = sum(amount for cards, amount in mine if after_own & cards == cards)
                 floor = pope_floor(held, sure) + taken
                 if floor < beta <= taken and not (held & exempt_bit and exempt_kept):
                     # Fact 3f: another seat's race to go out plays some of the target's cards.
-                    raced = race(up, dealt, target, played, held)
+                    raced = (held ^ rest_held).bit_count() + race(up, dealt, target, after_own,
+                                                                  rest_held)
                     if raced > sure:
                         floor = pope_floor(held, raced) + taken
                 if floor >= beta:
