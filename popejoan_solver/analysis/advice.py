@@ -10,6 +10,7 @@ this means and what it does not (strategy fusion, non-locality).
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -17,14 +18,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..bots.interrupt import off_main_thread
 from ..bots.maxims import maxim_lead
+from ..bots.valuer import SampleValuer
+from ..bots.values import MODELS, SampleEval
 from ..model.board import Board
 from ..model.cards import Card, card_name
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
 from ..model.play import Game, Position, Run
 from ..search.api import cancel_searches, check_time_limit, play_board, usable_cores
-from .advice_eval import MODELS, SampleEval, evaluate
 from .stats import mean_ci
 
 if TYPE_CHECKING:
@@ -186,7 +189,7 @@ def summarise(evals: Sequence[SampleEval], cards: Sequence[Card],
     for i, card in enumerate(cards):
         values = [e.values[i] for e in evals]
         share = sum(1 / len(e.best) for e in evals if i in e.best) / n if n else math.nan
-        wins = sum(e.wins[i] for e in evals) / n if n else math.nan
+        wins = sum(e.wins[i] for e in evals if e.wins) / n if n else math.nan
         if exact and n:
             fraction = Fraction(sum(values), n)
             mean = float(fraction)
@@ -221,13 +224,7 @@ def run_all(deals: Sequence[Deal], job: Callable[[Deal, float | None], SampleEva
         return job(deal, deadline)
 
     if workers <= 1:
-        results: list[SampleEval] = []
-        for deal in deals:
-            result = one(deal)
-            if result is None:
-                break
-            results.append(result)
-        return results
+        return off_main_thread(lambda stop: _in_turn(deals, one, stop))
     pool = ThreadPoolExecutor(workers, thread_name_prefix="popejoan-advise")
     try:
         futures = [pool.submit(one, deal) for deal in deals]
@@ -244,6 +241,18 @@ def run_all(deals: Sequence[Deal], job: Callable[[Deal, float | None], SampleEva
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _in_turn(deals: Sequence[Deal], one: Callable[[Deal], SampleEval | None],
+             stop: threading.Event) -> list[SampleEval]:
+    """``deals`` valued one after another, up to the first past the deadline (or a stop)."""
+    results: list[SampleEval] = []
+    for deal in deals:
+        result = None if stop.is_set() else one(deal)
+        if result is None:
+            break
+        results.append(result)
+    return results
 
 
 def default_workers(model: str) -> int:
@@ -305,7 +314,7 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run] = (),
     check_question(here, seat)
     count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
     cards = legal_leads(here)
-    evals = run_all(deals, lambda d, dl: evaluate(d, model, dl), deadline,
+    evals = run_all(deals, SampleValuer(model), deadline,
                     workers if workers is not None else default_workers(model))
     for e in evals:
         if list(e.cards) != cards:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..model.cards import Card
 from .base import BotError, BotInfo, ChoiceRequest, LeadRequest
-from .values import lead_scores, option_scores
+from .values import evaluate, option_scores
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,9 @@ class CheatBot(BotInfo):
             raise BotError("the cheat bot needs the true position (sees_all)")
         if len(request.legal) == 1:
             return request.legal[0]
-        scores = lead_scores(request.truth)
+        found = evaluate(request.truth, forced_win=False)
+        assert found is not None, "no limit was set, so every value is exact"
+        scores = dict(zip(found.cards, found.values, strict=True))
         return max(request.legal, key=lambda c: (scores[c], -request.legal.index(c)))
 
     def choose(self, request: ChoiceRequest) -> int:

@@ -6,12 +6,15 @@ solves each double dummy and takes the option with the best mean value (ties: th
 card). ``model=paranoid`` (the default) values an option by the seat's guaranteed counters,
 every other seat playing against it, as ``popejoan solve`` does; ``model=maxn`` by the seat's
 counters when every seat raises its own (``search.maxn``, ties against the seat), the two
-opponent models of ``popejoan advise`` (docs/advice.md), whose evaluation this is, drawn from
-the layers below it.
+opponent models of ``popejoan advise`` (docs/advice.md), whose per-deal evaluation
+(``bots.values.evaluate``) this is. A deal drawn twice is solved once and each lead's search
+starts from its mean so far (``bots.valuer``): neither changes a value, so neither changes a
+decision.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -21,13 +24,15 @@ from ..model.cards import Card
 from ..model.deal import Deal
 from ..seat import Knowledge, sample_deals
 from .base import BotInfo, ChoiceRequest, LeadRequest
-from .values import lead_scores, option_scores
-
-MODELS = ("paranoid", "maxn")
-
+from .interrupt import off_main_thread
+from .valuer import SampleValuer, cached
+from .values import option_scores
 
 BATCH = 16
 """Deals drawn at a time when a decision is limited by time (drawing costs time too)."""
+
+MAXN_NODES = 2_000_000
+"""Positions a max^n search of one sampled deal may visit; past it the sample is skipped."""
 
 
 def drawn_deals(knowledge: Knowledge, samples: int, seed: int,
@@ -54,23 +59,43 @@ class PimcBot(BotInfo):
     def lead(self, request: LeadRequest) -> Card:
         if len(request.legal) == 1:
             return request.legal[0]
+        totals = self.lead_totals(request)
+        return max(request.legal, key=lambda c: (totals[c], -request.legal.index(c)))
+
+    def lead_totals(self, request: LeadRequest) -> dict[Card, int]:
+        """Each lead's value summed over the decision's deals (what :meth:`lead` maximises;
+        draws from ``request.rng``)."""
+        return off_main_thread(lambda stop: self._totals(request, stop))
+
+    def _totals(self, request: LeadRequest, stop: threading.Event) -> dict[Card, int]:
         started = time.perf_counter()
         deals = drawn_deals(request.knowledge, self.samples, request.rng.getrandbits(62),
                             self.seconds is not None)
-        totals: dict[Card, float] = defaultdict(float)
+        value = SampleValuer(self.model, forced_win=False, node_limit=MAXN_NODES)
+        totals: dict[Card, int] = defaultdict(int)
         for deal in deals:
-            for card, value in lead_scores(deal, self.model).items():
-                totals[card] += value
+            if stop.is_set():
+                break
+            found = value(deal)  # None: max^n passed its limit, the deal is skipped
+            for card, v in zip(found.cards, found.values, strict=True) if found else ():
+                totals[card] += v
             if self.seconds is not None and time.perf_counter() - started > self.seconds:
                 break
-        return max(request.legal, key=lambda c: (totals[c], -request.legal.index(c)))
+        return totals
 
     def choose(self, request: ChoiceRequest) -> int:
+        return off_main_thread(lambda stop: self._choose(request, stop))
+
+    def _choose(self, request: ChoiceRequest, stop: threading.Event) -> int:
         deals = sample_deals(request.knowledge, self.samples, request.rng.getrandbits(62))
-        totals = [0.0] * request.options
+        score = cached(lambda deal: option_scores(deal, request.lead, request.cards,
+                                                  request.knowledge.seat))
+        totals = [0] * request.options
         seen = 0
         for deal in deals:
-            scores = option_scores(deal, request.lead, request.cards, request.knowledge.seat)
+            if stop.is_set():
+                break
+            scores = score(deal)
             if scores is None:  # this sample's run goes another way: not consistent with it
                 continue
             seen += 1

@@ -1,13 +1,17 @@
-"""Double-dummy values a bot decides by: each legal lead's, and each option's at a choice.
+"""Double-dummy values a bot decides by, and advice values its samples by: each legal lead's
+on one deal with every hand known (the true one for the ``cheat``, a sampled one for ``pimc``
+and ``popejoan advise``), and each option's at a choice inside a run.
 
-Both are the seat's paranoid value (its guaranteed net counters, every other seat playing
-against it, as ``solve``), on one deal with every hand known: the true one for the ``cheat``,
-a sampled one for ``pimc``.
+The one per-sample evaluation (:func:`evaluate`) serves the bots and the advice
+(``analysis/advice.py`` imports it: bots sit below analysis), so that both value a deal the
+same way under the same opponent model.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from ..model.cards import Card
 from ..model.deal import Deal
@@ -17,27 +21,66 @@ from ..search.leads import lead_values
 from ..search.objective import Goal, Objective
 from ..seat.inference import common_prefix
 
+MODELS = ("paranoid", "maxn")
+"""``paranoid``: every other seat plays against the valued seat (its guaranteed value);
+``maxn``: every seat raises its own net counters (``search/maxn.py``, ties against the
+valued seat)."""
+
 TT_ENTRIES = 1 << 18
-"""Transposition-table entries for one deal's leads (as the advice's evaluation)."""
-
-MAXN_NODES = 2_000_000
-"""Positions a max^n search of one sampled deal may visit; past it the sample is skipped."""
+"""Transposition-table entries per deal valued (a deal's leads share one table)."""
 
 
-def lead_scores(deal: Deal, model: str = "paranoid") -> dict[Card, float]:
-    """Each legal lead of the seat on lead at ``deal`` with its value: its guaranteed value
-    (``paranoid``; the lower bound where a search was cut short) or its max^n value
-    (``maxn``; nothing when the search passes ``MAXN_NODES``)."""
-    if model == "maxn":
-        from ..search.maxn import MaxnLimitError, maxn_leads
+@dataclass(frozen=True)
+class SampleEval:
+    """The leads of the seat on lead on one deal: its value after each and its forced win."""
 
-        try:
-            leads = maxn_leads(deal, deal.leader + 1, node_limit=MAXN_NODES)
-        except MaxnLimitError:
-            return {}
-        return {card: float(values[deal.leader]) for card, values in leads}
-    return {e.card: float(e.guaranteed.lower)
-            for e in lead_values(deal, forced_win=False, tt_entries=TT_ENTRIES)}
+    cards: tuple[Card, ...]
+    values: tuple[int, ...]
+    wins: tuple[int, ...] | None
+    """1 where the seat can still force going out after the lead (whatever the others do);
+    None when not asked for (``evaluate(..., forced_win=False)``)."""
+
+    @property
+    def best(self) -> frozenset[int]:
+        """Indices of the leads of the highest value."""
+        top = max(self.values)
+        return frozenset(i for i, v in enumerate(self.values) if v == top)
+
+
+def evaluate(deal: Deal, model: str = "paranoid", *, deadline: float | None = None,
+             node_limit: int | None = None, forced_win: bool = True,
+             guesses: Mapping[Card, int] | None = None) -> SampleEval | None:
+    """The leads of ``deal``'s seat on lead valued under ``model`` (a ``time.monotonic()``
+    ``deadline``; a max^n ``node_limit``); None past either, where no value is exact.
+    ``guesses`` (each lead's guessed paranoid value) change no value, only the work."""
+    remaining = None if deadline is None else deadline - time.monotonic()
+    if remaining is not None and remaining <= 0:
+        return None
+    if model == "maxn" and not forced_win:
+        return _maxn(deal, (), None, deadline, node_limit)
+    evals = lead_values(deal, forced_win=forced_win, time_limit=remaining,
+                        tt_entries=TT_ENTRIES, guesses=guesses)
+    if not all(e.guaranteed.is_exact and (e.forced_win.is_exact or not forced_win)
+               for e in evals):
+        return None
+    cards = tuple(e.card for e in evals)
+    wins = tuple(e.forced_win.lower for e in evals) if forced_win else None
+    if model == "paranoid":
+        return SampleEval(cards, tuple(e.guaranteed.lower for e in evals), wins)
+    return _maxn(deal, cards, wins, deadline, node_limit)
+
+
+def _maxn(deal: Deal, cards: tuple[Card, ...], wins: tuple[int, ...] | None,
+          deadline: float | None, node_limit: int | None) -> SampleEval | None:
+    """The leads' max^n values for the seat on lead (None past the limits)."""
+    from ..search.maxn import MaxnLimitError, maxn_leads
+
+    try:
+        leads = maxn_leads(deal, deal.leader + 1, deadline=deadline, node_limit=node_limit)
+    except MaxnLimitError:
+        return None
+    return SampleEval(cards or tuple(card for card, _ in leads),
+                      tuple(v[deal.leader] for _, v in leads), wins)
 
 
 def find_choice(tree: RunTree, prefix: Sequence[Card], chooser: int) -> Choice | None:
@@ -55,7 +98,7 @@ def find_choice(tree: RunTree, prefix: Sequence[Card], chooser: int) -> Choice |
 
 
 def option_scores(deal: Deal, lead: Card, prefix: Sequence[Card],
-                  chooser: int) -> list[float] | None:
+                  chooser: int) -> list[int] | None:
     """The chooser's guaranteed value after each option of its choice in the run of ``lead``
     from the position ``deal`` (its leader on lead), or None when that choice is not reached
     in this deal."""
@@ -67,4 +110,4 @@ def option_scores(deal: Deal, lead: Card, prefix: Sequence[Card],
     board, _ = play_board(deal)
     driver = _Driver(make_engine("fast", game, board, None), game, board, None)
     goal = Objective(Goal.GUARANTEED, chooser)
-    return [float(driver.tree_value(goal, position, option).lower) for option in choice.options]
+    return [driver.tree_value(goal, position, option).lower for option in choice.options]

@@ -1,0 +1,181 @@
+"""What made pimc and advice cheaper changes no decision: the valued deals once each, the first
+lead's search started from its mean, the decision's searches on one helper thread.
+
+The reference here is the plain algorithm written out again: draw the deals, solve each with
+``search.lead_values``, sum (what ``pimc`` did before); whole deals played by both bots must
+give the same records.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+
+import pytest
+
+from popejoan_solver.analysis.advice import advise
+from popejoan_solver.bots.base import BotInfo, ChoiceRequest, LeadRequest
+from popejoan_solver.bots.driver import play_deal
+from popejoan_solver.bots.interrupt import off_main_thread
+from popejoan_solver.bots.pimc import PimcBot
+from popejoan_solver.bots.valuer import SampleValuer
+from popejoan_solver.bots.values import evaluate, option_scores
+from popejoan_solver.model.cards import Card
+from popejoan_solver.model.deal import deal_random
+from popejoan_solver.model.rules import get_ruleset
+from popejoan_solver.search.leads import lead_values
+from popejoan_solver.seat import knowledge, sample_deals
+
+
+def _copy(rng: random.Random) -> random.Random:
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin
+
+
+def plain_totals(request: LeadRequest, samples: int) -> dict[Card, int]:
+    """The plain pimc sum: every drawn deal solved on its own, no cache, no guess."""
+    deals = sample_deals(request.knowledge, samples, request.rng.getrandbits(62))
+    totals: dict[Card, int] = defaultdict(int)
+    for deal in deals:
+        for e in lead_values(deal, forced_win=False):
+            assert e.guaranteed.is_exact
+            totals[e.card] += e.guaranteed.lower
+    return totals
+
+
+@dataclass(frozen=True)
+class PlainPimc(BotInfo):
+    """pimc as it was written before the speed work (the reference of these tests)."""
+
+    samples: int = 8
+
+    def lead(self, request: LeadRequest) -> Card:
+        if len(request.legal) == 1:
+            return request.legal[0]
+        totals = plain_totals(request, self.samples)
+        return max(request.legal, key=lambda c: (totals[c], -request.legal.index(c)))
+
+    def choose(self, request: ChoiceRequest) -> int:
+        deals = sample_deals(request.knowledge, self.samples, request.rng.getrandbits(62))
+        totals, seen = [0] * request.options, 0
+        for deal in deals:
+            scores = option_scores(deal, request.lead, request.cards, request.knowledge.seat)
+            if scores is not None:
+                seen += 1
+                totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        if not seen:
+            return request.options - 1
+        return max(range(request.options), key=lambda i: (totals[i], -i))
+
+
+@dataclass(frozen=True)
+class Checked(PimcBot):
+    """pimc that, at every lead, also sums the plain way from the same generator and checks
+    that every lead's total is the same."""
+
+    checked: list[int] | None = None
+
+    def lead(self, request: LeadRequest) -> Card:
+        if len(request.legal) > 1:
+            twin = LeadRequest(request.knowledge, request.legal, _copy(request.rng))
+            ours = self.lead_totals(LeadRequest(request.knowledge, request.legal,
+                                                _copy(request.rng)))
+            plain = plain_totals(twin, self.samples)
+            assert {c: ours[c] for c in request.legal} == {c: plain[c] for c in request.legal}
+            assert self.checked is not None
+            self.checked.append(1)
+        return super().lead(request)
+
+
+CASES = [("hoyle-modernized", 4, 9, 0), ("hoyle-modernized", 5, 9, 3), ("spinado", 4, 9, 1),
+         ("peel+pope_in_lieu=run-continues", 6, 13, 2)]
+"""Deals whose every decision is quick, with 6 to 13 decisions each (Spin and the Pope in
+lieu chosen inside runs in the last two)."""
+
+
+@pytest.mark.parametrize(("rules", "players", "seed", "index"), CASES)
+def test_every_leads_totals_are_the_plain_sums(rules: str, players: int, seed: int,
+                                               index: int) -> None:
+    """At every lead of a whole deal (late leads draw the same deal often: the cache), each
+    lead's summed value equals the plain sum over the same draws."""
+    checked: list[int] = []
+    bots = [Checked("pimc:samples=8", samples=8, checked=checked) for _ in range(players)]
+    play_deal(deal_random(players, seed, get_ruleset(rules), index), bots, seed, "0")
+    assert len(checked) >= 5
+
+
+@pytest.mark.parametrize(("rules", "players", "seed", "index"), CASES)
+def test_a_seeded_deal_plays_the_same_as_plain_pimc(rules: str, players: int, seed: int,
+                                                   index: int) -> None:
+    """The records of a seeded deal, every seat pimc, the same as with the plain bot
+    (choices inside runs included: Spin and the Pope in lieu)."""
+    deal = deal_random(players, seed, get_ruleset(rules), index)
+    ours = play_deal(deal, [PimcBot("pimc:samples=8", samples=8)] * players, seed, "4")
+    plain = play_deal(deal, [PlainPimc("plain")] * players, seed, "4")
+    assert len(ours.decisions) >= 6
+    assert ours.recorded() == plain.recorded()
+    assert ours.values == plain.values
+
+
+def test_a_deal_drawn_twice_is_searched_once_and_valued_the_same() -> None:
+    """Late in a deal (here after all but the last run of a played deal) few cards are
+    hidden and draws repeat: each distinct deal is searched once, valued as on its own."""
+    deal = deal_random(4, 3, get_ruleset("hoyle-modernized"), 0)
+    played = play_deal(deal, [PlainPimc("plain", samples=2)] * 4, 3, "0")
+    k = knowledge(deal, 0, played.runs[:-1])
+    deals = sample_deals(k, 40, 1)
+    value = SampleValuer(forced_win=False)
+    found = [value(d) for d in deals]
+    distinct = {(d.hands, d.dead) for d in deals}
+    assert value.searched == len(distinct) < len(deals)
+    for d, got in zip(deals, found, strict=True):
+        assert got == evaluate(d, forced_win=False)
+
+
+def test_the_first_leads_guess_changes_no_value() -> None:
+    """Advice over 24 deals at the first lead with the guesses and without: the same means,
+    best shares and forced-win rates."""
+    deal = deal_random(5, 8, get_ruleset("hoyle-modernized"), 0)
+    ours = advise(deal, 1, samples=24, seed=3, workers=1)
+    k = knowledge(deal, 0)
+    plain = [lead_values(d) for d in sample_deals(k, 24, 3)]
+    for i, lead in enumerate(ours.leads):
+        values = [evals[i].guaranteed.lower for evals in plain]
+        assert lead.mean == pytest.approx(sum(values) / len(values), abs=1e-12)
+        assert lead.forced_win_rate == sum(e[i].forced_win.lower for e in plain) / 24
+
+
+def test_off_main_thread_runs_elsewhere_and_stops_on_an_interrupt() -> None:
+    where: list[str] = []
+    assert off_main_thread(lambda stop: where.append(threading.current_thread().name)) is None
+    assert where
+    assert where[0] != threading.main_thread().name
+
+    class StopAskedError(Exception):
+        pass
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise StopAskedError
+
+    stopped = threading.Event()
+
+    def work(stop: threading.Event) -> None:
+        if stop.wait(10):
+            stopped.set()
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        started = time.monotonic()
+        with pytest.raises(StopAskedError):
+            off_main_thread(work)
+        assert time.monotonic() - started < 5
+        assert stopped.is_set()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
