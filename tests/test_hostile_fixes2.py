@@ -4,6 +4,8 @@ names its finding and failed before the fix."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from popejoan_solver import (
     analyse_stops,
     deal_from_line,
     deal_random,
+    deal_to_line,
     get_ruleset,
     hoyle_dead_hand,
     parse_deal_text,
@@ -187,3 +190,36 @@ def test_solve_refuses_a_record_it_cannot_write_before_solving(
         err = capsys.readouterr().err.splitlines()[-1]  # after the example deal's warning
         assert err.startswith("error: --record ")
         assert ".tmp" not in err
+
+
+def test_kill_9_of_serve_leaves_no_search_process() -> None:
+    """Finding 13: ``kill -9`` of ``popejoan serve`` left its search process (and
+    multiprocessing's resource tracker) running for good, adopted by init."""
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
+    from tests.test_web_serve import alive, children
+
+    process = subprocess.Popen([sys.executable, "-m", "popejoan_solver", "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[5]
+        deal = deal_to_line(deal_random(6, 1)).encode()
+        with urllib.request.urlopen(url + "api/solve", deal, timeout=60) as response:
+            assert json.load(response)["stats"]["exact"] is True  # in a search process
+        searchers = children(process.pid)
+        assert searchers
+    finally:
+        process.kill()
+        process.wait()
+    deadline = time.monotonic() + 10
+    while [pid for pid in searchers if alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in searchers if alive(pid)]
+    for pid in left:  # clean up after a failure: these are this test's own processes
+        os.kill(pid, signal.SIGKILL)
+    assert not left

@@ -517,9 +517,10 @@ Progress = Callable[[int, int], None]
 PR_SET_PDEATHSIG: Final = 1
 
 
-def _die_with_parent(parent: int) -> None:
-    """Make this worker die when the batch process does, even by ``kill -9``: Linux's
-    parent-death signal, and a thread that watches the parent's pid wherever that is missing."""
+def die_with_parent(parent: int) -> None:
+    """Make this worker die when the batch process (or the web server) does, even by ``kill
+    -9``: Linux's parent-death signal, and a thread that watches the parent's pid wherever that
+    is missing."""
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
@@ -544,12 +545,12 @@ def _worker_init(parent: int) -> None:
     per worker), and die with the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _die_with_parent(parent)
+    die_with_parent(parent)
 
 
 def _pool_context() -> Any:
     """Fork on Linux, so every worker's parent is the batch process itself (see
-    :func:`_die_with_parent`); the platform's default elsewhere."""
+    the :func:`die_with_parent`); the platform's default elsewhere."""
     return multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
 
 

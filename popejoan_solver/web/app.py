@@ -9,6 +9,7 @@ other requests on a few threads.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -67,9 +68,13 @@ def _endpoint(handler: Handler, limiter: anyio.CapacityLimiter
     return endpoint
 
 
-def _ignore_sigint() -> None:
-    """In a search process: Ctrl-C is the server's to handle (it shuts the pool down)."""
+def _search_process_init(server: int) -> None:
+    """In a search process: Ctrl-C is the server's to handle (it shuts the pool down), and
+    the process dies with the server, even by ``kill -9`` (none is left running)."""
+    from ..analysis.batch import die_with_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(server)
 
 
 class SearchProcesses:
@@ -83,7 +88,8 @@ class SearchProcesses:
     async def run(self, name: str, data: bytes, query: dict[str, str]) -> dict[str, Any]:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
-                                             initializer=_ignore_sigint)
+                                             initializer=_search_process_init,
+                                             initargs=(os.getpid(),))
         loop = asyncio.get_running_loop()
         try:
             answer: dict[str, Any] = await loop.run_in_executor(
