@@ -22,8 +22,7 @@ median, p95 and worst milliseconds per deal, median nodes and the processor time
     python benchmarks/bench_solver.py --sampled 20 --deals 5 --sets hoyle-modernized:3
 
 values ``--sampled K`` deals drawn from seat 1's view at the first lead of each deal, as advice
-does, three ways in the same run: MTD(f) from the engine's own start, from the previous
-sample's value of each lead (``guesses``), and from the mean of the samples so far.
+does, in the same run with each start of MTD(f) in ``GUESS_MODES`` (``guesses``).
 """
 
 from __future__ import annotations
@@ -150,7 +149,10 @@ def run_lead_values(rules_name: str, players: int, deals: int, seed: int) -> dic
             "total_nodes": sum(nodes), "seconds": seconds, "exact": True}
 
 
-GUESS_MODES = ("none", "previous", "mean")
+GUESS_MODES = ("none", "previous", "mean", "first")
+"""MTD(f)'s start for each lead: the engine's own (the value it found last), the previous
+sample's value of the lead, the mean of the samples so far, or the previous sample's value
+for the deal's first lead only (the engine's own start after it)."""
 
 
 def run_sampled(rules_name: str, players: int, deals: int, seed: int,
@@ -171,8 +173,10 @@ def run_sampled(rules_name: str, players: int, deals: int, seed: int,
             values = []
             started = time.process_time()
             for deal in drawn:
-                guesses = {card: (v[-1] if mode == "previous" else round(sum(v) / len(v)))
+                guesses = {card: (round(sum(v) / len(v)) if mode == "mean" else v[-1])
                            for card, v in sums.items()} if mode != "none" else None
+                if mode == "first" and guesses:
+                    guesses = dict([min(guesses.items())])
                 found = evaluate_leads(deal, guesses=guesses)
                 nodes[mode] += found.nodes
                 for lead in found.leads:
