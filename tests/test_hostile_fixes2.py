@@ -223,3 +223,26 @@ def test_kill_9_of_serve_leaves_no_search_process() -> None:
     for pid in left:  # clean up after a failure: these are this test's own processes
         os.kill(pid, signal.SIGKILL)
     assert not left
+
+
+def test_a_changed_ruleset_does_not_describe_itself_as_its_base() -> None:
+    """Finding 14: ``rules hoyle-modernized+ace=high`` printed "ace low, lead any card. The
+    default." as its description (the base's, unchanged)."""
+    changed = get_ruleset("hoyle-modernized+ace=high")
+    assert changed.description.startswith("hoyle-modernized with ace=high; otherwise as ")
+    assert get_ruleset("hoyle-modernized+ace=low").description == \
+        get_ruleset("hoyle-modernized").description  # no change, the base's own words
+
+
+@pytest.mark.parametrize("args", [["rules", "hoyle-modernized+ace=high,ace=low"],
+                                  ["deal", "--players", "4", "--seed", "1", "--set", "ace=high",
+                                   "--set", "ace=low"],
+                                  ["deal", "--players", "4", "--seed", "1", "--rules",
+                                   "early-hoyle", "--set", "stock-size=6", "--set",
+                                   "stock_size=8"]])
+def test_an_option_set_twice_to_two_values_is_refused(
+        args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 14: ``--set ace=high --set ace=low`` (or ``+ace=high,ace=low``) silently took
+    the last value."""
+    assert main(args) == 2
+    assert "is set twice" in capsys.readouterr().err

@@ -478,7 +478,9 @@ class Ruleset:
         diff = [f"{name}={spec.text(getattr(changed, name))}" for name, spec in OPTIONS.items()
                 if getattr(changed, name) != getattr(base, name)]
         name = base_name + ("+" + ",".join(diff) if diff else "")
-        return replace(changed, name=name, description=base.description)
+        description = (f"{base_name} with {', '.join(diff)}; otherwise as {base_name}: "
+                       f"{base.description}" if diff else base.description)
+        return replace(changed, name=name, description=description)
 
     # Derived tables used by the play model and the solvers.
 
@@ -758,7 +760,11 @@ def parse_assignments(items: Sequence[str]) -> dict[str, str]:
         if not sep or not name.strip() or not value.strip():
             raise RulesError(f"a rule option is set as OPTION=VALUE (--set, or after '+' in a "
                              f"ruleset name), not {clip(item)!r}")
-        result[name.strip()] = value.strip()
+        key = name.strip().replace("-", "_")
+        if result.get(key, value.strip()) != value.strip():
+            raise RulesError(f"option {clip(key)} is set twice, to {clip(result[key])!r} and "
+                             f"{clip(value.strip())!r}")
+        result[key] = value.strip()
     return result
 
 
