@@ -246,3 +246,20 @@ def test_an_option_set_twice_to_two_values_is_refused(
     the last value."""
     assert main(args) == 2
     assert "is set twice" in capsys.readouterr().err
+
+
+def test_grade_text_gives_a_bounded_total_cost_as_bounds(small_match: Path) -> None:
+    """Finding 15: ``grade --time-limit`` printed "total cost {'lower': 8, 'upper': 151}" (a
+    Python dict) when the costs were bounds; now "8..151", as each lead's cost is written."""
+    from popejoan_solver.analysis.grading import describe, grade_record
+    from popejoan_solver.analysis.match import session_records
+
+    settings, rows = read_match(small_match)
+    record = next(iter(session_records(settings, rows)))[2]
+    result = grade_record(record, time_limit=1e-6)
+    totals = [line for line in describe(result) if "total cost" in line]
+    costs = [row["cost"] for row in result.players()]
+    assert any(isinstance(cost, dict) for cost in costs)  # the limit left some bounds
+    for line, cost in zip(totals, costs, strict=True):
+        written = f"{cost['lower']}..{cost['upper']}" if isinstance(cost, dict) else str(cost)
+        assert line.endswith(f"total cost {written}")

@@ -56,11 +56,15 @@ class RecordGrade:
             if only is not None and player != only:
                 continue
             own = [g.grade for g in self.leads if g.player == player]
-            cost = Value(sum(g.cost.lower for g in own), sum(g.cost.upper for g in own))
             rows.append({"player": player + 1, "seat": player + 1, "leads": len(own),
                          "errors": sum(1 for g in own if g.optimal is False),
-                         "cost": cost.to_json()})
+                         "cost": self.total_cost(player).to_json()})
         return rows
+
+    def total_cost(self, player: int) -> Value:
+        """The summed cost of a player's (0-based) leads: bounds when any lead's are."""
+        own = [g.grade for g in self.leads if g.player == player]
+        return Value(sum(g.cost.lower for g in own), sum(g.cost.upper for g in own))
 
     def to_json(self, only: int | None = None) -> dict[str, Any]:
         leads = [g for g in self.leads if only is None or g.player == only]
@@ -109,5 +113,5 @@ def describe(result: RecordGrade, only: int | None = None) -> list[str]:
     lines.append("")
     for row in result.players(only):
         lines.append(f"player {row['player']}: {row['leads']} leads graded, {row['errors']} "
-                     f"lost value, total cost {row['cost']}")
+                     f"lost value, total cost {result.total_cost(row['player'] - 1)}")
     return lines
