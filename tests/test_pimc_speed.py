@@ -22,7 +22,7 @@ from popejoan_solver.bots.base import BotInfo, ChoiceRequest, LeadRequest
 from popejoan_solver.bots.driver import play_deal
 from popejoan_solver.bots.interrupt import off_main_thread
 from popejoan_solver.bots.pimc import PimcBot
-from popejoan_solver.bots.valuer import SampleValuer
+from popejoan_solver.bots.valuer import GUESSES, SampleValuer
 from popejoan_solver.bots.values import evaluate, option_scores
 from popejoan_solver.model.cards import Card
 from popejoan_solver.model.deal import deal_random
@@ -104,7 +104,9 @@ def test_every_leads_totals_are_the_plain_sums(rules: str, players: int, seed: i
     """At every lead of a whole deal (late leads draw the same deal often: the cache), each
     lead's summed value equals the plain sum over the same draws."""
     checked: list[int] = []
-    bots = [Checked("pimc:samples=8", samples=8, checked=checked) for _ in range(players)]
+    guesses = GUESSES[index % len(GUESSES)]  # each way of starting the searches somewhere
+    bots = [Checked("pimc:samples=8", samples=8, guesses=guesses, checked=checked)
+            for _ in range(players)]
     play_deal(deal_random(players, seed, get_ruleset(rules), index), bots, seed, "0")
     assert len(checked) >= 5
 
@@ -134,16 +136,33 @@ def test_a_deal_drawn_twice_is_searched_once_and_valued_the_same() -> None:
     distinct = {(d.hands, d.dead) for d in deals}
     assert value.searched == len(distinct) < len(deals)
     for d, got in zip(deals, found, strict=True):
-        assert got == evaluate(d, forced_win=False)
+        alone = evaluate(d, forced_win=False)
+        assert got is not None
+        assert alone is not None
+        assert (got.cards, got.values) == (alone.cards, alone.values)
 
 
-def test_the_first_leads_guess_changes_no_value() -> None:
-    """Advice over 24 deals at the first lead with the guesses and without: the same means,
-    best shares and forced-win rates."""
+@pytest.mark.parametrize("guesses", GUESSES)
+def test_guesses_change_no_value(guesses: str) -> None:
+    """Deals drawn at the first lead valued with each way of starting the searches: the
+    same values and forced wins as each deal solved on its own (and only the work differs)."""
+    deal = deal_random(4, 8, get_ruleset("hoyle-modernized"), 1)
+    deals = sample_deals(knowledge(deal, 0), 12, 3)
+    value = SampleValuer(guesses=guesses)
+    for d in deals:
+        got = value(d)
+        assert got is not None
+        plain = lead_values(d)
+        assert got.values == tuple(e.guaranteed.lower for e in plain)
+        assert got.wins == tuple(e.forced_win.lower for e in plain)
+    if guesses != "none":
+        assert value.guesses()
+
+
+def test_advice_is_the_plain_mean_over_its_draws() -> None:
     deal = deal_random(5, 8, get_ruleset("hoyle-modernized"), 0)
     ours = advise(deal, 1, samples=24, seed=3, workers=1)
-    k = knowledge(deal, 0)
-    plain = [lead_values(d) for d in sample_deals(k, 24, 3)]
+    plain = [lead_values(d) for d in sample_deals(knowledge(deal, 0), 24, 3)]
     for i, lead in enumerate(ours.leads):
         values = [evals[i].guaranteed.lower for evals in plain]
         assert lead.mean == pytest.approx(sum(values) / len(values), abs=1e-12)

@@ -25,7 +25,7 @@ from ..model.deal import Deal
 from ..seat import Knowledge, sample_deals
 from .base import BotInfo, ChoiceRequest, LeadRequest
 from .interrupt import off_main_thread
-from .valuer import SampleValuer, cached
+from .valuer import DEFAULT_GUESSES, SampleValuer, cached
 from .values import option_scores
 
 BATCH = 16
@@ -55,6 +55,8 @@ class PimcBot(BotInfo):
     samples: int = 32
     model: str = "paranoid"
     seconds: float | None = None
+    guesses: str = DEFAULT_GUESSES
+    """Where each lead's search starts (``bots.valuer.GUESSES``): changes no decision."""
 
     def lead(self, request: LeadRequest) -> Card:
         if len(request.legal) == 1:
@@ -71,7 +73,7 @@ class PimcBot(BotInfo):
         started = time.perf_counter()
         deals = drawn_deals(request.knowledge, self.samples, request.rng.getrandbits(62),
                             self.seconds is not None)
-        value = SampleValuer(self.model, forced_win=False, node_limit=MAXN_NODES)
+        value = self.valuer()
         totals: dict[Card, int] = defaultdict(int)
         for deal in deals:
             if stop.is_set():
@@ -82,6 +84,11 @@ class PimcBot(BotInfo):
             if self.seconds is not None and time.perf_counter() - started > self.seconds:
                 break
         return totals
+
+    def valuer(self) -> SampleValuer:
+        """A fresh valuer for one decision's deals (its node count is the decision's)."""
+        return SampleValuer(self.model, forced_win=False, node_limit=MAXN_NODES,
+                            guesses=self.guesses)
 
     def choose(self, request: ChoiceRequest) -> int:
         return off_main_thread(lambda stop: self._choose(request, stop))

@@ -1,15 +1,12 @@
-"""The deals drawn for one decision, valued: each distinct deal searched once, each lead's
-search started from the mean of its values so far.
+"""The deals drawn for one decision, valued: each distinct deal searched once.
 
-``pimc`` and ``popejoan advise`` value many deals drawn from one seat's view. Two things
-change no value and save work: a deal drawn twice (late in a deal few cards are hidden and
-draws repeat) is the same deal, valued once; and MTD(f), which closes in on a lead's value by
-null-window searches, needs fewer of them the nearer it starts. The engine starts each lead
-from the value of the lead before it on the same deal (the leads of one deal are worth much
-the same), but the first lead from 0: that one starts from the rounded mean of its values on
-the deals valued before (``search.lead_values(guesses=...)``: "a guess changes no value, only
-the work"). Guessing every lead from its mean instead costs more nodes than it saves
-(docs/performance.md, "Matches").
+``pimc`` and ``popejoan advise`` value many deals drawn from one seat's view. A deal drawn
+twice (late in a deal few cards are hidden and draws repeat) is the same deal: it is valued
+once, which changes no value. MTD(f), which closes in on a lead's value by null-window
+searches, needs fewer of them the nearer it starts; ``guesses`` can start a lead's search
+from its mean over the deals valued before (``search.lead_values(guesses=...)``: "a guess
+changes no value, only the work"), but measured it saves nothing reliably, so by default the
+engine starts each lead from the value of the lead before it on the same deal.
 """
 
 from __future__ import annotations
@@ -29,30 +26,47 @@ def deal_key(deal: Deal) -> DealKey:
     return deal.hands, deal.dead, deal.turnup, deal.played, deal.leader
 
 
+GUESSES = ("none", "first", "every")
+"""Where each lead's search starts: the engine's own start (``none``: 0 for the first lead,
+then the value of the lead before it on the same deal); the first lead from its mean over the
+deals valued before (``first``); every lead from its mean (``every``)."""
+
+DEFAULT_GUESSES = "none"
+"""Measured on seeded pimc matches (docs/performance.md, "Matches"): neither mean saves
+nodes reliably, so the engine's own start is kept."""
+
+
 class SampleValuer:
     """Values one decision's deals under ``model`` (safe to call from several threads)."""
 
     def __init__(self, model: str = "paranoid", *, forced_win: bool = True,
-                 node_limit: int | None = None, guesses: bool = True) -> None:
+                 node_limit: int | None = None, guesses: str = DEFAULT_GUESSES) -> None:
+        if guesses not in GUESSES:
+            raise ValueError(f"guesses is one of {', '.join(GUESSES)}, not {guesses!r}")
         self.model = model
         self.forced_win = forced_win
         self.node_limit = node_limit
-        self.use_guesses = guesses and model == "paranoid"
+        self.guessing = guesses if model == "paranoid" else "none"
         self.searched = 0
         """Distinct deals searched (the others came from the cache)."""
+        self.nodes = 0
+        """Positions the searches visited (for benchmarks)."""
         self._done: dict[DealKey, SampleEval] = {}
-        self._first: Card | None = None
-        self._sum = 0
+        self._sums: dict[Card, int] = {}
         self._count = 0
         self._lock = threading.Lock()
 
     def guesses(self) -> dict[Card, int] | None:
-        """The first lead's mean value over the deals valued so far, rounded (None before
-        any): where its search starts."""
+        """The leads' rounded means over the deals valued so far, as ``guessing`` says which
+        (None for none)."""
         with self._lock:
-            if self._first is None or not self._count:
+            if self.guessing == "none" or not self._count:
                 return None
-            return {self._first: round(self._sum / self._count)}
+            means = {card: round(total / self._count) for card, total in self._sums.items()}
+        if self.guessing == "first":
+            first = next(iter(means))
+            return {first: means[first]}
+        return means
 
     def __call__(self, deal: Deal, deadline: float | None = None) -> SampleEval | None:
         """The deal's leads valued (None past the deadline or the max^n node limit)."""
@@ -72,15 +86,10 @@ class SampleValuer:
                 return
             self._done[key] = found
             self.searched += 1
-            if self.use_guesses and found.cards and found.cards[0] == self._first_of(found):
-                self._count += 1
-                self._sum += found.values[0]
-
-    def _first_of(self, found: SampleEval) -> Card:
-        """The decision's first lead (the same on every deal drawn: the seat's own hand)."""
-        if self._first is None:
-            self._first = found.cards[0]
-        return self._first
+            self.nodes += found.nodes
+            self._count += 1
+            for card, value in zip(found.cards, found.values, strict=True):
+                self._sums[card] = self._sums.get(card, 0) + value
 
 
 def cached(score: Callable[[Deal], list[int] | None]) -> Callable[[Deal], list[int] | None]:

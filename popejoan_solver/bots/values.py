@@ -17,7 +17,7 @@ from ..model.cards import Card
 from ..model.deal import Deal
 from ..model.play import Choice, Game, Position, RunTree, outcomes
 from ..search.api import _Driver, make_engine, play_board
-from ..search.leads import lead_values
+from ..search.leads import evaluate_leads
 from ..search.objective import Goal, Objective
 from ..seat.inference import common_prefix
 
@@ -39,6 +39,8 @@ class SampleEval:
     wins: tuple[int, ...] | None
     """1 where the seat can still force going out after the lead (whatever the others do);
     None when not asked for (``evaluate(..., forced_win=False)``)."""
+    nodes: int = 0
+    """Positions the paranoid searches visited (for benchmarks; max^n's not counted)."""
 
     @property
     def best(self) -> frozenset[int]:
@@ -58,15 +60,17 @@ def evaluate(deal: Deal, model: str = "paranoid", *, deadline: float | None = No
         return None
     if model == "maxn" and not forced_win:
         return _maxn(deal, (), None, deadline, node_limit)
-    evals = lead_values(deal, forced_win=forced_win, time_limit=remaining,
-                        tt_entries=TT_ENTRIES, guesses=guesses)
+    searched = evaluate_leads(deal, forced_win=forced_win, time_limit=remaining,
+                              tt_entries=TT_ENTRIES, guesses=guesses)
+    evals = searched.leads
     if not all(e.guaranteed.is_exact and (e.forced_win.is_exact or not forced_win)
                for e in evals):
         return None
     cards = tuple(e.card for e in evals)
     wins = tuple(e.forced_win.lower for e in evals) if forced_win else None
     if model == "paranoid":
-        return SampleEval(cards, tuple(e.guaranteed.lower for e in evals), wins)
+        return SampleEval(cards, tuple(e.guaranteed.lower for e in evals), wins,
+                          searched.nodes)
     return _maxn(deal, cards, wins, deadline, node_limit)
 
 
