@@ -148,7 +148,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
     if args.format == "json":
         _print_json(deal_to_json(deal))
     elif args.format == "record":
-        seeded = RecordedDeal(deal, seed=DealSeed(args.seed, args.index, args.players))
+        seed = DealSeed(args.seed, args.index, args.players)
+        seeded = RecordedDeal(deal, seed=seed if seed.fits else None)  # else by its cards
         _print_json(record_to_json(Record(rules, (seeded,))))
     elif args.format == "toml":
         print(deal_to_toml(deal), end="")

@@ -263,3 +263,17 @@ def test_grade_text_gives_a_bounded_total_cost_as_bounds(small_match: Path) -> N
     for line, cost in zip(totals, costs, strict=True):
         written = f"{cost['lower']}..{cost['upper']}" if isinstance(cost, dict) else str(cost)
         assert line.endswith(f"total cost {written}")
+
+
+@pytest.mark.parametrize(("seed", "index"), [(10**30, 0), (-(10**30), 0), (1, 2**31)])
+def test_deal_record_of_a_seed_a_record_cannot_hold(
+        seed: int, index: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 16: ``deal --seed 10**30 --format record`` (or ``--index 2**31``) wrote a record
+    that ``check`` refuses ("seed must be a whole number below 2**63"); such a deal is now
+    written by its cards."""
+    from popejoan_solver.model.record import parse_record_text
+
+    assert main(["deal", "--players", "4", "--seed", str(seed), "--index", str(index),
+                 "--format", "record"]) == 0
+    record = parse_record_text(capsys.readouterr().out)
+    assert record.deals[0].deal == deal_random(4, seed, None, index)

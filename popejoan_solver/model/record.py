@@ -44,6 +44,10 @@ DEAL_KEYS: Final = ("deal", "dealer", "tags", "plays", "claimed")
 PLAY_KEYS: Final = ("seat", "card", "choice")
 CLAIM_KEYS: Final = ("values", "board_after")
 MAX_DEALS: Final = 10_000
+SEED_LIMIT: Final = 1 << 63
+"""A seeded deal's seed is below this in size (a signed 64-bit number)."""
+INDEX_LIMIT: Final = 1 << 31
+"""A seeded deal's index is below this."""
 """The most deals one record may hold (a file is at most 1 MiB anyway)."""
 
 
@@ -88,6 +92,11 @@ class DealSeed:
 
     def deal(self, rules: Ruleset) -> Deal:
         return deal_random(self.players, self.seed, rules, self.index)
+
+    @property
+    def fits(self) -> bool:
+        """Whether a record can hold it (else the deal's cards are written instead)."""
+        return abs(self.seed) < SEED_LIMIT and 0 <= self.index < INDEX_LIMIT
 
     def to_json(self) -> dict[str, int]:
         return {"seed": self.seed, "index": self.index, "players": self.players}
@@ -258,9 +267,9 @@ def _seed_from_json(raw: Mapping[str, Any], where: str) -> DealSeed:
     """``{"seed": S, "index": I, "players": P}`` (``index`` 0 when left out)."""
     obj = _object(raw, f"{where}the seeded deal", ("seed", "index", "players"))
     seed, index, players = obj.get("seed"), obj.get("index", 0), obj.get("players")
-    if type(seed) is not int or abs(seed) >= 1 << 63:
+    if type(seed) is not int or abs(seed) >= SEED_LIMIT:
         raise NotationError(f"{where}seed must be a whole number below 2**63")
-    if type(index) is not int or not 0 <= index < 1 << 31:
+    if type(index) is not int or not 0 <= index < INDEX_LIMIT:
         raise NotationError(f"{where}index must be a whole number from 0 below 2**31")
     if type(players) is not int:
         raise NotationError(f"{where}a seeded deal needs \"players\", 3 to 8")
