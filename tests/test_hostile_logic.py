@@ -240,6 +240,8 @@ def test_ctrl_c_is_not_lost_to_a_check_that_takes_it(monkeypatch: pytest.MonkeyP
     with pytest.raises(KeyboardInterrupt):
         _check_until(solver, 2)
     timer.join()
+    solver.push()  # an interrupt that came between checks does not stay behind in z3
+    solver.pop()
 
 
 @pytest.mark.usefixtures("python_ctrl_c")

@@ -91,10 +91,14 @@ def check_sat(solver: z3.Solver) -> z3.CheckSatResult:
 
 
 def _check_beside(solver: z3.Solver) -> z3.CheckSatResult:
-    """``solver.check()`` on a helper thread; a KeyboardInterrupt while it runs cancels it."""
+    """``solver.check()`` on a helper thread while the main thread waits. For the check's
+    duration Ctrl-C only cancels it (``Context.interrupt``) and is raised once the helper is
+    done: raised at any other moment, it could leave the helper inside z3 while the process
+    exits (a crash at exit). SIGINT ignored, or handled by someone else, is left alone."""
     solver.set(ctrl_c=False)
     outcome: list[z3.CheckSatResult | BaseException] = []
     done = threading.Event()
+    interrupted = False
 
     def run() -> None:
         try:
@@ -104,16 +108,35 @@ def _check_beside(solver: z3.Solver) -> z3.CheckSatResult:
         finally:
             done.set()
 
-    threading.Thread(target=run, name="popejoan-z3-check", daemon=True).start()
-    try:
-        done.wait()
-    except KeyboardInterrupt:
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        nonlocal interrupted
+        interrupted = True
         solver.ctx.interrupt()
+
+    previous = signal.getsignal(signal.SIGINT)
+    ours = previous is signal.default_int_handler or previous is _on_signal
+    if ours:
+        signal.signal(signal.SIGINT, on_sigint)
+    try:
+        threading.Thread(target=run, name="popejoan-z3-check", daemon=True).start()
         done.wait()
-        raise
+    finally:
+        if ours:
+            signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        _clear_cancel(solver.ctx)
+        raise KeyboardInterrupt
     if isinstance(outcome[0], BaseException):
         raise outcome[0]
     return outcome[0]
+
+
+def _clear_cancel(ctx: z3.Context) -> None:
+    """Undo an interrupt that came when no check was running (it would stay and make the
+    context's next push or pop fail): z3 clears it at the start of any check."""
+    blank = z3.Solver(ctx=ctx)
+    blank.set(ctrl_c=False)
+    blank.check()
 
 
 _Z3_DIR = os.path.dirname(z3.__file__) + os.sep
