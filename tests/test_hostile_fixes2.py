@@ -277,3 +277,11 @@ def test_deal_record_of_a_seed_a_record_cannot_hold(
                  "--format", "record"]) == 0
     record = parse_record_text(capsys.readouterr().out)
     assert record.deals[0].deal == deal_random(4, seed, None, index)
+
+
+def test_a_key_written_twice_says_broken_json_once() -> None:
+    """Finding 17: "error: broken JSON: broken JSON: the key 'hands' is written twice" (the
+    duplicate-key error, a ValueError, was wrapped again)."""
+    with pytest.raises(PopeJoanError) as caught:
+        parse_deal_text('{"hands": ["2C"], "hands": ["3C"], "dead": "", "turnup": "2S"}')
+    assert str(caught.value) == "broken JSON: the key 'hands' is written twice"

@@ -244,6 +244,8 @@ def decode_json(text: str) -> object:
                             f"{exc.colno}") from None
     except RecursionError:
         raise NotationError("broken JSON: nested too deeply to read") from None
+    except NotationError:  # a key written twice: its message says "broken JSON" already
+        raise
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         raise NotationError(f"broken JSON: {clip(str(exc))}") from None
 
