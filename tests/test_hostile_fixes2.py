@@ -285,3 +285,25 @@ def test_a_key_written_twice_says_broken_json_once() -> None:
     with pytest.raises(PopeJoanError) as caught:
         parse_deal_text('{"hands": ["2C"], "hands": ["3C"], "dead": "", "turnup": "2S"}')
     assert str(caught.value) == "broken JSON: the key 'hands' is written twice"
+
+
+def test_intervals_of_a_few_values_use_students_t() -> None:
+    """Finding 18: every "95% interval" of a mean (standings over a few units, advice over a
+    few samples, stats) was the normal one, 1.96 standard errors whatever the count: for two
+    units it covers about 70%, and standings called pairs "separated" on that. The quantiles
+    against the printed table (Student's t, two-sided 95%) and, where SciPy is installed,
+    against it to 1e-9."""
+    from popejoan_solver.analysis.stats import mean_ci, t95
+
+    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 10: 2.228, 20: 2.086,
+             30: 2.042, 60: 2.000, 120: 1.980}
+    for df, printed in table.items():
+        assert round(t95(df), 3) == printed
+    mean, _, high = mean_ci([0.0, 2.0])
+    assert (mean, high - mean) == (1.0, pytest.approx(12.706204736174694))  # sd √2, n 2
+    try:
+        from scipy.stats import t as student
+    except ImportError:
+        return
+    for df in [*range(1, 60), 99, 500, 999, 1000, 1001, 4000, 10**6]:
+        assert t95(df) == pytest.approx(student.ppf(0.975, df), abs=1e-9)

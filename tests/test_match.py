@@ -83,11 +83,12 @@ def test_standings_against_an_independent_computation(session_match: Path) -> No
     for row in rows:
         for name, value in zip(row.seats, row.values, strict=True):
             per_unit[name][row.session].append(value)
-    z = 1.959963984540054
+    t95 = 12.706204736174694  # Student's t, two-sided 95%, 1 degree of freedom: two units
     for bot in result.bots:
         plays = [v for unit in per_unit[bot.name].values() for v in unit]
         means = [statistics.fmean(unit) for unit in per_unit[bot.name].values()]
-        half = z * statistics.stdev(means) / math.sqrt(len(means))
+        assert len(means) == 2
+        half = t95 * statistics.stdev(means) / math.sqrt(len(means))
         assert bot.plays == len(plays) == 6 * 4  # every seat of six deals, once
         assert bot.mean == pytest.approx(statistics.fmean(plays))
         assert bot.ci95 == pytest.approx((statistics.fmean(means) - half,
@@ -96,7 +97,7 @@ def test_standings_against_an_independent_computation(session_match: Path) -> No
     diffs = [statistics.fmean(per_unit[pair.a][u]) - statistics.fmean(per_unit[pair.b][u])
              for u in per_unit[pair.a]]
     assert pair.difference == pytest.approx(statistics.fmean(diffs))
-    half = z * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    half = t95 * statistics.stdev(diffs) / math.sqrt(len(diffs))
     assert pair.ci95 == pytest.approx((pair.difference - half, pair.difference + half))
 
 
