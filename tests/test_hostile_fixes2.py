@@ -307,3 +307,12 @@ def test_intervals_of_a_few_values_use_students_t() -> None:
         return
     for df in [*range(1, 60), 99, 500, 999, 1000, 1001, 4000, 10**6]:
         assert t95(df) == pytest.approx(student.ppf(0.975, df), abs=1e-9)
+
+
+def test_a_share_of_optimal_leads_stays_a_rate() -> None:
+    """Finding 19: ``study hoyle-maxims --deals 2 --players 3`` printed "random lead ...
+    optimal 0.583 [-1.534, 2.701]": a rate's interval outside 0 to 1."""
+    from popejoan_solver.analysis.maxims import MaximSummary
+
+    _, low, high = MaximSummary("random lead", (0.25, 0.9166666), (0.0, 1.0)).optimal_rate
+    assert (low, high) == (0.0, 1.0)

@@ -55,12 +55,14 @@ class MaximSummary:
 
     @property
     def optimal_rate(self) -> tuple[float, float, float]:
-        """The rate with its 95% interval (Wilson for 0/1 hits, normal for shares)."""
+        """The rate with its 95% interval (Wilson for 0/1 hits, Student's t for shares, kept
+        within 0 to 1 as a rate is)."""
         if all(h in (0.0, 1.0) for h in self.hits):
             wins = int(sum(self.hits))
             low, high = wilson(wins, self.deals)
             return (wins / self.deals if self.deals else 0.0, low, high)
-        return mean_ci(list(self.hits))
+        rate, low, high = mean_ci(list(self.hits))
+        return (rate, max(0.0, low), min(1.0, high))
 
     @property
     def mean_cost(self) -> tuple[float, float, float]:
