@@ -8,53 +8,76 @@
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .analysis.advice import Advice, LeadAdvice, advise
-from .model.board import Board, Compartment
-from .model.cards import CardSet, card_name, parse_card
-from .model.deal import Deal, deal_random, deal_warnings
-from .model.errors import (
-    CardError,
-    DealError,
-    IllegalPlayError,
-    NotationError,
-    PopeJoanError,
-    RulesError,
-)
-from .model.examples import hoyle_dead_hand
-from .model.notation import (
-    deal_from_json,
-    deal_from_line,
-    deal_to_json,
-    deal_to_line,
-    parse_deal_text,
-)
-from .model.play import Game, Position, Run, StopReason
-from .model.rules import RULESETS, Ruleset, get_ruleset
-from .model.settlement import Transfer, settle
-from .model.stops import StopsReport, View, analyse_stops
-from .search import Solution, Value, solve
-from .seat import Knowledge, view
-
 if TYPE_CHECKING:
+    from .analysis.advice import Advice, LeadAdvice, advise
     from .logic.find import FindQuery, FindResult, Property, find_deals
     from .logic.prover import TheoremResult
     from .logic.theorems import THEOREMS, prove
+    from .model.board import Board, Compartment
+    from .model.cards import CardSet, card_name, parse_card
+    from .model.deal import Deal, deal_random, deal_warnings
+    from .model.errors import (
+        CardError,
+        DealError,
+        IllegalPlayError,
+        NotationError,
+        PopeJoanError,
+        RulesError,
+    )
+    from .model.examples import hoyle_dead_hand
+    from .model.notation import (
+        deal_from_json,
+        deal_from_line,
+        deal_to_json,
+        deal_to_line,
+        parse_deal_text,
+    )
+    from .model.play import Game, Position, Run, StopReason
+    from .model.rules import RULESETS, Ruleset, get_ruleset
+    from .model.settlement import Transfer, settle
+    from .model.stops import StopsReport, View, analyse_stops
+    from .search import Solution, Value, solve
+    from .seat import Knowledge, view
 
 __version__ = "0.1.0"
 
-_LAZY = {"FindQuery": "find", "FindResult": "find", "Property": "find", "find_deals": "find",
-         "TheoremResult": "prover", "THEOREMS": "theorems", "prove": "theorems"}
+_LAZY = {
+    "analysis.advice": ("Advice", "LeadAdvice", "advise"),
+    "logic.find": ("FindQuery", "FindResult", "Property", "find_deals"),
+    "logic.prover": ("TheoremResult",),
+    "logic.theorems": ("THEOREMS", "prove"),
+    "model.board": ("Board", "Compartment"),
+    "model.cards": ("CardSet", "card_name", "parse_card"),
+    "model.deal": ("Deal", "deal_random", "deal_warnings"),
+    "model.errors": ("CardError", "DealError", "IllegalPlayError", "NotationError",
+                     "PopeJoanError", "RulesError"),
+    "model.examples": ("hoyle_dead_hand",),
+    "model.notation": ("deal_from_json", "deal_from_line", "deal_to_json", "deal_to_line",
+                       "parse_deal_text"),
+    "model.play": ("Game", "Position", "Run", "StopReason"),
+    "model.rules": ("RULESETS", "Ruleset", "get_ruleset"),
+    "model.settlement": ("Transfer", "settle"),
+    "model.stops": ("StopsReport", "View", "analyse_stops"),
+    "search": ("Solution", "Value", "solve"),
+    "seat": ("Knowledge", "view"),
+}
+_HOME = {name: module for module, names in _LAZY.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:
-    """The proof and deal-search API, imported on first use (z3 and python-sat are slow to
-    load, and most uses of the package never need them)."""
-    if name in _LAZY:
-        module = importlib.import_module(f".logic.{_LAZY[name]}", __name__)
-        value = getattr(module, name)
+    """The public API, each name imported from its module on first use: importing the package
+    stays instant (z3, python-sat and the solver load only when needed), so the command line
+    can take a Ctrl-C from its very start."""
+    if name in _HOME:
+        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOME})
+
 
 __all__ = [
     "RULESETS",

@@ -923,7 +923,3 @@ def argv_command(argv: Sequence[str] | None) -> str:
     words = sys.argv[1:] if argv is None else argv
     return next((w for w in words if not w.startswith("-")), "")
 
-
-def entry_point() -> NoReturn:
-    """The console script."""
-    sys.exit(main())

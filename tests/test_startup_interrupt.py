@@ -1,0 +1,51 @@
+"""Ctrl-C while a command is still loading its modules: status 130 and one line, as later.
+
+The package's ``__init__`` imports nothing heavy and the command line's modules load inside
+the handling of Ctrl-C (``popejoan_solver/__main__.py``); before, a Ctrl-C in the first half
+second printed a KeyboardInterrupt traceback from an import.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .contract import ROOT, default_sigint
+
+SCRIPT = Path(sys.executable).parent / "popejoan"
+
+
+def _interrupted_at(command: list[str], after: float) -> tuple[int | None, str, str]:
+    """Run ``command``, Ctrl-C its process group ``after`` seconds in; status and output."""
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                            start_new_session=True, preexec_fn=default_sigint)
+    time.sleep(after)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError(f"{command} ran on 30 s after Ctrl-C") from None
+    return proc.returncode, out.decode(), err.decode()
+
+
+@pytest.mark.parametrize("launcher", ["module", "script"])
+def test_ctrl_c_while_loading_is_status_130_and_one_line(launcher: str) -> None:
+    if launcher == "script" and not SCRIPT.exists():
+        pytest.skip(f"no console script next to {sys.executable}")
+    command = ([sys.executable, "-m", "popejoan_solver"] if launcher == "module"
+               else [str(SCRIPT)])
+    for after in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6):
+        status, out, err = _interrupted_at([*command, "prove", "--json"], after)
+        assert "Traceback" not in err, (after, err)
+        assert status == 130, (after, status, err)
+        assert err.splitlines() == ["error: interrupted"], (after, err)
+        assert out == ""
