@@ -382,3 +382,73 @@ def test_a_wrong_own_runs_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> No
         objective = Objective(Goal.GUARANTEED, seat)
         wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
         assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), (mutation, seed)
+
+
+def _pope_loss_mutant(mutation: str) -> Callable[..., int]:
+    """A wrong fact 3h: the Pope's whole stretch counted, spans included ("stretch"), or fact
+    3b's card charged again ("lead"). (Counting the holder's cards inside the spans as lost
+    when he keeps the Pope is wrong too, but no small deal among 400 seeds shows it.)"""
+    def wrong(up: tuple[int, ...], dealt: tuple[int, ...], holder: int, slot: int,
+              bottom: bool, played: int, cover: int, open_cards: int, leader: int,
+              led_outside: bool) -> int:
+        keep = (dealt[holder] & ~played & ~cover).bit_count()
+        stretch = up[slot] & (-1 if mutation == "stretch" else ~cover) & open_cards
+        lost = stretch.bit_count()
+        if mutation != "lead" and led_outside and leader == holder:
+            return min(keep, lost) - 1
+        if mutation != "lead" and led_outside and dealt[leader] & stretch:
+            return min(keep + 1, lost) - 1
+        return min(keep, lost)
+    return wrong
+
+
+POPE_BOUND_DEALS = [("lead", 8, 0), ("lead", 13, 3), ("lead", 29, 4), ("stretch", 73, 0),
+                    ("stretch", 113, 0), ("stretch", 132, 0)]
+"""(mutation, seed, seat): ``deal_holding("hoyle-modernized", POPE, 3 + seed % 3, 4 + seed %
+2, seed)`` where that wrong fact 3h gets the seat's best case wrong (found by searching
+seeds)."""
+
+
+def _pope_bound_deal(seed: int, rules: str = "hoyle-modernized") -> tuple[Game, Board]:
+    from popejoan_solver.model.cards import POPE
+
+    from .conftest import deal_holding
+
+    deal = deal_holding(rules, POPE, 3 + seed % 3, 4 + seed % 2, seed)
+    return Game.from_deal(deal), Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
+
+
+@pytest.mark.parametrize(("rules", "compiled", "seeds"), [
+    ("hoyle-modernized", False, [s for _, s, _ in POPE_BOUND_DEALS]),
+    ("hoyle-modernized", True, [s for _, s, _ in POPE_BOUND_DEALS]),
+    ("britannica", True, [s for _, s, _ in POPE_BOUND_DEALS]),
+    # the compiled general mode must not use it before the Pope in lieu is played
+    ("hoyle-modernized+pope_in_lieu=run-continues", True, [8, 73])])
+def test_the_pope_bound_agrees_with_reference(rules: str, compiled: bool,
+                                              seeds: list[int]) -> None:
+    """Fact 3h (another seat's Pope, kept or led, costs the target more than one card): every
+    seat's guaranteed value and best case against the reference, on the deals that catch the
+    wrong versions."""
+    if compiled and not COMPILED:
+        pytest.skip("compiled core not built")
+    for seed in seeds:
+        game, board = _pope_bound_deal(seed, rules)
+        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        for seat in range(game.players):
+            for goal in (Goal.GUARANTEED, Goal.BEST_CASE):
+                objective = Objective(goal, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    rules, seed, seat, goal)
+
+
+def test_a_wrong_pope_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation tests of fact 3h: each wrong version makes the Python engine disagree with
+    the reference on its deals."""
+    from popejoan_solver.search import fast as fast_module
+
+    for mutation, seed, seat in POPE_BOUND_DEALS:
+        monkeypatch.setattr(fast_module, "pope_cards_lost", _pope_loss_mutant(mutation))
+        game, board = _pope_bound_deal(seed)
+        objective = Objective(Goal.BEST_CASE, seat)
+        wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
+        assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), (mutation, seed)

@@ -99,6 +99,7 @@ typedef struct {
     val_t all_mine;
     val_t exempt_mine;     /* the exempt card's (Pope's) award if the target holds it */
     int exempt_kept;       /* fact 3e: its holder may keep the exempt card to the end */
+    int pope_bottom;       /* fact 3h: the exempt card is the bottom of its stretch */
     uint64_t theirs;
     uint64_t in_play;
     /* Move ordering: cut-offs per (objective, leader, lead), weighted; kept from one search of
@@ -377,7 +378,7 @@ static inline int own_block(uint64_t held) {
 }
 
 /* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position. */
-HOT static val_t target_bound(const Core *c, uint64_t played, int leader) {
+HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int forced) {
     const int t = c->target;
     const uint64_t held = c->dealt[t] & ~played;
     const uint64_t open_cards = c->theirs & ~played;
@@ -413,8 +414,26 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader) {
      * then pays nothing, the Pope included) or played: one more card either way, unless it is
      * the card just charged for the seat on lead. */
     const uint64_t pope = c->exempt_bit & ~played & ~cover;
-    if (pope && c->holder[c->exempt_slot] != t && !(led_outside && c->holder[c->exempt_slot] == leader))
-        bound -= 1;
+    const int x = c->holder[c->exempt_slot];
+    if (pope && x != t) {
+        int keep = 1, lost = 1;
+        uint64_t stretch = 0;
+        if (forced && c->pope_bottom) {
+            /* Fact 3h: kept, its holder's every card outside the spans is played or exempt;
+             * played, it was led from the bottom of its stretch, and the run climbed through
+             * every card of the stretch below the spans. */
+            keep = popcount(c->dealt[x] & ~played & ~cover);
+            stretch = c->up[c->exempt_slot] & ~cover & open_cards;
+            lost = popcount(stretch);
+        }
+        int least = keep < lost ? keep : lost;
+        if (led_outside && leader == x) least -= 1;  /* its lead is one of those cards */
+        else if (led_outside && (c->dealt[leader] & stretch))  /* its lead may be in the stretch */
+            least = (keep + 1 < lost ? keep + 1 : lost) - 1;
+        bound -= least;
+        /* never below what the target can make without going out (its awards) */
+        if (bound < c->all_mine - c->game_stake) bound = c->all_mine - c->game_stake;
+    }
     return bound;
 }
 
@@ -508,7 +527,7 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
  * and 3g hold: not in the general mode). */
 HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha, val_t *beta,
                              val_t *cut, int forced) {
-    const val_t bound = target_bound(c, played, leader);
+    const val_t bound = target_bound(c, played, leader, forced);
     if (bound <= *alpha) { *cut = bound; return 1; }
     const val_t floor = target_floor(c, played, leader, forced, *beta);
     if (floor >= *beta) { *cut = floor; return 1; }
@@ -804,6 +823,7 @@ static void prepare(Core *c, int goal, int target) {
     /* Fact 3e (docs/solver.md): no run can reach a card at the bottom of its stretch, so
      * under lead=any its holder plays it only when he chooses to. */
     const int below = c->exempt_slot - 1;
+    c->pope_bottom = c->exempt_bit && (c->exempt_slot % 13 == 0 || !(in_play >> below & 1));
     c->exempt_kept = c->exempt_bit && c->lead_rule == LEAD_ANY &&
                      (c->exempt_slot % 13 == 0 || !(in_play >> below & 1));
     c->history = c->histories[c->objective_id];

@@ -105,6 +105,28 @@ def played_first(up: tuple[Mask, ...], on_lead: bool, lead_any: bool, played: Ma
     return own.bit_count() + _longest_block(held & ~own), played | own, held & ~own
 
 
+def pope_cards_lost(up: tuple[Mask, ...], dealt: tuple[Mask, ...], holder: int, slot: int,
+                    bottom: bool, played: Mask, cover: Mask, open_cards: Mask, leader: int,
+                    led_outside: bool) -> int:
+    """Facts 3c and 3h (docs/solver.md): the cards of others outside fact 3's spans that the
+    target is surely not paid for when another seat (``holder``) has the Pope (at ``slot``),
+    beyond the one of fact 3b already charged when ``led_outside``. Kept to the end, the Pope
+    exempts its holder: all his cards outside the spans are played or exempt; played, it was
+    led from the bottom of its stretch (``bottom``) and the run climbed through every card of
+    the stretch below the spans. Without ``bottom``, one card (the Pope)."""
+    keep = lost = 1
+    stretch = 0
+    if bottom:
+        keep = (dealt[holder] & ~played & ~cover).bit_count()
+        stretch = up[slot] & ~cover & open_cards
+        lost = stretch.bit_count()
+    if led_outside and leader == holder:  # its lead is one of those cards
+        return min(keep, lost) - 1
+    if led_outside and dealt[leader] & stretch:  # its lead may be in the stretch
+        return min(keep + 1, lost) - 1
+    return min(keep, lost)
+
+
 class SlotGame:
     """The deal's tables in slot space, shared by every search on it."""
 
@@ -399,6 +421,9 @@ class FastEngine:
             exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
 
         race, first = race_sure, played_first  # looked up here: the mutation tests patch them
+        pope_loss = pope_cards_lost
+        pope_bottom = bool(exempt_bit) and (
+            exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
 
         def pope_floor(held: Mask, sure: int) -> int:
             """The least the target ends with, awards aside, when ``sure`` of its cards are
@@ -468,9 +493,11 @@ class FastEngine:
                 led_outside = leader != target and not dealt[leader] & ~played & cover
                 if led_outside:
                     bound -= 1  # Fact 3b: the seat on lead plays one more unpaid card
-                if (exempt_bit & ~played & ~cover and exempt_holder != target
-                        and not (led_outside and exempt_holder == leader)):
-                    bound -= 1  # Fact 3c: another's Pope is kept (and exempts) or played
+                if exempt_bit & ~played & ~cover and exempt_holder != target:
+                    # Facts 3c and 3h: another's Pope is kept (and exempts) or played
+                    bound -= pope_loss(up, dealt, exempt_holder, exempt_slot, pope_bottom,
+                                       played, cover, theirs & ~played, leader, led_outside)
+                    bound = max(bound, all_mine - sg.game_stake)
                 if bound <= alpha:
                     return bound
                 # Facts 3d and 3g: on lead, the target plays the card it leads, or under
