@@ -13,8 +13,6 @@ from popejoan_solver.bots.registry import split_bots
 from popejoan_solver.model.errors import PopeJoanError
 
 
-@pytest.mark.xfail(strict=True, reason="finding 6: bots/registry.split_bots compares specs "
-                   "as typed, so one bot spelt twice is two contestants")
 def test_one_bot_in_two_spellings_is_named_twice() -> None:
     """``match --bots lowest,LOWEST`` played lowest against itself as two contestants (the
     standings then print 'lowest - LOWEST +0.000'); names are case-blind everywhere else."""
@@ -22,8 +20,6 @@ def test_one_bot_in_two_spellings_is_named_twice() -> None:
         split_bots("lowest,LOWEST")
 
 
-@pytest.mark.xfail(strict=True, reason="finding 7: bots/registry.split_bots skips an empty "
-                   "spec silently")
 def test_an_empty_spec_is_malformed() -> None:
     """``--bots random,,lowest`` (a typo: a spec left out) ran as two bots; docs/bots.md says a
     malformed spec is one error line."""
@@ -31,8 +27,6 @@ def test_an_empty_spec_is_malformed() -> None:
         split_bots("random,,lowest")
 
 
-@pytest.mark.xfail(strict=True, reason="finding 8: analysis/match.run_match counts every "
-                   "stored row as 'already there', also those past --deals")
 def test_resume_with_fewer_deals_reports_what_it_planned(tmp_path: Path) -> None:
     """After a 4-deal match, ``match ... --deals 2`` printed "4 deal-plays in m.db: 8 already
     there" (batch says "2 deals: 2 already there")."""

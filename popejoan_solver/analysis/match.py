@@ -244,7 +244,7 @@ def run_match(out: Path, bots: Sequence[str], players: int, deals: int, seed: in
         tasks = [MatchTask(settings, j, r) for j in range(sessions) for r in range(len(specs))
                  if done.get((j, r), 0) < session]
         planned = sessions * len(specs) * session
-        already = sum(min(c, session) for c in done.values())
+        already = sum(min(c, session) for (j, _), c in done.items() if j < sessions)
         started = time.monotonic()
         with _sigterm_stops_the_batch():
             if not tasks:

@@ -130,7 +130,11 @@ def split_bots(text: str, *, unique: bool = True) -> list[str]:
     bots). ``unique``: a match's bots are its contestants, each named once; ``play``'s are
     the other seats, where one kind may sit twice."""
     specs: list[str] = []
-    for piece in text.split(","):
+    pieces = text.split(",")
+    if any(not p.strip() for p in pieces) and any(p.strip() for p in pieces):
+        raise BotError(f"--bots {clip(text)!r} has an empty spec between commas (a bot left "
+                       "out?)")
+    for piece in pieces:
         if not piece.strip():
             continue
         name = piece.strip().partition(":")[0].strip().lower()
@@ -145,11 +149,22 @@ def split_bots(text: str, *, unique: bool = True) -> list[str]:
         raise BotError("--bots names no bot (bots: " + ", ".join(BOTS) + ")")
     if len(specs) > MAX_BOTS:
         raise BotError(f"--bots names {len(specs)} bots: at most {MAX_BOTS}")
-    seen: set[str] = set()
+    seen: set[object] = set()
     for spec in specs:
-        if unique and spec in seen:
+        key = _same_bot(spec)
+        if unique and key in seen:
             raise BotError(f"--bots names {clip(spec)!r} twice: each bot once (the rotations "
                            "seat it in every place)")
-        seen.add(spec)
+        seen.add(key)
     return specs
+
+
+def _same_bot(spec: str) -> object:
+    """What makes two specs the same bot: the name and options, whatever their case or
+    order (``lowest`` and ``LOWEST``, ``pimc:peek,samples=8`` and ``pimc:samples=8,peek``)."""
+    try:
+        name, options = parse_spec(spec)
+    except BotError:  # refused with its own message when the bot is made
+        return spec.strip().lower()
+    return name, tuple(sorted((k, v.lower()) for k, v in options.items()))
 
