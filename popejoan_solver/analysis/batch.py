@@ -517,11 +517,12 @@ Progress = Callable[[int, int], None]
 PR_SET_PDEATHSIG: Final = 1
 
 
-def die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int, *, thread_bound: bool = True) -> None:
     """Make this worker die when the batch process (or the web server) does, even by ``kill
-    -9``: Linux's parent-death signal, and a thread that watches the parent's pid wherever that
-    is missing."""
-    if sys.platform.startswith("linux"):
+    -9``: a thread that watches the parent's pid and, when ``thread_bound`` (the parent's
+    thread that started the worker lives as long as the parent), Linux's parent-death signal
+    too."""
+    if thread_bound and sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)

@@ -74,7 +74,10 @@ def _search_process_init(server: int) -> None:
     from ..analysis.batch import die_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent(server)
+    # The pid watcher only: Linux's parent-death signal follows the thread that started the
+    # process, and an event loop run on a passing thread (Starlette's test client) would
+    # take the searches with it.
+    die_with_parent(server, thread_bound=False)
 
 
 class SearchProcesses:
