@@ -316,3 +316,51 @@ def test_a_share_of_optimal_leads_stays_a_rate() -> None:
 
     _, low, high = MaximSummary("random lead", (0.25, 0.9166666), (0.0, 1.0)).optimal_rate
     assert (low, high) == (0.0, 1.0)
+
+
+def test_ctrl_c_of_serve_does_not_wait_for_a_long_search() -> None:
+    """Finding 20: Ctrl-C of ``popejoan serve`` during a 10-second search waited for it (8 s),
+    a second Ctrl-C did not help and printed a CancelledError traceback. Now a request in
+    flight has a second, then the server stops its searches and exits 0, quietly."""
+    import contextlib
+    import subprocess
+    import sys
+    import threading
+    import time
+    import urllib.error
+    import urllib.request
+
+    pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
+    from tests.test_web_serve import alive, children
+
+    hard = ("early-hoyle: A45T.236K.357.36JQ 38K.47JQ.A68K.A78K 267JQ.A59.24JQ.25T | "
+            "9.T.9T.49 ^9S")  # its sampled deals take seconds each: the search runs 10 s
+    process = subprocess.Popen(
+        [sys.executable, "-m", "popejoan_solver", "serve", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[5]
+
+        def ask() -> None:
+            body = json.dumps({"deal": hard, "samples": 200}).encode()
+            with contextlib.suppress(urllib.error.URLError, ConnectionError):  # cancelled
+                urllib.request.urlopen(url + "api/advice", body, timeout=60).close()
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        time.sleep(2.5)  # the search is under way in its process
+        searchers = children(process.pid)
+        started = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        seconds = time.monotonic() - started
+        asking.join(30)
+    finally:
+        process.kill()
+    assert process.returncode == 0
+    assert err == ""
+    assert seconds < 4.0, seconds
+    time.sleep(1)
+    assert not [pid for pid in searchers if alive(pid)]

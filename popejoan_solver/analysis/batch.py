@@ -555,8 +555,9 @@ def _pool_context() -> Any:
     return multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop every worker now rather than letting them finish deals nobody will store."""
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop every worker now rather than letting them finish work nobody will use (a
+    batch's deals, the web server's searches at shutdown)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
@@ -620,13 +621,13 @@ def run_local(tasks: Iterable[Any], total: int, workers: int, store: Sink,
                 if future.done() and not future.cancelled() and future.exception() is None:
                     store.add(_result(future, task))
         finally:
-            _stop(pool)
+            stop_pool(pool)
         raise BatchWorkerError("a batch worker process died (killed, or out of memory?): every "
                                "row stored is kept; run the same command again to resume") \
             from None
     except BaseException:
         # Ctrl-C, SIGTERM or an error: every stored row stays.
-        _stop(pool)
+        stop_pool(pool)
         raise
     pool.shutdown()
     return finished

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import ipaddress
+import logging
 import socket
 import sys
-from typing import Any
+from typing import Any, Final
 
 from ..model.errors import clip
 from . import add_help_parser
+
+GRACE_SECONDS: Final = 1
+"""After Ctrl-C or SIGTERM, how long a request in flight has to be answered."""
 
 HELP = ("serve the web table: see a deal, step through its optimal line, play against bots "
         "(docs/web.md)")
@@ -32,7 +37,7 @@ def register(sub: Any) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server until Ctrl-C or SIGTERM, then exit 0 after a clean shutdown (requests
-    in flight are finished first)."""
+    in flight have :data:`GRACE_SECONDS` to be answered; the searches are stopped)."""
     from ..cli import UsageError
 
     try:
@@ -65,7 +70,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"popejoan: the web table on http://{_url_host(args.host)}:{port}/ (Ctrl-C stops "
           "it)", flush=True)
     app = create_app()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    # Ctrl-C: a request in flight has a second to be answered, then it is cancelled; the
+    # cancellation is the shutdown, not an error to print with its traceback.
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                            timeout_graceful_shutdown=GRACE_SECONDS)
+    logging.getLogger("uvicorn.error").addFilter(_not_a_shutdown)
     try:
         uvicorn.Server(config).run(sockets=[listener])
     except KeyboardInterrupt:  # uvicorn raises the signal again once it has shut down
@@ -74,6 +83,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         listener.close()
         app.state.processes.close()
     return 0
+
+
+def _not_a_shutdown(record: logging.LogRecord) -> bool:
+    """Keep a log record unless it is a request cancelled by the shutdown (Ctrl-C), or
+    uvicorn saying it cancels them."""
+    kind = record.exc_info[0] if record.exc_info else None
+    if kind is not None and issubclass(kind, (asyncio.CancelledError, KeyboardInterrupt)):
+        return False
+    return "timeout graceful shutdown exceeded" not in str(record.msg)
 
 
 def _url_host(host: str) -> str:

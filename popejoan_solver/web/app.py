@@ -103,9 +103,12 @@ class SearchProcesses:
         return answer
 
     def close(self) -> None:
-        """Stop the processes (searches under way end at their time limit at the latest)."""
+        """Stop the processes now, searches under way included (their requests are answered
+        or cancelled by then: the server closes them at shutdown)."""
+        from ..analysis.batch import stop_pool
+
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
 
 
