@@ -24,7 +24,7 @@ from .analysis.grading import describe as describe_grade
 from .analysis.grading import grade_record
 from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
 from .analysis.referee import RecordReplay, describe, replay
-from .analysis.stats import groups, plot, wilson
+from .analysis.stats import groups, interval_text, plot, wilson
 from .analysis.textfile import MAX_INPUT_BYTES, read_bounded, read_text_file
 from .commands import register_all
 from .logic.find import DESCRIPTIONS, FindQuery, Property, find_deals, parse_hold
@@ -626,7 +626,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
             lo, hi = wilson(g.forced_win[s], g.exact)
             mean, mlo, mhi = g.guaranteed[s]
             print(f"  {s + 1:>4}  {g.forced_win_rate[s]:.3f} [{lo:.3f}, {hi:.3f}]"
-                  f"      {mean:+.2f} [{mlo:+.2f}, {mhi:+.2f}]")
+                  f"      {mean:+.2f} {interval_text(mlo, mhi, '+.2f')}")
         print(f"  solve time: mean {g.mean_seconds:.3f} s, worst {g.worst_seconds:.3f} s\n")
     return EXIT_OK
 
@@ -695,7 +695,8 @@ def cmd_study(args: argparse.Namespace) -> int:
             rate, lo, hi = summary.optimal_rate
             cost, clo, chi = summary.mean_cost
             print(f"{p} players  {label:<20} {summary.deals:>5} deals  optimal {rate:.3f} "
-                  f"[{lo:.3f}, {hi:.3f}]  mean cost {cost:.2f} [{clo:.2f}, {chi:.2f}]")
+                  f"[{lo:.3f}, {hi:.3f}]  mean cost {cost:.2f} "
+                  f"{interval_text(clo, chi, '.2f')}")
     return EXIT_OK
 
 

@@ -364,3 +364,28 @@ def test_ctrl_c_of_serve_does_not_wait_for_a_long_search() -> None:
     assert seconds < 4.0, seconds
     time.sleep(1)
     assert not [pid for pid in searchers if alive(pid)]
+
+
+def test_one_value_gives_no_interval_and_no_separation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 21: one unit (``match --deals 1``) or one sample (``advise --samples 1``) had
+    the zero-width interval ``[mean, mean]``, and standings called every pair "separated"."""
+    import math
+
+    from popejoan_solver.analysis.stats import mean_ci, mean_ci_from_sums
+
+    for mean, low, high in (mean_ci([5.0]), mean_ci_from_sums(1, 5.0, 25.0)):
+        assert mean == 5.0
+        assert math.isnan(low)
+        assert math.isnan(high)
+    out = tmp_path / "one.db"
+    run_match(out, ["hoyle", "random", "lowest"], 3, 1, 2, workers=1)
+    assert main(["standings", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)  # strict JSON: no NaN
+    assert data["units"] == 1
+    assert all(b["ci95"] == [None, None] for b in data["bots"])
+    assert not any(p["separates"] for p in data["pairs"])
+    assert main(["standings", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "separated" not in text
+    assert "[-, -]" in text

@@ -20,6 +20,7 @@ uniformly random legal lead, whose cost is computed exactly as the mean over the
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -68,13 +69,14 @@ class MaximSummary:
     def mean_cost(self) -> tuple[float, float, float]:
         """Mean cost and its interval; a cost is never negative, so neither is the bound."""
         mean, low, high = mean_ci(list(self.costs))
-        return (mean, max(0.0, low), high)
+        return (mean, low if math.isnan(low) else max(0.0, low), high)
 
     def to_json(self) -> dict[str, Any]:
         rate, low, high = self.optimal_rate
         mean, mlo, mhi = self.mean_cost
         return {"label": self.label, "deals": self.deals, "optimal_rate": rate,
-                "optimal_ci95": [low, high], "mean_cost": mean, "mean_cost_ci95": [mlo, mhi]}
+                "optimal_ci95": [low, high], "mean_cost": mean,
+                "mean_cost_ci95": [None if math.isnan(x) else x for x in (mlo, mhi)]}
 
 
 def study(rows: Iterable[dict[str, Any]],

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from .maxims import MAXIMS, MaximSummary
-from .stats import Group, plot, wilson
+from .stats import Group, interval_text, plot, wilson
 
 
 def _ci(low: float, high: float, digits: int = 3) -> str:
-    return f"[{low:.{digits}f}, {high:.{digits}f}]"
+    return interval_text(low, high, f".{digits}f")
 
 
 def seat_values_report(found: list[Group], command: str, directory: Path) -> Path:

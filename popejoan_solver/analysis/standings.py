@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .match import MatchRow, MatchSettings
-from .stats import mean_ci
+from .stats import _figure, interval_text, mean_ci
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,8 @@ class BotStanding:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "mean": round(self.mean, 4),
-                "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)], "plays": self.plays}
+                "ci95": [_figure(self.ci95[0], 4), _figure(self.ci95[1], 4)],
+                "plays": self.plays}
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,8 @@ class PairStanding:
 
     def to_json(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "difference": round(self.difference, 4),
-                "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)], "units": self.units,
+                "ci95": [_figure(self.ci95[0], 4), _figure(self.ci95[1], 4)],
+                "units": self.units,
                 "separates": self.separates}
 
 
@@ -128,13 +130,13 @@ def describe(result: Standings) -> list[str]:
              + (f" ({result.incomplete} unfinished, left out)" if result.incomplete else "")]
     lines.append("  bot                           mean counters/deal [95% CI]      plays")
     for b in result.bots:
-        lines.append(f"  {b.name:<30} {b.mean:+8.3f} [{b.ci95[0]:+.3f}, {b.ci95[1]:+.3f}]"
+        lines.append(f"  {b.name:<30} {b.mean:+8.3f} {interval_text(*b.ci95, '+.3f')}"
                      f"  {b.plays:>7}")
     lines.append("  pair (a - b)                                   difference [95% CI]")
     for p in result.pairs:
         mark = "  separated" if p.separates else ""
         lines.append(f"  {p.a + ' - ' + p.b:<45} {p.difference:+8.3f} "
-                     f"[{p.ci95[0]:+.3f}, {p.ci95[1]:+.3f}]{mark}")
+                     f"{interval_text(*p.ci95, '+.3f')}{mark}")
     return lines
 
 

@@ -64,13 +64,14 @@ def t95(df: int) -> float:
 
 def mean_ci(values: list[float]) -> tuple[float, float, float]:
     """Mean and its 95% interval (Student's t: a sample of a few, such as a match of a few
-    units, gets the width it needs, not the normal one's)."""
+    units, gets the width it needs, not the normal one's). One value gives no interval: its
+    bounds are NaN (JSON null), never the zero-width ``[mean, mean]`` of certainty."""
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
     mean = sum(values) / n
     if n == 1:
-        return (mean, mean, mean)
+        return (mean, math.nan, math.nan)
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
     half = t95(n - 1) * sd / math.sqrt(n)
     return (mean, mean - half, mean + half)
@@ -117,6 +118,13 @@ class Group:
         }
 
 
+def interval_text(low: float, high: float, spec: str = ".3f") -> str:
+    """``[low, high]`` as text, or ``[-, -]`` where there is no interval (NaN bounds)."""
+    def bound(value: float) -> str:
+        return "-" if math.isnan(value) else format(value, spec)
+    return f"[{bound(low)}, {bound(high)}]"
+
+
 def _figure(value: float, digits: int) -> float | None:
     """A rounded figure, or None (JSON null) where there was nothing to compute it from."""
     return None if math.isnan(value) else round(value, digits)
@@ -129,7 +137,7 @@ def mean_ci_from_sums(n: int, total: float, squares: float) -> tuple[float, floa
         return (math.nan, math.nan, math.nan)
     mean = total / n
     if n == 1:
-        return (mean, mean, mean)
+        return (mean, math.nan, math.nan)
     spread = max(0.0, float(n * squares - total * total)) / (n * (n - 1))
     half = t95(n - 1) * math.sqrt(spread) / math.sqrt(n)
     return (mean, mean - half, mean + half)
