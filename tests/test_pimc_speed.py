@@ -174,6 +174,9 @@ def test_off_main_thread_runs_elsewhere_and_stops_on_an_interrupt() -> None:
     assert off_main_thread(lambda stop: where.append(threading.current_thread().name)) is None
     assert where
     assert where[0] != threading.main_thread().name
+    # Python work (max^n) stays on the main thread, where Ctrl-C interrupts it.
+    off_main_thread(lambda stop: where.append(threading.current_thread().name), helper=False)
+    assert where[1] == threading.main_thread().name
 
     class StopAskedError(Exception):
         pass

@@ -215,16 +215,20 @@ def advised(leads: Sequence[LeadAdvice]) -> Card | None:
 
 
 def run_all(deals: Sequence[Deal], job: Callable[[Deal, float | None], SampleEval | None],
-            deadline: float | None, workers: int) -> list[SampleEval]:
+            deadline: float | None, workers: int, model: str = "paranoid") -> list[SampleEval]:
     """Value ``deals`` in order on ``workers`` threads; past the deadline, the longest prefix
-    of deals valued in full (the rest are dropped, so the sample stays the first k drawn)."""
+    of deals valued in full (the rest are dropped, so the sample stays the first k drawn).
+    One worker values them in turn on one helper thread where the searches are the compiled
+    core's (``paranoid``: Ctrl-C cancels them), on this thread for max^n (Python, which
+    Ctrl-C interrupts itself)."""
     def one(deal: Deal) -> SampleEval | None:
         if deadline is not None and time.monotonic() > deadline:
             return None
         return job(deal, deadline)
 
     if workers <= 1:
-        return off_main_thread(lambda stop: _in_turn(deals, one, stop))
+        return off_main_thread(lambda stop: _in_turn(deals, one, stop),
+                               helper=model == "paranoid")
     pool = ThreadPoolExecutor(workers, thread_name_prefix="popejoan-advise")
     try:
         futures = [pool.submit(one, deal) for deal in deals]
@@ -315,7 +319,7 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run] = (),
     count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
     cards = legal_leads(here)
     evals = run_all(deals, SampleValuer(model), deadline,
-                    workers if workers is not None else default_workers(model))
+                    workers if workers is not None else default_workers(model), model)
     for e in evals:
         if list(e.cards) != cards:
             raise AssertionError("a sampled deal has other legal leads than the seat's own "

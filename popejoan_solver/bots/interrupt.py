@@ -19,12 +19,13 @@ from ..search.api import cancel_searches
 _T = TypeVar("_T")
 
 
-def off_main_thread(work: Callable[[threading.Event], _T]) -> _T:
+def off_main_thread(work: Callable[[threading.Event], _T], *, helper: bool = True) -> _T:
     """``work(stop)`` on a helper thread when called from the main thread (directly from any
     other); ``stop`` is set when the caller is interrupted, and ``work`` should then return
-    soon (its result is thrown away)."""
+    soon (its result is thrown away). ``helper=False``: on the calling thread, for work in
+    Python (max^n) that Ctrl-C interrupts itself and no cancel would stop."""
     stop = threading.Event()
-    if threading.current_thread() is not threading.main_thread():
+    if not helper or threading.current_thread() is not threading.main_thread():
         return work(stop)
     pool = ThreadPoolExecutor(1, thread_name_prefix="popejoan-decide")
     try:  # submit inside: a Ctrl-C while the thread starts still stops the work

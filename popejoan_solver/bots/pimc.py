@@ -67,7 +67,8 @@ class PimcBot(BotInfo):
     def lead_totals(self, request: LeadRequest) -> dict[Card, int]:
         """Each lead's value summed over the decision's deals (what :meth:`lead` maximises;
         draws from ``request.rng``)."""
-        return off_main_thread(lambda stop: self._totals(request, stop))
+        return off_main_thread(lambda stop: self._totals(request, stop),
+                               helper=self.model == "paranoid")
 
     def _totals(self, request: LeadRequest, stop: threading.Event) -> dict[Card, int]:
         started = time.perf_counter()
