@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from .maxims import MAXIMS, MaximSummary
@@ -37,7 +38,8 @@ def seat_values_report(found: list[Group], command: str, directory: Path) -> Pat
         any_lo, any_hi = wilson(g.any_forced_win, g.exact)
         e_lo, e_hi = wilson(g.forced_win[0], g.exact)
         d_lo, d_hi = wilson(g.forced_win[-1], g.exact)
-        means = ", ".join(f"{m:+.2f}±{(hi - lo) / 2:.2f}" for m, lo, hi in g.guaranteed)
+        means = ", ".join(f"{m:+.2f}±" + ("-" if math.isnan(lo) else f"{(hi - lo) / 2:.2f}")
+                          for m, lo, hi in g.guaranteed)  # one deal: no interval
         lines.append(
             f"| {g.rules} | {g.players} | {g.deals} | {g.any_forced_win_rate:.3f} "
             f"{_ci(any_lo, any_hi)} | {g.forced_win_rate[0]:.3f} {_ci(e_lo, e_hi)} | "
