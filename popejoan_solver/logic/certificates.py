@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -271,7 +272,16 @@ class Cvc5Process:
         conn, child = context.Pipe()
         process = context.Process(target=_serve_cvc5, args=(child,), daemon=True,
                                   name="popejoan-cvc5")
-        process.start()
+        # Started with SIGINT blocked, which it inherits: a Ctrl-C while it is still starting
+        # (before it can ignore the signal) would print its traceback; the parent takes the
+        # signal once the start is done. multiprocessing's resource tracker is started first:
+        # starting it unblocks SIGINT.
+        resource_tracker.ensure_running()
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         child.close()
         return conn, process
 
