@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--plot", default=None, help="a .png or .svg bar chart")
     parser.add_argument("--seat", type=int, default=None,
-                        help="only the plays at this seat (1 = eldest; the last deals); with "
+                        help="only the plays at this seat (1 = eldest, the last the dealer); with "
                              "--maxims, only the leads made there")
     parser.add_argument("--maxims", default=None, metavar="BOT",
                         help="how often BOT's leads agree with each of Hoyle's maxims (instead "
