@@ -732,8 +732,19 @@ def _whole(text: str) -> int:
     return int(text)
 
 
+def _version() -> str:
+    """The installed package's version (``unknown`` when run from a tree never installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("popejoan-solver")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="popejoan", description="Pope Joan rules checker and solver.")
+    parser.add_argument("--version", action="version", version=f"popejoan {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("rules", help="list the rulesets, every option's value and its source "

@@ -389,3 +389,14 @@ def test_one_value_gives_no_interval_and_no_separation(
     text = capsys.readouterr().out
     assert "separated" not in text
     assert "[-, -]" in text
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 22: ``popejoan --version`` said "error: the following arguments are required:
+    command" (status 2)."""
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"popejoan {version('popejoan-solver')}\n"
