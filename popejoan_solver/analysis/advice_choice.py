@@ -16,11 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots.values import SampleEval, evaluate_options
 from ..model.cards import Card, card_name
 from ..model.deal import Deal
 from ..model.play import Choice, Game, Position, Run, RunTree
-from ..search.api import _Driver, make_engine, play_board
-from ..search.objective import Goal, Objective
 from ..seat.inference import choices_in, common_prefix
 from .advice import (
     DEFAULT_SAMPLES,
@@ -35,7 +34,6 @@ from .advice import (
     run_all,
     summarise,
 )
-from .advice_eval import TT_ENTRIES, SampleEval
 
 OPTIONS = ("decline", "play")
 
@@ -103,36 +101,14 @@ def matching(tree: RunTree, target: Choice) -> Choice:
 
 def evaluate_choice(deal: Deal, lead: Card, target: Choice, model: str,
                     deadline: float | None) -> SampleEval | None:
-    """Both options of the choice on one deal drawn; None past the deadline."""
+    """Both options of the choice on one deal drawn (``bots.values.evaluate_options``, the
+    ``pimc`` bot's valuation of a choice); None past the deadline."""
     if deadline is not None and time.monotonic() > deadline:
         return None
     game = Game.from_deal(deal)
-    board, _ = play_board(deal)
     position = Position(game, deal.played_mask, deal.leader)
     node = matching(game.run_tree(position.played, position.leader, lead), target)
-    seat = node.chooser
-    driver = _Driver(make_engine("fast", game, board, deadline, TT_ENTRIES), game, board,
-                     deadline)
-    win_goal = Objective(Goal.FORCED_WIN, seat)
-    wins = [driver.tree_value(win_goal, position, option) for option in node.options]
-    if model == "maxn":
-        from ..search.maxn import MaxnLimitError, MaxnSearch
-
-        search = MaxnSearch(deal, seat, deadline=deadline)
-        try:
-            values = [search.tree(o, position.played, position.leader)[seat]
-                      for o in node.options]
-        except MaxnLimitError:
-            return None
-    else:
-        goal = Objective(Goal.GUARANTEED, seat)
-        found = [driver.tree_value(goal, position, option) for option in node.options]
-        if not all(v.is_exact for v in found):
-            return None
-        values = [v.lower for v in found]
-    if not all(w.is_exact for w in wins):
-        return None
-    return SampleEval((0, 1), tuple(values), tuple(w.lower for w in wins))
+    return evaluate_options(deal, position, node, model, deadline=deadline)
 
 
 def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run] = (),

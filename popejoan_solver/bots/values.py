@@ -111,7 +111,42 @@ def option_scores(deal: Deal, lead: Card, prefix: Sequence[Card],
     choice = find_choice(game.run_tree(position.played, position.leader, lead), prefix, chooser)
     if choice is None:
         return None
+    found = evaluate_options(deal, position, choice, forced_win=False)
+    assert found is not None, "no limit was set, so every value is exact"
+    return list(found.values)
+
+
+def evaluate_options(deal: Deal, position: Position, choice: Choice, model: str = "paranoid",
+                     *, deadline: float | None = None, forced_win: bool = True,
+                     ) -> SampleEval | None:
+    """Each option of ``choice`` (in a lead's run from ``position`` of ``deal``) valued for
+    its chooser under ``model``, as :func:`evaluate` values leads (the later choices of the run
+    taken by their choosers); the "cards" are the option indices. None past the deadline or
+    max^n's limit."""
+    game = position.game
     board, _ = play_board(deal)
-    driver = _Driver(make_engine("fast", game, board, None), game, board, None)
-    goal = Objective(Goal.GUARANTEED, chooser)
-    return [driver.tree_value(goal, position, option).lower for option in choice.options]
+    seat = choice.chooser
+    driver = _Driver(make_engine("fast", game, board, deadline, TT_ENTRIES), game, board,
+                     deadline)
+    wins = None
+    if forced_win:
+        found = [driver.tree_value(Objective(Goal.FORCED_WIN, seat), position, option)
+                 for option in choice.options]
+        if not all(w.is_exact for w in found):
+            return None
+        wins = tuple(w.lower for w in found)
+    indices = tuple(range(len(choice.options)))
+    if model == "maxn":
+        from ..search.maxn import MaxnLimitError, MaxnSearch
+
+        search = MaxnSearch(deal, seat, deadline=deadline)
+        try:
+            return SampleEval(indices, tuple(search.tree(o, position.played, position.leader)[seat]
+                                             for o in choice.options), wins)
+        except MaxnLimitError:
+            return None
+    goal = Objective(Goal.GUARANTEED, seat)
+    values = [driver.tree_value(goal, position, option) for option in choice.options]
+    if not all(v.is_exact for v in values):
+        return None
+    return SampleEval(indices, tuple(v.lower for v in values), wins, driver.engine.nodes)
