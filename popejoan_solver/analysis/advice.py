@@ -277,6 +277,17 @@ def check_options(samples: int, exact: bool, model: str, time_limit: float | Non
         raise AdviceError(f"samples must be from 1 to {MAX_SAMPLES}, not {samples}")
 
 
+def check_deal_and_line(deal: object, line: object) -> None:
+    """Refuse a deal that is not a :class:`Deal` and a line that is not a sequence of runs
+    (the Python API: they were an AttributeError and a TypeError)."""
+    if not isinstance(deal, Deal):
+        raise AdviceError(f"advice needs a Deal, not {type(deal).__name__}")
+    if not isinstance(line, Sequence) or isinstance(line, str) or not all(
+            isinstance(run, Run) for run in line):
+        raise AdviceError("line must be a sequence of runs (model.play.Run) played from the "
+                          f"deal, not {type(line).__name__}")
+
+
 def consistent_deals(known: Knowledge, samples: int, seed: int, exact: bool,
                      exact_limit: int) -> tuple[int, list[Deal]]:
     """How many deals fit ``known``, and the deals to value: drawn, or every one."""
@@ -310,6 +321,7 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run] = (),
                 name == "workers" and value is None):
             raise AdviceError(f"{name} must be a whole number, not {value!r}"[:200])
     check_options(samples, exact, model, time_limit)
+    check_deal_and_line(deal, line)
     deadline = started + time_limit if time_limit is not None else None
     if not 1 <= seat <= deal.players:
         raise AdviceError(f"seat must be from 1 to {deal.players}, not {seat}")

@@ -27,6 +27,7 @@ from .advice import (
     AdviceError,
     LeadAdvice,
     advised,
+    check_deal_and_line,
     check_options,
     consistent_deals,
     default_workers,
@@ -121,6 +122,7 @@ def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run] = ()
 
     started = time.monotonic()
     check_options(samples, exact, model, time_limit)
+    check_deal_and_line(deal, line)
     deadline = started + time_limit if time_limit is not None else None
     if not 1 <= seat <= deal.players:
         raise AdviceError(f"seat must be from 1 to {deal.players}, not {seat}")
