@@ -201,3 +201,38 @@ def test_off_main_thread_runs_elsewhere_and_stops_on_an_interrupt() -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_choices_options_valued_as_the_leads_say() -> None:
+    """``evaluate_options`` (pimc's and the advice's valuation of a choice) against the lead's
+    own values: where the leader chooses at the start of its lead's run (Spin), the lead's
+    paranoid value, forced win and max^n value are the best of its options'."""
+    from popejoan_solver.bots.values import evaluate_options
+    from popejoan_solver.model.play import Choice, Game, Position
+    from popejoan_solver.search.maxn import maxn_leads
+
+    found = 0
+    for index in range(60):
+        deal = deal_random(4, 5, get_ruleset("spinado"), index)
+        game = Game.from_deal(deal)
+        position = Position(game, deal.played_mask, deal.leader)
+        leads = {e.card: e for e in lead_values(deal)}
+        by_maxn: dict[Card, tuple[int, ...]] | None = None
+        for lead in position.legal_leads():
+            tree = game.run_tree(position.played, position.leader, lead)
+            if not isinstance(tree, Choice) or tree.chooser != deal.leader:
+                continue
+            paranoid = evaluate_options(deal, position, tree)
+            maxn = evaluate_options(deal, position, tree, "maxn")
+            assert paranoid is not None
+            assert paranoid.wins is not None
+            assert maxn is not None
+            assert max(paranoid.values) == leads[lead].guaranteed.lower
+            assert max(paranoid.wins) == leads[lead].forced_win.lower
+            if by_maxn is None:
+                by_maxn = dict(maxn_leads(deal, deal.leader + 1))
+            assert max(maxn.values) == by_maxn[lead][deal.leader]
+            found += 1
+        if found >= 4:
+            break
+    assert found >= 4
