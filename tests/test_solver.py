@@ -402,7 +402,7 @@ def _pope_loss_mutant(mutation: str) -> Callable[..., int]:
     return wrong
 
 
-POPE_BOUND_DEALS = [("lead", 8, 0), ("lead", 13, 3), ("lead", 29, 4), ("stretch", 73, 0),
+POPE_BOUND_DEALS = [("lead", 8, 0), ("lead", 13, 3), ("lead", 31, 1), ("stretch", 73, 0),
                     ("stretch", 113, 0), ("stretch", 132, 0)]
 """(mutation, seed, seat): ``deal_holding("hoyle-modernized", POPE, 3 + seed % 3, 4 + seed %
 2, seed)`` where that wrong fact 3h gets the seat's best case wrong (found by searching
@@ -450,5 +450,60 @@ def test_a_wrong_pope_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(fast_module, "pope_cards_lost", _pope_loss_mutant(mutation))
         game, board = _pope_bound_deal(seed)
         objective = Objective(Goal.BEST_CASE, seat)
+        wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
+        assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), (mutation, seed)
+
+
+def _going_out_mutant(mutation: str) -> Callable[..., bool]:
+    """A wrong fact 3i: used when the target is not on lead ("not-on-lead"), or when what is
+    left after its own runs is two blocks ("two-blocks": a second lead would be needed)."""
+    from popejoan_solver.search.fast import _longest_block, goes_out_now
+
+    def wrong(lead_any: bool, on_lead: bool, up: tuple[int, ...], played: int, held: int,
+              exempt_bit: int) -> bool:
+        if mutation == "not-on-lead":
+            return goes_out_now(lead_any, True, up, played, held, exempt_bit)
+        if not (lead_any and on_lead):
+            return False
+        left, cards = held, held & ~exempt_bit
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            if not up[low.bit_length() - 1] & ~played & ~held:
+                left ^= low
+        return _longest_block(left) >= left.bit_count() - 1
+    return wrong
+
+
+GOING_OUT_DEALS = [("not-on-lead", 0, 2), ("not-on-lead", 1, 0), ("not-on-lead", 2, 0),
+                   ("two-blocks", 1, 0), ("two-blocks", 5, 4), ("two-blocks", 8, 0)]
+"""(mutation, seed, seat): ``short_deal(3 + seed % 3, 4 + seed % 2, seed)`` (hoyle-modernized)
+where that wrong fact 3i gets the seat's guaranteed value wrong (found by searching seeds)."""
+
+
+@pytest.mark.parametrize("compiled", CORES)
+def test_the_going_out_floor_agrees_with_reference(compiled: bool) -> None:
+    """Fact 3i (the target on lead that can play all its cards first goes out now): every
+    seat's guaranteed value and forced win against the reference, on the deals that catch the
+    wrong versions."""
+    for seed in sorted({seed for _, seed, _ in GOING_OUT_DEALS}):
+        game, board = _race_deal(seed)
+        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        for seat in range(game.players):
+            for goal in (Goal.GUARANTEED, Goal.FORCED_WIN):
+                objective = Objective(goal, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    seed, seat, goal)
+
+
+def test_a_wrong_going_out_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation tests of fact 3i: each wrong version makes the Python engine disagree with
+    the reference on its deals."""
+    from popejoan_solver.search import fast as fast_module
+
+    for mutation, seed, seat in GOING_OUT_DEALS:
+        monkeypatch.setattr(fast_module, "goes_out_now", _going_out_mutant(mutation))
+        game, board = _race_deal(seed)
+        objective = Objective(Goal.GUARANTEED, seat)
         wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
         assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), (mutation, seed)

@@ -505,6 +505,8 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
         played |= own;
         held &= ~own;
         sure = popcount(own) + own_block(held);
+        /* Fact 3i: all its cards so played, it goes out now: at least that ending's payoff. */
+        if (sure == popcount(held_now)) return payoff(c, played | held, t, t);
     }
     val_t taken = 0;
     for (int a = 0; a < c->n_awards; a++) {
@@ -520,6 +522,20 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
         if (raced > sure) floor = pope_floor(c, held_now, raced) + taken;
     }
     return floor;
+}
+
+/* Fact 3i: whether the target on lead (under lead=any, runs forced) can play all its cards
+ * before anyone else plays one: its own runs (fact 3g), then one block of what is left. */
+static int goes_out_now(const Core *c, uint64_t played) {
+    const uint64_t held = c->dealt[c->target] & ~played;
+    uint64_t rest = held & ~c->exempt_bit;
+    uint64_t left = held;
+    while (rest) {
+        const int k = bit_index(rest);
+        rest &= rest - 1;
+        if (!(c->up[k] & ~played & ~held)) left &= ~(1ULL << k);
+    }
+    return own_block(left) == popcount(left);
 }
 
 /* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
@@ -584,6 +600,8 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
     if (tt_probe(c, key, &lower, &upper, &best_move, &alpha, &beta, &cut)) return cut;
     if (c->goal != GOAL_FORCED_WIN) {
         if (target_bounds(c, played, leader, &alpha, &beta, &cut, 1)) return cut;
+    } else if (leader == c->target && c->lead_rule == LEAD_ANY && goes_out_now(c, played)) {
+        return 1;  /* fact 3i */
     }
     const val_t window_low = alpha, window_high = beta;
     int moves[52];

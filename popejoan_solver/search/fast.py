@@ -105,6 +105,23 @@ def played_first(up: tuple[Mask, ...], on_lead: bool, lead_any: bool, played: Ma
     return own.bit_count() + _longest_block(held & ~own), played | own, held & ~own
 
 
+def goes_out_now(lead_any: bool, on_lead: bool, up: tuple[Mask, ...], played: Mask,
+                 held: Mask, exempt_bit: Mask) -> bool:
+    """Fact 3i (docs/solver.md): whether the target on lead under lead=any can play all its
+    cards ``held`` before anyone else plays one: its own runs (fact 3g, the Pope kept apart),
+    then one block of what is left."""
+    if not (lead_any and on_lead):
+        return False
+    left = held
+    cards = held & ~exempt_bit
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        if not up[low.bit_length() - 1] & ~played & ~held:
+            left ^= low
+    return _longest_block(left) == left.bit_count()
+
+
 def pope_cards_lost(up: tuple[Mask, ...], dealt: tuple[Mask, ...], holder: int, slot: int,
                     bottom: bool, played: Mask, cover: Mask, open_cards: Mask, leader: int,
                     led_outside: bool) -> int:
@@ -421,7 +438,7 @@ class FastEngine:
             exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
 
         race, first = race_sure, played_first  # looked up here: the mutation tests patch them
-        pope_loss = pope_cards_lost
+        pope_loss, on_lead_out = pope_cards_lost, goes_out_now
         pope_bottom = bool(exempt_bit) and (
             exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
 
@@ -506,7 +523,10 @@ class FastEngine:
                                                    held, exempt_bit)
                 taken = sum(amount for cards, amount in mine if after_own & cards == cards)
                 floor = pope_floor(held, sure) + taken
-                if floor < beta <= taken and not (held & exempt_bit and exempt_kept):
+                if on_lead_out(prune_blocks, target == leader, up, played, held, exempt_bit):
+                    # Fact 3i: the target goes out now, before anyone else plays a card.
+                    floor = payoff(played | held, target, target)
+                elif floor < beta <= taken and not (held & exempt_bit and exempt_kept):
                     # Fact 3f: another seat's race to go out plays some of the target's cards.
                     raced = (held ^ rest_held).bit_count() + race(up, dealt, target, after_own,
                                                                   rest_held)
@@ -518,6 +538,9 @@ class FastEngine:
                     beta = bound
                 if floor > alpha:
                     alpha = floor
+            elif on_lead_out(prune_blocks, target == leader, up, played, my_cards & ~played,
+                             exempt_bit):
+                return 1  # Fact 3i: the target can go out before anyone else plays a card
             window_low, window_high = alpha, beta
             moves = leads(played, leader)
             if best_move >= 0 and best_move in moves:
