@@ -18,6 +18,7 @@ from popejoan_solver import (
     deal_to_line,
     get_ruleset,
     hoyle_dead_hand,
+    parse_card,
     parse_deal_text,
 )
 from popejoan_solver.analysis.match import read_match, run_match
@@ -400,3 +401,19 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out == f"popejoan {version('popejoan-solver')}\n"
+
+
+def test_play_says_when_the_turn_up_ends_the_deal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 23: under early Hoyle a turned-up Pope ends the deal unplayed; ``play`` printed
+    only "result ... seat 2 (you) -13", never the turn-up nor why nothing was played."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert deal_random(4, 179, "early-hoyle").turnup == parse_card("9D")  # the Pope turned up
+    assert main(["play", "--seat", "2", "--bots", "hoyle,lowest,random", "--rules",
+                 "early-hoyle", "--seed", "179"]) == 0
+    out = capsys.readouterr().out
+    assert "turn-up 9D: pope -> seat 4: 6 (Pope turned up)" in out
+    assert "the turn-up ends the deal" in out
+    assert out.index("the turn-up ends the deal") < out.index("result (counters won")

@@ -140,6 +140,20 @@ def _players(args: argparse.Namespace, specs: list[str]) -> int:
     return players
 
 
+def _show_turnup(deal: Any) -> None:
+    """What the turn-up gives the dealer before play, and whether it ends the deal unplayed
+    (early Hoyle's Pope): the person would otherwise see only the result."""
+    from ..cli import _transfer_text
+    from ..model.cards import card_name
+    from ..model.settlement import turnup_award
+
+    award = turnup_award(deal, deal.board_or_dressed)
+    for transfer in award.transfers:
+        print(f"turn-up {card_name(deal.turnup)}: {_transfer_text(transfer)}")
+    if not award.deal_is_played:
+        print("the turn-up ends the deal: under these rules it is not played")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from ..bots.driver import play_deal, session_record
     from ..bots.registry import make_bot, split_bots
@@ -161,6 +175,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     seats: list[Any] = [*others[:args.seat - 1], person, *others[args.seat - 1:]]
     print(f"Pope Joan, {rules.name}, {players} players: you are seat {args.seat} "
           f"(seat {players} deals).")
+    _show_turnup(deal)
     try:
         played = play_deal(deal, seats, args.seed, "0")
     except LeftTableError:
