@@ -417,3 +417,28 @@ def test_play_says_when_the_turn_up_ends_the_deal(
     assert "turn-up 9D: pope -> seat 4: 6 (Pope turned up)" in out
     assert "the turn-up ends the deal" in out
     assert out.index("the turn-up ends the deal") < out.index("result (counters won")
+
+
+def test_standings_without_a_complete_unit_is_strict_json(
+        small_match: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 24: a match file whose every unit is unfinished (a run killed in each session)
+    gave ``"mean": NaN`` in ``standings --json`` (not JSON: a browser or jq refuses it) and
+    "+nan" in the text."""
+    import shutil
+    import sqlite3
+
+    copy = tmp_path / "unfinished.db"
+    shutil.copy(small_match, copy)
+    with sqlite3.connect(copy) as db:
+        db.execute("DELETE FROM plays WHERE rotation = 0")
+    db.close()
+    assert main(["standings", str(copy), "--json"]) == 0
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} in the JSON")
+
+    data = json.loads(capsys.readouterr().out, parse_constant=refuse)
+    assert data["units"] == 0
+    assert all(b["mean"] is None for b in data["bots"])
+    assert main(["standings", str(copy)]) == 0
+    assert "nan" not in capsys.readouterr().out

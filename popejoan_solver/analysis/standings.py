@@ -12,6 +12,7 @@ paired by unit, which is what the duplicate design allows.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ class BotStanding:
     plays: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "mean": round(self.mean, 4),
+        return {"name": self.name, "mean": _figure(self.mean, 4),
                 "ci95": [_figure(self.ci95[0], 4), _figure(self.ci95[1], 4)],
                 "plays": self.plays}
 
@@ -49,7 +50,7 @@ class PairStanding:
         return self.ci95[0] > 0 or self.ci95[1] < 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"a": self.a, "b": self.b, "difference": round(self.difference, 4),
+        return {"a": self.a, "b": self.b, "difference": _figure(self.difference, 4),
                 "ci95": [_figure(self.ci95[0], 4), _figure(self.ci95[1], 4)],
                 "units": self.units,
                 "separates": self.separates}
@@ -121,6 +122,11 @@ def standings(settings: MatchSettings, rows: Sequence[MatchRow],
     return Standings(settings, seat, len(units), incomplete, tuple(bots), tuple(pairs))
 
 
+def _mean_text(value: float) -> str:
+    """A mean in the standings' column, ``-`` when there is none (no complete unit)."""
+    return f"{'-':>8}" if math.isnan(value) else f"{value:+8.3f}"
+
+
 def describe(result: Standings) -> list[str]:
     """The standings as lines of text."""
     s = result.settings
@@ -130,12 +136,12 @@ def describe(result: Standings) -> list[str]:
              + (f" ({result.incomplete} unfinished, left out)" if result.incomplete else "")]
     lines.append("  bot                           mean counters/deal [95% CI]      plays")
     for b in result.bots:
-        lines.append(f"  {b.name:<30} {b.mean:+8.3f} {interval_text(*b.ci95, '+.3f')}"
+        lines.append(f"  {b.name:<30} {_mean_text(b.mean)} {interval_text(*b.ci95, '+.3f')}"
                      f"  {b.plays:>7}")
     lines.append("  pair (a - b)                                   difference [95% CI]")
     for p in result.pairs:
         mark = "  separated" if p.separates else ""
-        lines.append(f"  {p.a + ' - ' + p.b:<45} {p.difference:+8.3f} "
+        lines.append(f"  {p.a + ' - ' + p.b:<45} {_mean_text(p.difference)} "
                      f"{interval_text(*p.ci95, '+.3f')}{mark}")
     return lines
 
