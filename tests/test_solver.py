@@ -507,3 +507,51 @@ def test_a_wrong_going_out_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> N
         objective = Objective(Goal.GUARANTEED, seat)
         wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
         assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), (mutation, seed)
+
+
+def _any_seat_out(lead_any: bool, up: tuple[int, ...], dealt: tuple[int, ...], played: int,
+                  leader: int, target: int, exempt_bit: int) -> int:
+    """A wrong fact 3j: any other seat that could go out at once if it were on lead is taken
+    to go out, not only the seat on lead."""
+    from popejoan_solver.search.fast import goes_out_now
+
+    for seat, cards in enumerate(dealt):
+        if seat != target and goes_out_now(lead_any, True, up, played, cards & ~played,
+                                           exempt_bit):
+            return seat
+    return -1
+
+
+OTHER_OUT_SEEDS = [(1, 0), (2, 0), (5, 0)]
+"""(seed, seat) of ``short_deal(3 + seed % 3, 4 + seed % 2, seed)`` (hoyle-modernized) where
+the wrong fact 3j gets the seat's guaranteed value wrong (found by searching seeds)."""
+
+
+def test_the_other_seat_going_out_agrees_with_reference() -> None:
+    """Fact 3j (another seat on lead that can go out at once bounds the value: from above if it
+    plays against the target, from below if for it): every seat and goal, both cores, against
+    the reference on the deals that catch the wrong version."""
+    for seed, _ in OTHER_OUT_SEEDS:
+        game, board = _race_deal(seed)
+        reference = ReferenceEngine(game, board)
+        engines = [FastEngine(game, board, compiled=False)]
+        if COMPILED:
+            engines.append(FastEngine(game, board, compiled=True))
+        for seat in range(game.players):
+            for goal in Goal:
+                objective = Objective(goal, seat)
+                value = reference.value(objective, 0, 0)
+                assert [e.value(objective, 0, 0) for e in engines] == [value] * len(engines), (
+                    seed, seat, goal)
+
+
+def test_a_wrong_other_seat_going_out_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation test of fact 3j."""
+    from popejoan_solver.search import fast as fast_module
+
+    monkeypatch.setattr(fast_module, "other_goes_out", _any_seat_out)
+    for seed, seat in OTHER_OUT_SEEDS:
+        game, board = _race_deal(seed)
+        objective = Objective(Goal.GUARANTEED, seat)
+        wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
+        assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), seed

@@ -524,10 +524,10 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
     return floor;
 }
 
-/* Fact 3i: whether the target on lead (under lead=any, runs forced) can play all its cards
+/* Fact 3i: whether `seat` on lead (under lead=any, runs forced) can play all its cards
  * before anyone else plays one: its own runs (fact 3g), then one block of what is left. */
-static int goes_out_now(const Core *c, uint64_t played) {
-    const uint64_t held = c->dealt[c->target] & ~played;
+static int goes_out_now(const Core *c, uint64_t played, int seat) {
+    const uint64_t held = c->dealt[seat] & ~played;
     uint64_t rest = held & ~c->exempt_bit;
     uint64_t left = held;
     while (rest) {
@@ -600,8 +600,17 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
     if (tt_probe(c, key, &lower, &upper, &best_move, &alpha, &beta, &cut)) return cut;
     if (c->goal != GOAL_FORCED_WIN) {
         if (target_bounds(c, played, leader, &alpha, &beta, &cut, 1)) return cut;
-    } else if (leader == c->target && c->lead_rule == LEAD_ANY && goes_out_now(c, played)) {
+    } else if (leader == c->target && c->lead_rule == LEAD_ANY &&
+               goes_out_now(c, played, leader)) {
         return 1;  /* fact 3i */
+    }
+    if (leader != c->target && c->lead_rule == LEAD_ANY && goes_out_now(c, played, leader)) {
+        /* Fact 3j: another seat on lead can go out at once; that ending bounds the value
+         * from above if it plays against the target, from below if for it. */
+        const val_t now = terminal(c, played | c->dealt[leader], leader);
+        if (c->is_max[leader] ? now >= beta : now <= alpha) return now;
+        if (c->is_max[leader] && now > alpha) alpha = now;
+        if (!c->is_max[leader] && now < beta) beta = now;
     }
     const val_t window_low = alpha, window_high = beta;
     int moves[52];

@@ -122,6 +122,16 @@ def goes_out_now(lead_any: bool, on_lead: bool, up: tuple[Mask, ...], played: Ma
     return _longest_block(left) == left.bit_count()
 
 
+def other_goes_out(lead_any: bool, up: tuple[Mask, ...], dealt: tuple[Mask, ...],
+                   played: Mask, leader: int, target: int, exempt_bit: Mask) -> int:
+    """Fact 3j (docs/solver.md): the seat on lead if it is not the target and can go out
+    before anyone else plays a card (fact 3i's test), else -1."""
+    if leader == target or not goes_out_now(lead_any, True, up, played,
+                                            dealt[leader] & ~played, exempt_bit):
+        return -1
+    return leader
+
+
 def pope_cards_lost(up: tuple[Mask, ...], dealt: tuple[Mask, ...], holder: int, slot: int,
                     bottom: bool, played: Mask, cover: Mask, open_cards: Mask, leader: int,
                     led_outside: bool) -> int:
@@ -438,7 +448,7 @@ class FastEngine:
             exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
 
         race, first = race_sure, played_first  # looked up here: the mutation tests patch them
-        pope_loss, on_lead_out = pope_cards_lost, goes_out_now
+        pope_loss, on_lead_out, leader_out = pope_cards_lost, goes_out_now, other_goes_out
         pope_bottom = bool(exempt_bit) and (
             exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
 
@@ -541,6 +551,19 @@ class FastEngine:
             elif on_lead_out(prune_blocks, target == leader, up, played, my_cards & ~played,
                              exempt_bit):
                 return 1  # Fact 3i: the target can go out before anyone else plays a card
+            out = leader_out(prune_blocks, up, dealt, played, leader, target, exempt_bit)
+            if out >= 0:
+                # Fact 3j: another seat on lead can go out at once: a bound (it plays against
+                # the target) or a floor (for it).
+                now = terminal(played | dealt[out], out)
+                if is_max[out]:
+                    if now >= beta:
+                        return now
+                    alpha = max(alpha, now)
+                else:
+                    if now <= alpha:
+                        return now
+                    beta = min(beta, now)
             window_low, window_high = alpha, beta
             moves = leads(played, leader)
             if best_move >= 0 and best_move in moves:
