@@ -236,3 +236,54 @@ def test_a_choices_options_valued_as_the_leads_say() -> None:
         if found >= 4:
             break
     assert found >= 4
+
+
+@dataclass(frozen=True)
+class PlainMaxn(BotInfo):
+    """pimc with max^n written out: each drawn deal's leads and options by ``search.maxn``."""
+
+    samples: int = 4
+
+    def lead(self, request: LeadRequest) -> Card:
+        from popejoan_solver.search.maxn import maxn_leads
+
+        if len(request.legal) == 1:
+            return request.legal[0]
+        totals: dict[Card, int] = defaultdict(int)
+        seat = request.knowledge.seat
+        for deal in sample_deals(request.knowledge, self.samples, request.rng.getrandbits(62)):
+            for card, values in maxn_leads(deal, seat + 1, node_limit=2_000_000):
+                totals[card] += values[seat]
+        return max(request.legal, key=lambda c: (totals[c], -request.legal.index(c)))
+
+    def choose(self, request: ChoiceRequest) -> int:
+        from popejoan_solver.bots.values import find_choice
+        from popejoan_solver.model.play import Game, Position
+        from popejoan_solver.search.maxn import MaxnSearch
+
+        seat = request.knowledge.seat
+        totals, seen = [0] * request.options, 0
+        for deal in sample_deals(request.knowledge, self.samples, request.rng.getrandbits(62)):
+            game = Game.from_deal(deal)
+            position = Position(game, deal.played_mask, deal.leader)
+            node = find_choice(game.run_tree(position.played, position.leader, request.lead),
+                               request.cards, seat)
+            if node is None:
+                continue
+            search = MaxnSearch(deal, seat)
+            seen += 1
+            totals = [t + search.tree(o, position.played, position.leader)[seat]
+                      for t, o in zip(totals, node.options, strict=True)]
+        if not seen:
+            return request.options - 1
+        return max(range(request.options), key=lambda i: (totals[i], -i))
+
+
+def test_maxn_pimc_plays_as_max_n_written_out() -> None:
+    """pimc:model=maxn values leads and choices (Spin) by max^n on every drawn deal (in this
+    deal a Spin valued by the paranoid value, as before, is chosen otherwise)."""
+    deal = deal_random(8, 9, get_ruleset("spinado"), 11)
+    ours = play_deal(deal, [PimcBot("m", samples=4, model="maxn")] * 8, 9, "1")
+    plain = play_deal(deal, [PlainMaxn("plain")] * 8, 9, "1")
+    assert len(ours.decisions) > len(ours.runs)  # choices were asked, not only leads
+    assert ours.recorded() == plain.recorded()

@@ -92,19 +92,20 @@ class PimcBot(BotInfo):
                             guesses=self.guesses)
 
     def choose(self, request: ChoiceRequest) -> int:
-        return off_main_thread(lambda stop: self._choose(request, stop))
+        return off_main_thread(lambda stop: self._choose(request, stop),
+                               helper=self.model == "paranoid")
 
     def _choose(self, request: ChoiceRequest, stop: threading.Event) -> int:
         deals = sample_deals(request.knowledge, self.samples, request.rng.getrandbits(62))
         score = cached(lambda deal: option_scores(deal, request.lead, request.cards,
-                                                  request.knowledge.seat))
+                                                  request.knowledge.seat, self.model))
         totals = [0] * request.options
         seen = 0
         for deal in deals:
             if stop.is_set():
                 break
             scores = score(deal)
-            if scores is None:  # this sample's run goes another way: not consistent with it
+            if scores is None:  # this sample's run goes another way (or max^n's limit)
                 continue
             seen += 1
             totals = [t + s for t, s in zip(totals, scores, strict=True)]

@@ -101,19 +101,18 @@ def find_choice(tree: RunTree, prefix: Sequence[Card], chooser: int) -> Choice |
     return None
 
 
-def option_scores(deal: Deal, lead: Card, prefix: Sequence[Card],
-                  chooser: int) -> list[int] | None:
-    """The chooser's guaranteed value after each option of its choice in the run of ``lead``
-    from the position ``deal`` (its leader on lead), or None when that choice is not reached
-    in this deal."""
+def option_scores(deal: Deal, lead: Card, prefix: Sequence[Card], chooser: int,
+                  model: str = "paranoid") -> list[int] | None:
+    """The chooser's value after each option of its choice in the run of ``lead`` from the
+    position ``deal`` (its leader on lead) under ``model``, or None when that choice is not
+    reached in this deal (or max^n passed its limit)."""
     game = Game.from_deal(deal)
     position = Position(game, deal.played_mask, deal.leader)
     choice = find_choice(game.run_tree(position.played, position.leader, lead), prefix, chooser)
     if choice is None:
         return None
-    found = evaluate_options(deal, position, choice, forced_win=False)
-    assert found is not None, "no limit was set, so every value is exact"
-    return list(found.values)
+    found = evaluate_options(deal, position, choice, model, forced_win=False)
+    return None if found is None else list(found.values)
 
 
 def evaluate_options(deal: Deal, position: Position, choice: Choice, model: str = "paranoid",
