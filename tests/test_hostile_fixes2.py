@@ -442,3 +442,17 @@ def test_standings_without_a_complete_unit_is_strict_json(
     assert all(b["mean"] is None for b in data["bots"])
     assert main(["standings", str(copy)]) == 0
     assert "nan" not in capsys.readouterr().out
+
+
+def test_the_readme_python_example_prints_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 25: the README's "From Python" example printed the stops as card numbers
+    (['11', '19', '22', ...]): ``str`` of a card, which is an int. Run as the README has it."""
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"### From Python\n\n```python\n(.*?)```", readme, re.S)
+    assert block is not None
+    exec(compile(block.group(1), "README.md", "exec"), {})  # the README's own code
+    guaranteed, stops = capsys.readouterr().out.splitlines()
+    assert guaranteed == "-1 0"
+    assert stops.startswith("['QC', '7D', ")
