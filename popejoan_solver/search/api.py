@@ -98,27 +98,48 @@ def play_board(deal: Deal) -> tuple[Board, TurnupAward | None]:
     return (apply_to_board(dressed, award.transfers) if award else dressed), award
 
 
+class StaticBounds:
+    """Bounds true of every line, from tables built once per deal: a seat pays at most its
+    cards and takes at most everything; a payment between players whose card is played is
+    already fixed, one still to come may go either way (its holder gains, every other seat
+    pays)."""
+
+    def __init__(self, game: Game, board: Board) -> None:
+        self.dealt = game.dealt
+        self.total = board.total()
+        payments = []
+        for award in game.table.awards(game.trumps):
+            if award.compartment is not None:
+                continue
+            per_seat = [0] * game.players
+            for taker, amount in award_shares(award, tuple(game.holder[c] for c in award.cards),
+                                              0, game.players):
+                per_seat[taker] += amount
+            if any(per_seat):
+                payments.append((sum(1 << c for c in award.cards), tuple(per_seat)))
+        self.payments = tuple(payments)
+
+    def __call__(self, objective: Objective, played: Mask) -> Value:
+        if objective.goal is Goal.FORCED_WIN:
+            return Value(0, 1)
+        seat = objective.seat
+        low = -(self.dealt[seat] & ~played).bit_count()
+        high = self.total + sum((cards & ~played).bit_count()
+                                for other, cards in enumerate(self.dealt) if other != seat)
+        for cards, per_seat in self.payments:
+            share = per_seat[seat]
+            if played & cards == cards:
+                low, high = low + share, high + share
+            elif share < 0:
+                low += share
+            else:
+                high += share
+        return Value(low, high)
+
+
 def static_bounds(game: Game, board: Board, objective: Objective, played: Mask) -> Value:
-    """Bounds true of every line: a seat pays at most its cards and takes at most everything;
-    a payment between players whose card is played is already fixed, one still to come may
-    go either way (its holder gains, every other seat pays)."""
-    if objective.goal is Goal.FORCED_WIN:
-        return Value(0, 1)
-    seat = objective.seat
-    low = -game.held(played, seat).bit_count()
-    high = board.total() + sum(game.held(played, o).bit_count()
-                               for o in range(game.players) if o != seat)
-    for award in game.table.awards(game.trumps):
-        if award.compartment is not None:
-            continue
-        shares = award_shares(award, tuple(game.holder[c] for c in award.cards), 0,
-                              game.players)
-        share = sum(amount for taker, amount in shares if taker == seat)
-        if all(played >> card & 1 for card in award.cards):
-            low, high = low + share, high + share
-        else:
-            low, high = low + min(0, share), high + max(0, share)
-    return Value(low, high)
+    """:class:`StaticBounds` of one position (building its tables each time)."""
+    return StaticBounds(game, board)(objective, played)
 
 
 class _Driver:
@@ -131,6 +152,7 @@ class _Driver:
         self.board = board
         self.deadline = deadline
         self.exact = True
+        self.static_bounds = StaticBounds(game, board)
 
     def value(self, objective: Objective, played: Mask, leader: int,
               known: Value | None = None, guess: int | None = None) -> Value:
@@ -141,7 +163,7 @@ class _Driver:
             if objective.goal is Goal.FORCED_WIN:
                 return Value.exact(int(winner == objective.seat))
             return Value.exact(play_values(self.game, self.board, played, winner)[objective.seat])
-        fallback = static_bounds(self.game, self.board, objective, played)
+        fallback = self.static_bounds(objective, played)
         if known is not None:
             fallback = Value(max(fallback.lower, known.lower), min(fallback.upper, known.upper))
         if self.deadline is not None and time.monotonic() > self.deadline:
