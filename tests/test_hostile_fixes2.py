@@ -456,3 +456,51 @@ def test_the_readme_python_example_prints_cards(capsys: pytest.CaptureFixture[st
     guaranteed, stops = capsys.readouterr().out.splitlines()
     assert guaranteed == "-1 0"
     assert stops.startswith("['QC', '7D', ")
+
+
+def test_a_search_process_killed_mid_request_is_no_bug_and_no_traceback() -> None:
+    """Finding 26: a search process killed while it searched gave "internal error:
+    BrokenProcessPool (a bug of popejoan: please report it)" and a traceback on the server's
+    terminal; it is no bug of the tool: a 500 that says what happened, one warning line."""
+    import subprocess
+    import sys
+    import threading
+    import time
+    import urllib.error
+    import urllib.request
+
+    pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
+    from tests.test_web_serve import children
+
+    hard = ("early-hoyle: A45T.236K.357.36JQ 38K.47JQ.A68K.A78K 267JQ.A59.24JQ.25T | "
+            "9.T.9T.49 ^9S")
+    process = subprocess.Popen([sys.executable, "-m", "popejoan_solver", "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    answer: dict[str, object] = {}
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[5]
+
+        def ask() -> None:
+            body = json.dumps({"deal": hard, "samples": 200}).encode()
+            try:
+                urllib.request.urlopen(url + "api/advice", body, timeout=60).close()
+            except urllib.error.HTTPError as exc:
+                answer["status"], answer["body"] = exc.code, json.loads(exc.read())
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        time.sleep(2.5)
+        for pid in children(process.pid):
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                os.kill(pid, signal.SIGKILL)
+        asking.join(60)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert answer["status"] == 500
+    assert answer["body"] == {"error": "a search process died (killed?) before it answered: "
+                                       "ask again"}
+    assert "Traceback" not in err
+    assert err.startswith("warning: a search process died")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -80,6 +81,11 @@ def _search_process_init(server: int) -> None:
     die_with_parent(server, thread_bound=False)
 
 
+class SearchProcessLostError(Exception):
+    """A search process died (killed, out of memory) before it answered: not a bug of the
+    tool, so a 500 that says so, without a traceback; the next search starts new ones."""
+
+
 class SearchProcesses:
     """One process per core for the searches: they run side by side (no GIL shared), in the
     order asked, each under its time limit; started at the first search."""
@@ -99,7 +105,7 @@ class SearchProcesses:
                 self._pool, handlers.search_job, name, data, query)
         except BrokenProcessPool:  # a search process died (killed): new ones next time
             self._pool = None
-            raise
+            raise SearchProcessLostError from None
         return answer
 
     def close(self) -> None:
@@ -153,6 +159,13 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return _json({"error": clip(str(detail), 200)}, status)
 
 
+async def _search_process_lost(request: Request, exc: Exception) -> Response:
+    print("warning: a search process died (killed?) before it answered; the next search "
+          "starts new ones", file=sys.stderr, flush=True)
+    return _json({"error": "a search process died (killed?) before it answered: ask again"},
+                 500)
+
+
 async def _internal_error(request: Request, exc: Exception) -> Response:
     """Anything unexpected: one line naming the error's kind, no traceback."""
     if isinstance(exc, MemoryError):
@@ -195,6 +208,7 @@ def create_app() -> Starlette:
     app = Starlette(routes=_routes(light, processes), exception_handlers={
         PopeJoanError: _bad_input,
         HTTPException: _http_error,
+        SearchProcessLostError: _search_process_lost,
         Exception: _internal_error,
     })
     app.state.processes = processes
