@@ -162,6 +162,7 @@ class SlotGame:
         self.game = game
         self.players = game.players
         self.slot_of = tuple((c // 13) * 13 + key[c] for c in range(52))
+        self.identity = all(slot == card for card, slot in enumerate(self.slot_of))
         card_of = [0] * 52
         for card, slot in enumerate(self.slot_of):
             card_of[slot] = card
@@ -183,6 +184,10 @@ class SlotGame:
         self._compile_payoffs(game, board)
 
     def to_slots(self, mask: Mask) -> Mask:
+        """A card mask in slot space (the same mask where every card is its own slot: ace
+        low)."""
+        if self.identity:
+            return mask
         out = 0
         for card in iter_mask(mask):
             out |= 1 << self.slot_of[card]
