@@ -31,7 +31,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from ..model.cards import (
     PACK,
@@ -54,6 +54,11 @@ from ..model.table import LeadId, compile_rules
 from ..search.api import check_time_limit, forced_win
 from .lines import LineSearchTimeoutError, Verdict, find_line
 from .support import require_forced_runs
+
+MAX_COUNT: Final = 10_000
+"""The most deals one ``find`` looks for: every deal found is kept, and blocked in the SAT
+instance, until the end, so the count bounds the memory (about 4 MB a second was seen
+growing without it)."""
 
 
 class QueryError(PopeJoanError):
@@ -363,8 +368,8 @@ def _validate(query: FindQuery) -> None:
     check_time_limit(query.time_limit)
     if query.prop is not Property.FORCED_WIN:  # the search engines read the choices
         require_forced_runs(query.rules, f"find {query.prop.value}")
-    if query.count < 1:
-        raise QueryError(f"--count must be at least 1, not {query.count}")
+    if not 1 <= query.count <= MAX_COUNT:
+        raise QueryError(f"--count must be from 1 to {MAX_COUNT:,}, not {query.count}")
     hand = query.rules.cards_per_player(query.players)
     placed = 0
     for seat, mask in sorted(query.hold.items()):
