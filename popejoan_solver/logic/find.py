@@ -55,10 +55,10 @@ from ..search.api import check_time_limit, forced_win
 from .lines import LineSearchTimeoutError, Verdict, find_line
 from .support import require_forced_runs
 
-MAX_COUNT: Final = 10_000
+MAX_COUNT: Final = 1_000
 """The most deals one ``find`` looks for: every deal found is kept, and blocked in the SAT
-instance, until the end, so the count bounds the memory (about 4 MB a second was seen
-growing without it)."""
+instance, until the end, so the count bounds the memory (2,000 deals of 3 players peaked at
+375 MB; without a bound it grew about 4 MB a second)."""
 
 
 class QueryError(PopeJoanError):
