@@ -1,9 +1,10 @@
 """Findings of the second hostile-user pass (/tmp/h6/hostile-findings.md) in files other
 helpers own (bots/, seat/, search/, analysis/match.py, analysis/advice*.py): each test names
-its finding and is a strict xfail until the owner fixes it (then the mark goes)."""
+its finding; each was a strict xfail until its owner fixed it (every one is fixed now)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -43,11 +44,12 @@ SOLVE_WRONG_TYPES = [
     ("seats='1'", {"seats": "1"}),  # TypeError
     ("seats=[1.0]", {"seats": [1.0]}),  # TypeError
     ("time_limit=True", {"seats": [1], "time_limit": True}),  # was taken as 1 second
+    ("tt_entries=True", {"seats": [1], "tt_entries": True}),  # was a table of one entry
+    ("threads=True", {"seats": [1], "threads": True}),  # was one thread
+    ("line_seat=True", {"seats": [1], "line_seat": True}),
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="finding 10: search.api.solve does not check the "
-                   "types of seats and time_limit")
 @pytest.mark.parametrize(("call", "kwargs"), SOLVE_WRONG_TYPES,
                          ids=[c for c, _ in SOLVE_WRONG_TYPES])
 def test_solve_refuses_wrong_argument_types(call: str, kwargs: dict[str, object]) -> None:
@@ -58,15 +60,15 @@ def test_solve_refuses_wrong_argument_types(call: str, kwargs: dict[str, object]
 
 
 @pytest.mark.parametrize("call", [
-    pytest.param("solve(None)", marks=pytest.mark.xfail(
-        strict=True, reason="finding 10: solve(None) is an AttributeError")),
+    "solve(None)",
     "advise(None, 1)", "advise(deal, 1, line=5)"])
 def test_solve_and_advise_refuse_what_is_not_a_deal_or_line(call: str) -> None:
     from popejoan_solver import advise, hoyle_dead_hand, solve
 
-    calls = {"solve(None)": lambda: solve(None),  # type: ignore[arg-type]
-             "advise(None, 1)": lambda: advise(None, 1, samples=1),  # type: ignore[arg-type]
-             "advise(deal, 1, line=5)":
-             lambda: advise(hoyle_dead_hand(), 1, samples=1, line=5)}  # type: ignore[arg-type]
+    calls: dict[str, Callable[[], object]] = {
+        "solve(None)": lambda: solve(None),  # type: ignore[arg-type]
+        "advise(None, 1)": lambda: advise(None, 1, samples=1),  # type: ignore[arg-type]
+        "advise(deal, 1, line=5)":
+            lambda: advise(hoyle_dead_hand(), 1, samples=1, line=5)}  # type: ignore[arg-type]
     with pytest.raises(PopeJoanError):
         calls[call]()

@@ -15,7 +15,7 @@ from typing import Protocol, TypeVar
 from ..model.board import Board
 from ..model.cards import Card, Mask
 from ..model.deal import Deal
-from ..model.errors import PopeJoanError
+from ..model.errors import PopeJoanError, clip
 from ..model.play import Choice, Game, Position, Run, RunTree
 from ..model.settlement import (
     TurnupAward,
@@ -57,6 +57,9 @@ class Engine(Protocol):
 def check_time_limit(time_limit: float | None) -> None:
     """A time limit is a finite number of seconds above 0, or None for none: NaN would never
     run out and infinity is not a limit (every command and the Python API check it here)."""
+    if time_limit is not None and (isinstance(time_limit, bool)
+                                   or not isinstance(time_limit, (int, float))):
+        raise PopeJoanError(f"a time limit is a number of seconds, not {clip(repr(time_limit))}")
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
         raise PopeJoanError(f"--time-limit must be a finite number of seconds above 0, not "
                             f"{time_limit} (leave it out for no limit)")
@@ -272,16 +275,13 @@ def solve(
     engine, else one); each thread has its own transposition table of ``tt_entries``.
     """
     check_time_limit(time_limit)
+    check_tt_entries(tt_entries)
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
-    n = deal.players
-    chosen = list(range(1, n + 1)) if seats is None else seats
-    for seat in chosen:
-        if not 1 <= seat <= n:
-            raise PopeJoanError(f"seat must be from 1 to {n}, not {seat}")
+    chosen = _checked_seats(deal, seats, line_seat)
     game = Game.from_deal(deal)
     board, award = play_board(deal)
-    paid_for_dressing = tuple(dressing(deal.rules, n)) if deal.is_fresh else ()
+    paid_for_dressing = tuple(dressing(deal.rules, deal.players)) if deal.is_fresh else ()
     leader = deal.leader
     notes: list[str] = []
     winner = game.winner(deal.played_mask)
@@ -409,11 +409,41 @@ def _optimal_line(driver: _Driver, position: Position, board: Board,
     return _principal_line(driver, position, board, objective, value.lower)
 
 
+MAX_TT_ENTRIES = 1 << 40
+"""The most transposition-table entries a search may be given (the table grows on demand)."""
+
+
+def check_tt_entries(tt_entries: int) -> None:
+    """A table size is a whole number of entries from 1 to 2**40."""
+    if not _whole(tt_entries) or not 1 <= tt_entries <= MAX_TT_ENTRIES:
+        raise PopeJoanError(f"tt_entries must be from 1 to 2**40, not {clip(repr(tt_entries))}")
+
+
+def _whole(value: object) -> bool:
+    """A whole number, and not a truth value (``True`` is 1 to Python, never a seat here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _checked_seats(deal: Deal, seats: Sequence[int] | None, line_seat: int | None) -> list[int]:
+    """The 1-based seats to solve, after checking the deal and every seat named."""
+    if not isinstance(deal, Deal):
+        raise PopeJoanError(f"solve takes a Deal, not {type(deal).__name__}")
+    n = deal.players
+    if seats is not None and (isinstance(seats, (str, bytes))
+                              or not isinstance(seats, Sequence)):
+        raise PopeJoanError(f"seats is a list of seat numbers, not {clip(repr(seats))}")
+    chosen = list(range(1, n + 1)) if seats is None else list(seats)
+    for seat in [*chosen, *([] if line_seat is None else [line_seat])]:
+        if not _whole(seat) or not 1 <= seat <= n:
+            raise PopeJoanError(f"seat must be from 1 to {n}, not {clip(repr(seat))}")
+    return chosen
+
+
 def _worker_count(threads: int | None, engine: str, seats: int) -> int:
     """Threads for a solve (a seat's paranoid and best-case searches and the leads are jobs of
     their own); by default one per core, but only the compiled core runs without the GIL."""
     if threads is not None:
-        if threads < 1:
+        if not _whole(threads) or threads < 1:
             raise PopeJoanError(f"threads must be at least 1, not {threads}")
         return min(threads, 2 * seats + 1)
     if engine != "fast" or not COMPILED:

@@ -20,6 +20,7 @@ from ..model.play import Choice, Game, Position, Run, RunTree
 from .api import (
     _Driver,
     check_time_limit,
+    check_tt_entries,
     interruptible,
     make_engine,
     play_board,
@@ -74,8 +75,8 @@ def evaluate_leads(deal: Deal, *, forced_win: bool = True, time_limit: float | N
     (or a card that is not a legal lead) starts from the engine's last value.
     """
     check_time_limit(time_limit)
-    if tt_entries is not None and not 1 <= tt_entries <= 1 << 40:
-        raise PopeJoanError(f"tt_entries must be from 1 to 2**40, not {tt_entries}")
+    if tt_entries is not None:
+        check_tt_entries(tt_entries)
     starts = _checked_guesses(guesses)
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     game = Game.from_deal(deal)
