@@ -1,4 +1,4 @@
-"""Regression tests for the second hostile-user pass (/tmp/h6/hostile-findings.md): each test
+"""Regression tests for the second hostile-user pass (docs/reviews/hostile-pass-2.md): each test
 names its finding and failed before the fix."""
 
 from __future__ import annotations

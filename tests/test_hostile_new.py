@@ -1,5 +1,5 @@
 """Regression tests for bugs the hostile-user pass found in the new commands (view, advise,
-play, serve): each documents a confirmed finding of /tmp/helpers/hostile-findings.md and is
+play, serve): each documents a confirmed finding of docs/reviews/hostile-pass-1.md and is
 marked xfail(strict) until its owner fixes it (then the mark goes)."""
 
 from __future__ import annotations

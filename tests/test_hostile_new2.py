@@ -1,4 +1,4 @@
-"""Findings of the second hostile-user pass (/tmp/h6/hostile-findings.md) in files other
+"""Findings of the second hostile-user pass (docs/reviews/hostile-pass-2.md) in files other
 helpers own (bots/, seat/, search/, analysis/match.py, analysis/advice*.py): each test names
 its finding; each was a strict xfail until its owner fixed it (every one is fixed now)."""
 

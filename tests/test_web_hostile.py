@@ -1,5 +1,5 @@
 """Regression tests for the web API bugs found by the hostile-user pass
-(/tmp/helpers/hostile-findings.md): each a 400 with one line, never a silently wrong answer."""
+(docs/reviews/hostile-pass-1.md): each a 400 with one line, never a silently wrong answer."""
 
 from __future__ import annotations
 
