@@ -1,6 +1,6 @@
 """popejoan-solver: a formal rules checker and double-dummy solver for Pope Joan.
 
->>> from popejoan_solver import hoyle_dead_hand, analyse_stops
+>>> from popejoan_solver import analyse_stops, card_name, hoyle_dead_hand
 >>> " ".join(card_name(c) for c in analyse_stops(hoyle_dead_hand()).stops[:3])
 'QC 7D TD'
 """

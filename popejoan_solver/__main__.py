@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import signal
 import sys
 from typing import NoReturn
 
@@ -21,6 +22,7 @@ def _exit_interrupted() -> NoReturn:
     not the interpreter's finalisation: an interrupted import can leave half-built objects
     whose finalisers print to stderr, and a KeyboardInterrupt that passed through an
     extension's ``PyRun_*`` call makes CPython end by killing itself with SIGINT."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot break the exit
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):

@@ -935,3 +935,9 @@ def argv_command(argv: Sequence[str] | None) -> str:
     words = sys.argv[1:] if argv is None else argv
     return next((w for w in words if not w.startswith("-")), "")
 
+
+def entry_point() -> NoReturn:
+    """The console script of installs made before it moved to ``popejoan_solver.__main__``."""
+    from .__main__ import entry_point as run
+
+    run()

@@ -119,7 +119,9 @@ def _check_beside(solver: z3.Solver) -> z3.CheckSatResult:
         signal.signal(signal.SIGINT, on_sigint)
     try:
         threading.Thread(target=run, name="popejoan-z3-check", daemon=True).start()
-        done.wait()
+        while not done.wait(0.05):
+            if interrupted:  # again: an interrupt just before the check began is lost
+                solver.ctx.interrupt()
     finally:
         if ours:
             signal.signal(signal.SIGINT, previous)
