@@ -13,7 +13,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -230,8 +230,9 @@ def run_all(deals: Sequence[Deal], job: Callable[[Deal, float | None], SampleEva
         return off_main_thread(lambda stop: _in_turn(deals, one, stop),
                                helper=model == "paranoid")
     pool = ThreadPoolExecutor(workers, thread_name_prefix="popejoan-advise")
+    futures: list[Future[SampleEval | None]] = []
     try:
-        futures = [pool.submit(one, deal) for deal in deals]
+        futures.extend(pool.submit(one, deal) for deal in deals)
         done: list[SampleEval] = []
         for future in futures:
             result = future.result()
@@ -239,9 +240,12 @@ def run_all(deals: Sequence[Deal], job: Callable[[Deal, float | None], SampleEva
                 break
             done.append(result)
         return done
-    except BaseException:  # Ctrl-C reaches this thread only: stop the workers' searches too
+    except KeyboardInterrupt:  # it reaches this thread only: stop the workers' searches too
         pool.shutdown(wait=False, cancel_futures=True)
-        cancel_searches()
+        while True:  # again until they end: a search may begin just after a cancel
+            cancel_searches()
+            if not wait(futures, timeout=0.05).not_done:
+                break
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TypeVar
 
 from ..search.api import cancel_searches
@@ -28,11 +28,16 @@ def off_main_thread(work: Callable[[threading.Event], _T], *, helper: bool = Tru
     if not helper or threading.current_thread() is not threading.main_thread():
         return work(stop)
     pool = ThreadPoolExecutor(1, thread_name_prefix="popejoan-decide")
+    future: Future[_T] | None = None
     try:  # submit inside: a Ctrl-C while the thread starts still stops the work
-        return pool.submit(work, stop).result()
-    except BaseException:
+        future = pool.submit(work, stop)
+        return future.result()
+    except KeyboardInterrupt:
         stop.set()
-        cancel_searches()
+        while True:  # again until it ends: a search may begin just after a cancel
+            cancel_searches()
+            if future is None or wait([future], timeout=0.05).done:
+                break
         raise
     finally:
         pool.shutdown(wait=True)
