@@ -47,6 +47,8 @@ SOLVE_WRONG_TYPES = [
     ("tt_entries=True", {"seats": [1], "tt_entries": True}),  # was a table of one entry
     ("threads=True", {"seats": [1], "threads": True}),  # was one thread
     ("line_seat=True", {"seats": [1], "line_seat": True}),
+    ("seats=[1, 1]", {"seats": [1, 1]}),  # was solved and reported twice
+    ("threads=1.5", {"seats": [1], "threads": 1.5}),
 ]
 
 

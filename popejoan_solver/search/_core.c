@@ -20,7 +20,6 @@
     ((defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6) || \
      (defined(__clang__) && __clang_major__ >= 14))
 
-#define ETC_SIDE (maximising)
 #define HOT __attribute__((target_clones("popcnt", "default")))
 #else
 #define HOT

@@ -436,6 +436,8 @@ def _checked_seats(deal: Deal, seats: Sequence[int] | None, line_seat: int | Non
     for seat in [*chosen, *([] if line_seat is None else [line_seat])]:
         if not _whole(seat) or not 1 <= seat <= n:
             raise PopeJoanError(f"seat must be from 1 to {n}, not {clip(repr(seat))}")
+    if len(set(chosen)) < len(chosen):
+        raise PopeJoanError(f"a seat is named twice in seats {clip(repr(seats))}")
     return chosen
 
 
@@ -444,7 +446,7 @@ def _worker_count(threads: int | None, engine: str, seats: int) -> int:
     their own); by default one per core, but only the compiled core runs without the GIL."""
     if threads is not None:
         if not _whole(threads) or threads < 1:
-            raise PopeJoanError(f"threads must be at least 1, not {threads}")
+            raise PopeJoanError(f"threads must be a whole number from 1, not {clip(repr(threads))}")
         return min(threads, 2 * seats + 1)
     if engine != "fast" or not COMPILED:
         return 1
