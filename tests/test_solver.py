@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import types
 from collections.abc import Callable
 
 import pytest
@@ -16,6 +17,8 @@ from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.model.settlement import play_values
 from popejoan_solver.search import Goal, Objective, solve
 from popejoan_solver.search.fast import COMPILED, FastEngine
+from popejoan_solver.search.fast import goes_out_now as fast_goes_out_now
+from popejoan_solver.search.fast import played_first as fast_played_first
 from popejoan_solver.search.reference import ReferenceEngine
 
 from .conftest import short_deal
@@ -324,15 +327,18 @@ def test_a_wrong_race_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
         assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), seed
 
 
+_PLAYED_FIRST = fast_played_first
+_GOES_OUT_NOW = fast_goes_out_now
+"""The true facts 3g and 3i, taken when this module is imported: a mutant wraps these, never
+whatever the module holds at the time (an earlier case's mutant)."""
+
 def _own_runs_mutant(mutation: str) -> Callable[..., tuple[int, int, int]]:
     """A wrong fact 3g: used when the target is not on lead ("not-on-lead"), under the
     lowest-card lead rules ("lowest-card"), or with the Pope among the own runs, its stake
     then counted twice ("pope")."""
-    from popejoan_solver.search.fast import played_first
-
     def wrong(up: tuple[int, ...], on_lead: bool, lead_any: bool, played: int, held: int,
               exempt_bit: int) -> tuple[int, int, int]:
-        return played_first(up, on_lead or mutation == "not-on-lead",
+        return _PLAYED_FIRST(up, on_lead or mutation == "not-on-lead",
                             lead_any or mutation == "lowest-card", played, held,
                             0 if mutation == "pope" else exempt_bit)
     return wrong
@@ -457,12 +463,12 @@ def test_a_wrong_pope_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
 def _going_out_mutant(mutation: str) -> Callable[..., bool]:
     """A wrong fact 3i: used when the target is not on lead ("not-on-lead"), or when what is
     left after its own runs is two blocks ("two-blocks": a second lead would be needed)."""
-    from popejoan_solver.search.fast import _longest_block, goes_out_now
+    from popejoan_solver.search.fast import _longest_block
 
     def wrong(lead_any: bool, on_lead: bool, up: tuple[int, ...], played: int, held: int,
               exempt_bit: int) -> bool:
         if mutation == "not-on-lead":
-            return goes_out_now(lead_any, True, up, played, held, exempt_bit)
+            return _GOES_OUT_NOW(lead_any, True, up, played, held, exempt_bit)
         if not (lead_any and on_lead):
             return False
         left, cards = held, held & ~exempt_bit
@@ -501,6 +507,11 @@ def test_a_wrong_going_out_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> N
     the reference on its deals."""
     from popejoan_solver.search import fast as fast_module
 
+    # Fact 3j (other_goes_out) calls goes_out_now too: it keeps the true one, so that only
+    # fact 3i is wrong here.
+    true_3j = types.FunctionType(fast_module.other_goes_out.__code__,
+                                 {**vars(fast_module), "goes_out_now": _GOES_OUT_NOW})
+    monkeypatch.setattr(fast_module, "other_goes_out", true_3j)
     for mutation, seed, seat in GOING_OUT_DEALS:
         monkeypatch.setattr(fast_module, "goes_out_now", _going_out_mutant(mutation))
         game, board = _race_deal(seed)
