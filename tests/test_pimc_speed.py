@@ -178,11 +178,8 @@ def test_off_main_thread_runs_elsewhere_and_stops_on_an_interrupt() -> None:
     off_main_thread(lambda stop: where.append(threading.current_thread().name), helper=False)
     assert where[1] == threading.main_thread().name
 
-    class StopAskedError(Exception):
-        pass
-
     def interrupt(signum: int, frame: object) -> None:
-        raise StopAskedError
+        raise KeyboardInterrupt  # as Ctrl-C would, on the main thread
 
     stopped = threading.Event()
 
@@ -194,7 +191,7 @@ def test_off_main_thread_runs_elsewhere_and_stops_on_an_interrupt() -> None:
     try:
         signal.setitimer(signal.ITIMER_REAL, 0.2)
         started = time.monotonic()
-        with pytest.raises(StopAskedError):
+        with pytest.raises(KeyboardInterrupt):
             off_main_thread(work)
         assert time.monotonic() - started < 5
         assert stopped.is_set()

@@ -244,7 +244,8 @@ def run_all(deals: Sequence[Deal], job: Callable[[Deal, float | None], SampleEva
         pool.shutdown(wait=False, cancel_futures=True)
         while True:  # again until they end: a search may begin just after a cancel
             cancel_searches()
-            if not wait(futures, timeout=0.05).not_done:
+            wait(futures, timeout=0.05)
+            if all(future.done() for future in futures):  # cancelled ones count as done
                 break
         raise
     finally:

@@ -36,8 +36,9 @@ def off_main_thread(work: Callable[[threading.Event], _T], *, helper: bool = Tru
         stop.set()
         while True:  # again until it ends: a search may begin just after a cancel
             cancel_searches()
-            if future is None or wait([future], timeout=0.05).done:
+            if future is None or future.done():
                 break
+            wait([future], timeout=0.05)
         raise
     finally:
         pool.shutdown(wait=True)
