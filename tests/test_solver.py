@@ -314,6 +314,11 @@ def test_the_race_floor_agrees_with_reference(rules: str, compiled: bool) -> Non
             assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (seed, seat)
 
 
+def _mutant_differs(game: Game, board: Board, objective: Objective) -> bool:
+    """Whether the Python engine (running a mutant fact) and the reference disagree."""
+    wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
+    return wrong != ReferenceEngine(game, board).value(objective, 0, 0)
+
 def test_a_wrong_race_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation test of fact 3f: ignoring that the seat going out may stop in the middle
     of its last run makes the Python engine disagree with the reference on each deal above."""
@@ -322,9 +327,7 @@ def test_a_wrong_race_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fast_module, "race_sure", _race_without_the_last_stretch)
     for seed, seat in RACE_DEALS:
         game, board = _race_deal(seed)
-        objective = Objective(Goal.GUARANTEED, seat)
-        wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
-        assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), seed
+        assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), seed
 
 
 _PLAYED_FIRST = fast_played_first
@@ -385,9 +388,7 @@ def test_a_wrong_own_runs_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> No
     for mutation, rules, seed, seat in OWN_RUN_DEALS:
         monkeypatch.setattr(fast_module, "played_first", _own_runs_mutant(mutation))
         game, board = _own_run_deal(mutation, rules, seed)
-        objective = Objective(Goal.GUARANTEED, seat)
-        wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
-        assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), (mutation, seed)
+        assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), (mutation, seed)
 
 
 def _pope_loss_mutant(mutation: str) -> Callable[..., int]:
@@ -455,9 +456,7 @@ def test_a_wrong_pope_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     for mutation, seed, seat in POPE_BOUND_DEALS:
         monkeypatch.setattr(fast_module, "pope_cards_lost", _pope_loss_mutant(mutation))
         game, board = _pope_bound_deal(seed)
-        objective = Objective(Goal.BEST_CASE, seat)
-        wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
-        assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), (mutation, seed)
+        assert _mutant_differs(game, board, Objective(Goal.BEST_CASE, seat)), (mutation, seed)
 
 
 def _going_out_mutant(mutation: str) -> Callable[..., bool]:
@@ -515,9 +514,7 @@ def test_a_wrong_going_out_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> N
     for mutation, seed, seat in GOING_OUT_DEALS:
         monkeypatch.setattr(fast_module, "goes_out_now", _going_out_mutant(mutation))
         game, board = _race_deal(seed)
-        objective = Objective(Goal.GUARANTEED, seat)
-        wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
-        assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), (mutation, seed)
+        assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), (mutation, seed)
 
 
 def _any_seat_out(lead_any: bool, up: tuple[int, ...], dealt: tuple[int, ...], played: int,
@@ -563,6 +560,4 @@ def test_a_wrong_other_seat_going_out_is_caught(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(fast_module, "other_goes_out", _any_seat_out)
     for seed, seat in OTHER_OUT_SEEDS:
         game, board = _race_deal(seed)
-        objective = Objective(Goal.GUARANTEED, seat)
-        wrong = FastEngine(game, board, compiled=False).value(objective, 0, 0)
-        assert wrong != ReferenceEngine(game, board).value(objective, 0, 0), seed
+        assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), seed
