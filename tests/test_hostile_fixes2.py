@@ -516,3 +516,23 @@ def test_find_count_is_bounded(count: str) -> None:
     outcome = run_cli(["find", "forced-win", "--players", "3", "--count", count], timeout=30)
     assert_contract(outcome, 2)
     assert outcome.stderr.startswith("error: --count must be from 1 to 1,000")
+
+
+def test_a_table_size_past_this_machines_memory_is_refused_in_the_api_and_the_cli(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # 2**40 entries (16 TiB) was accepted: a table grows on demand, so a typo surfaced only as
+    # memory exhausted in the middle of a long search.
+    from popejoan_solver.search.api import check_tt_entries, tt_entries_limit
+
+    limit = tt_entries_limit()
+    assert 1 << 20 <= limit < 1 << 40  # this machine has gigabytes, not terabytes
+    check_tt_entries(limit)
+    with pytest.raises(PopeJoanError, match="must be from 1 to"):
+        check_tt_entries(limit + 1)
+    code = main(["solve", "--tt-entries", str(1 << 40)])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out == ""
+    errors = [line for line in err.splitlines() if not line.startswith("warning:")]
+    assert len(errors) == 1
+    assert errors[0].startswith("error: tt_entries (--tt-entries) must be from 1 to")

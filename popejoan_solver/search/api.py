@@ -61,8 +61,8 @@ def check_time_limit(time_limit: float | None) -> None:
                                    or not isinstance(time_limit, (int, float))):
         raise PopeJoanError(f"a time limit is a number of seconds, not {clip(repr(time_limit))}")
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
-        raise PopeJoanError(f"--time-limit must be a finite number of seconds above 0, not "
-                            f"{time_limit} (leave it out for no limit)")
+        raise PopeJoanError(f"a time limit (--time-limit) must be a finite number of seconds "
+                            f"above 0, not {time_limit} (leave it out for no limit)")
 
 
 _LIVE: weakref.WeakSet[Engine] = weakref.WeakSet()
@@ -412,11 +412,28 @@ def _optimal_line(driver: _Driver, position: Position, board: Board,
 MAX_TT_ENTRIES = 1 << 40
 """The most transposition-table entries a search may be given (the table grows on demand)."""
 
+ENTRY_BYTES = 16
+"""An entry's size in the compiled core (values beyond +-30,000 take 32: the cap below is
+for the common case; a table that cannot grow keeps its size)."""
+
+
+def tt_entries_limit() -> int:
+    """The most entries a table may be given here: 2**40, and no more than this machine's
+    memory holds (a table grows on demand up to its size; a size past the memory is a typo)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return MAX_TT_ENTRIES
+    return max(1, min(MAX_TT_ENTRIES, memory // ENTRY_BYTES))
+
 
 def check_tt_entries(tt_entries: int) -> None:
-    """A table size is a whole number of entries from 1 to 2**40."""
-    if not _whole(tt_entries) or not 1 <= tt_entries <= MAX_TT_ENTRIES:
-        raise PopeJoanError(f"tt_entries must be from 1 to 2**40, not {clip(repr(tt_entries))}")
+    """A table size is a whole number of entries from 1 to :func:`tt_entries_limit`."""
+    limit = tt_entries_limit()
+    if not _whole(tt_entries) or not 1 <= tt_entries <= limit:
+        raise PopeJoanError(f"tt_entries (--tt-entries) must be from 1 to {limit:,} (the entries "
+                            f"of 16 bytes this machine's memory holds), not "
+                            f"{clip(repr(tt_entries))}")
 
 
 def _whole(value: object) -> bool:
