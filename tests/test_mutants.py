@@ -78,3 +78,25 @@ def test_a_mutant_that_nothing_checks_survives() -> None:
                                     timeout=120)
     assert result.status is mutants.Fate.SURVIVED
     assert mutants.main(["no-such-mutant"]) == 2
+
+
+def test_a_mutant_of_the_c_core_is_rebuilt_and_caught() -> None:
+    """The compiled core's facts have mutants too: the copy's core is rebuilt from the mutated
+    source, and the compiled engine's differential test catches it."""
+    (mutant,) = mutants.select(["c-fact3b-lead-always-charged"])
+    killer = mutants.checks(
+        "tests/test_solver.py::test_fast_engine_agrees_with_reference[hoyle-modernized-compiled]")
+    (result,) = mutants.run_mutants([replace(mutant, killers=(killer,))], build=False,
+                                    timeout=120)
+    assert result.status is mutants.Fate.KILLED, mutants.line(result)
+
+
+def test_a_c_core_mutant_that_does_not_compile_is_invalid_not_run() -> None:
+    """A mutant that breaks the build must not run the true core (left over from the base)."""
+    broken = mutants.Mutant(
+        "c-broken", "", (mutants.Hunk(mutants.CORE_C, "    bound -= led_outside;",
+                                      "    bound -= no_such_name;"),),
+        (mutants.checks("tests/test_solver.py::test_the_compiled_core_is_built"),))
+    (result,) = mutants.run_mutants([broken], build=True, timeout=120)
+    assert result.status is mutants.Fate.INVALID, mutants.line(result)
+    assert "did not build" in result.note

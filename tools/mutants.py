@@ -170,6 +170,9 @@ PROVE_TESTS = checks("tests/test_logic.py::test_hoyle_theorems_are_proved",
                      "tests/test_logic.py::test_mutants_are_refuted",
                      name="test_logic.py prove tests")
 
+CORE_C = "popejoan_solver/search/_core.c"
+"""The fast engine's compiled core: a mutant of it is rebuilt in its copy (see Session.run)."""
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "successor-wraps-past-king",
@@ -446,6 +449,56 @@ MUTANTS: tuple[Mutant, ...] = (
               "        lower = upper = best"),),
         (DIFFERENTIAL, checks("tests/test_solver.py")),
     ),
+    Mutant(
+        "c-fact3-no-last-stretch",
+        "the C core's fact 3 bound as if the target climbed to the top of every stretch, its "
+        "last one too (the unsound first version: it may go out in the middle of a run)",
+        (Hunk(CORE_C, "    val_t bound = c->all_mine - forced_total + saving_max;",
+              "    val_t bound = c->all_mine - forced_total;"),),
+        (DIFFERENTIAL, checks("tests/test_solver.py")),
+    ),
+    Mutant(
+        "c-fact3b-lead-always-charged",
+        "the C core's fact 3b charges the seat on lead's card even when it may lie in the "
+        "spans fact 3 already counted",
+        (Hunk(CORE_C, "    bound -= led_outside;", "    bound -= leader != t;"),),
+        (DIFFERENTIAL, checks("tests/test_solver.py")),
+    ),
+    Mutant(
+        "c-fact3c-pope-lead-twice",
+        "the C core's fact 3c charges the Pope's holder on lead twice (its lead may be the Pope)",
+        (Hunk(CORE_C, "        if (led_outside && leader == x) least -= 1;",
+              "        if (led_outside && leader == x) least -= 0;"),),
+        (checks("tests/test_solver.py::test_the_pope_bound_agrees_with_reference"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
+        "c-fact3f-no-last-stretch",
+        "the C core's fact 3f race as if the seat going out climbed to the top of its last "
+        "stretch too",
+        (Hunk(CORE_C, "        if (total - saving < least) least = total - saving;",
+              "        if (total < least) least = total;"),),
+        (checks("tests/test_solver.py::test_the_race_floor_agrees_with_reference"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
+        "c-fact3i-two-blocks",
+        "the C core's fact 3i takes the target on lead to go out now when two blocks are left "
+        "(a second lead would be needed)",
+        (Hunk(CORE_C, "        if (sure == popcount(held_now)) return payoff(",
+              "        if (sure >= popcount(held_now) - 1) return payoff("),),
+        (checks("tests/test_solver.py::test_the_going_out_floor_agrees_with_reference"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
+        "c-fact3j-either-side",
+        "the C core's fact 3j cuts on the ending where another seat goes out at once whichever "
+        "side it plays for",
+        (Hunk(CORE_C, "        if (c->is_max[leader] ? now >= beta : now <= alpha) return now;",
+              "        if (now >= beta || now <= alpha) return now;"),),
+        (checks("tests/test_solver.py::test_the_other_seat_going_out_agrees_with_reference"),
+         DIFFERENTIAL),
+    ),
 )
 
 
@@ -474,7 +527,9 @@ def lint(mutant: Mutant, tree: Path) -> str:
     A mutant that dies of a NameError proves nothing about the checks."""
     if importlib.util.find_spec("ruff") is None:
         return ""
-    paths = sorted({h.path for h in mutant.hunks})
+    paths = sorted({h.path for h in mutant.hunks if h.path.endswith(".py")})
+    if not paths:
+        return ""
     done = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache",
                            "--select", "E9,F63,F7,F82", "--output-format", "concise", *paths],
                           cwd=tree, capture_output=True, text=True)
@@ -517,6 +572,23 @@ def build_core(tree: Path) -> str:
     if done.returncode or not built:
         return "the C core did not build: the Python engines only"
     return "C core built from the copy's _core.c"
+
+
+def rebuild_mutated_core(mutant: Mutant, tree: Path) -> str:
+    """For a mutant of the C core: the copy's core rebuilt from the mutated source (the base's
+    build removed first, so that a mutant that does not compile cannot run the true core);
+    empty when it built, else the compiler's first error."""
+    if not any(h.path.endswith(".c") for h in mutant.hunks):
+        return ""
+    for old in (tree / "popejoan_solver" / "search").glob("_core*.so"):
+        old.unlink()
+    shutil.rmtree(tree / "build", ignore_errors=True)
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+                          cwd=tree, capture_output=True, text=True)
+    if not done.returncode and list((tree / "popejoan_solver" / "search").glob("_core*.so")):
+        return ""
+    errors = [ln for ln in (done.stdout + done.stderr).splitlines() if "error" in ln]
+    return f"the mutated C core did not build: {(errors or ['no core built'])[0][:160]}"
 
 
 def run_killer(killer: Killer, tree: Path, timeout: float) -> Verdict:
@@ -591,7 +663,7 @@ class Session:
             except StaleMutantError as exc:
                 return MutantResult(mutant, Fate.STALE, [], time.perf_counter() - start,
                                     f"patch does not apply: {exc}")
-            problems = lint(mutant, tree)
+            problems = lint(mutant, tree) or rebuild_mutated_core(mutant, tree)
             if problems:
                 return MutantResult(mutant, Fate.INVALID, [], time.perf_counter() - start,
                                     f"the patched code is broken: {problems}")
