@@ -30,14 +30,42 @@ def _exit_interrupted() -> NoReturn:
     os._exit(EXIT_INTERRUPTED)
 
 
+class _HeldUnraisables:
+    """Holds the errors of finalisers (``sys.unraisablehook``) while the command runs: after
+    Ctrl-C they are the half-built objects of an interrupted import (say z3's context) and are
+    dropped; otherwise they are passed on when the command ends."""
+
+    def __init__(self) -> None:
+        self.held: list[sys.UnraisableHookArgs] = []
+        self.passed_on = sys.unraisablehook
+
+    def __call__(self, unraisable: sys.UnraisableHookArgs) -> None:
+        self.held.append(unraisable)
+
+    def release(self, interrupted: bool) -> None:
+        sys.unraisablehook = self.passed_on
+        if not interrupted:
+            for unraisable in self.held:
+                self.passed_on(unraisable)
+        self.held.clear()
+
+
 def entry_point() -> NoReturn:
     """The console script."""
+    hold = _HeldUnraisables()
+    sys.unraisablehook = hold
     try:
         from .cli import main
     except KeyboardInterrupt:
+        hold.release(interrupted=True)
         print("error: interrupted", file=sys.stderr)
         _exit_interrupted()
-    status = main()
+    try:
+        status = main()
+    except BaseException:
+        hold.release(interrupted=False)
+        raise
+    hold.release(interrupted=status == EXIT_INTERRUPTED)
     if status == EXIT_INTERRUPTED:
         _exit_interrupted()
     sys.exit(status)
