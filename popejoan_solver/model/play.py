@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import cached_property
 from typing import TYPE_CHECKING
 
-from .cards import Card, Mask, card_name, iter_mask
+from .cards import Card, Mask, card_name
 from .errors import IllegalPlayError
 from .leads import legal_leads
 from .rules import Ruleset
@@ -144,14 +145,17 @@ class Game:
         dealt = tuple(deal.dealt_hand(s) for s in range(deal.players))
         holder = [-1] * 52
         for seat, mask in enumerate(dealt):
-            for card in iter_mask(mask):
-                holder[card] = seat
+            while mask:  # iter_mask inlined: a game is built for every deal a decision values
+                low = mask & -mask
+                holder[low.bit_length() - 1] = seat
+                mask ^= low
         return cls(deal.rules, deal.players, dealt, deal.in_play, tuple(holder), deal.trumps,
                    deal.turnup)
 
-    @property
+    @cached_property
     def table(self) -> RuleTable:
-        """The ruleset's compiled tables (compiled once per ruleset)."""
+        """The ruleset's compiled tables (compiled once per ruleset; looked up once per game,
+        as hashing a ruleset is not free)."""
         return compile_rules(self.rules)
 
     def held(self, played: Mask, seat: int) -> Mask:
