@@ -158,6 +158,16 @@ class Game:
         as hashing a ruleset is not free)."""
         return compile_rules(self.rules)
 
+    @cached_property
+    def _spin_point(self) -> ChoicePoint | None:
+        """The table's Spin, looked up once a game (every card of a run asks)."""
+        return self.table.choice(ChoiceKind.SPIN)
+
+    @cached_property
+    def _lieu_point(self) -> ChoicePoint | None:
+        """The table's card in lieu of a stop, looked up once a game."""
+        return self.table.choice(ChoiceKind.IN_LIEU)
+
     def held(self, played: Mask, seat: int) -> Mask:
         return self.dealt[seat] & ~played
 
@@ -216,7 +226,7 @@ class Game:
         if not self.dealt[seat] & ~played:
             return Run(leader, cards, seats, StopReason.OUT, -1, seat)
         going_on = self._after(played, leader, cards, seats, card)
-        spin = self.table.choice(ChoiceKind.SPIN)
+        spin = self._spin_point
         if (spin is None or card == spin.card or self.holder[spin.card] != seat
                 or played >> spin.card & 1):
             return going_on
@@ -236,7 +246,7 @@ class Game:
             above = self.rules.successor[card]
             return self._tree(played, leader, cards, seats, above, self.holder[above])
         stop = Run(leader, cards, seats, reason, seats[-1], -1)
-        lieu = self.table.choice(ChoiceKind.IN_LIEU)
+        lieu = self._lieu_point
         if (lieu is None or played >> lieu.card & 1 or self.holder[lieu.card] < 0
                 or (reason is StopReason.TOP and not lieu.after_top)):
             return stop
