@@ -186,8 +186,12 @@ def _suit_ups(suit: int, pattern: int) -> tuple[Mask, ...]:
     return tuple(mask << (13 * suit) for mask in up[:13])
 
 
+MEMO_LIMIT = 4096
+"""The most award shares a rule table keeps (:attr:`_RuleSlots.shares`), and suits' ``up``
+tables kept (``_SUIT_UPS``): a long batch meets ever new boards and dead hands."""
+
 _SUIT_UPS: dict[tuple[int, int], tuple[Mask, ...]] = {}
-""":func:`_suit_ups` as met (at most 4 * 2**13 entries)."""
+""":func:`_suit_ups` as met, by suit and pattern."""
 
 
 _RULE_SLOTS: dict[tuple[int, int], _RuleSlots] = {}
@@ -249,6 +253,8 @@ class SlotGame:
             key = (suit, in_play >> (13 * suit) & 0x1FFF)
             ups = _SUIT_UPS.get(key)
             if ups is None:
+                if len(_SUIT_UPS) >= MEMO_LIMIT:
+                    _SUIT_UPS.clear()
                 ups = _SUIT_UPS[key] = _suit_ups(*key)
             up += ups
         self.up = up
@@ -274,6 +280,8 @@ class SlotGame:
             key = (i, tuple(holder[s] for s in slots), amount, players)
             shares = known.get(key)
             if shares is None:
+                if len(known) >= MEMO_LIMIT:  # boards change from deal to deal: bounded
+                    known.clear()
                 shares = known[key] = award_shares(award, key[1], amount, players)
             if shares:
                 awards.append((mask, shares))
