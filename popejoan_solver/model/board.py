@@ -63,7 +63,8 @@ class Board:
             yield compartment, self[compartment]
 
     def total(self) -> int:
-        return sum(count for _, count in self.items())
+        return (self.pope + self.matrimony + self.intrigue + self.ace + self.king + self.queen
+                + self.jack + self.game)
 
     def to_json(self) -> dict[str, int]:
         return {c.value: n for c, n in self.items()}

@@ -11,7 +11,7 @@ def legal_leads(rules: Ruleset, held: Mask) -> list[Card]:
     """The cards of ``held`` that may be led, in ascending suit order (clubs first, bottom
     first)."""
     key = rules.order_key
-    cards = sorted(iter_mask(held), key=lambda c: (card_suit(c), key[c]))
+    cards = sorted(iter_mask(held), key=lambda c: c - c % 13 + key[c])  # by suit, then key
     if rules.lead is LeadRule.ANY:
         return cards
     if rules.lead is LeadRule.LOWEST_OF_SUIT:

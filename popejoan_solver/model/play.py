@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import cached_property
 from typing import TYPE_CHECKING
 
-from .cards import Card, Mask, card_name, iter_mask
+from .cards import Card, Mask, card_name
 from .errors import IllegalPlayError
 from .leads import legal_leads
 from .rules import Ruleset
@@ -144,15 +145,28 @@ class Game:
         dealt = tuple(deal.dealt_hand(s) for s in range(deal.players))
         holder = [-1] * 52
         for seat, mask in enumerate(dealt):
-            for card in iter_mask(mask):
-                holder[card] = seat
+            while mask:  # iter_mask inlined: a game is built for every deal a decision values
+                low = mask & -mask
+                holder[low.bit_length() - 1] = seat
+                mask ^= low
         return cls(deal.rules, deal.players, dealt, deal.in_play, tuple(holder), deal.trumps,
                    deal.turnup)
 
-    @property
+    @cached_property
     def table(self) -> RuleTable:
-        """The ruleset's compiled tables (compiled once per ruleset)."""
+        """The ruleset's compiled tables (compiled once per ruleset; looked up once per game,
+        as hashing a ruleset is not free)."""
         return compile_rules(self.rules)
+
+    @cached_property
+    def _spin_point(self) -> ChoicePoint | None:
+        """The table's Spin, looked up once a game (every card of a run asks)."""
+        return self.table.choice(ChoiceKind.SPIN)
+
+    @cached_property
+    def _lieu_point(self) -> ChoicePoint | None:
+        """The table's card in lieu of a stop, looked up once a game."""
+        return self.table.choice(ChoiceKind.IN_LIEU)
 
     def held(self, played: Mask, seat: int) -> Mask:
         return self.dealt[seat] & ~played
@@ -212,7 +226,7 @@ class Game:
         if not self.dealt[seat] & ~played:
             return Run(leader, cards, seats, StopReason.OUT, -1, seat)
         going_on = self._after(played, leader, cards, seats, card)
-        spin = self.table.choice(ChoiceKind.SPIN)
+        spin = self._spin_point
         if (spin is None or card == spin.card or self.holder[spin.card] != seat
                 or played >> spin.card & 1):
             return going_on
@@ -232,7 +246,7 @@ class Game:
             above = self.rules.successor[card]
             return self._tree(played, leader, cards, seats, above, self.holder[above])
         stop = Run(leader, cards, seats, reason, seats[-1], -1)
-        lieu = self.table.choice(ChoiceKind.IN_LIEU)
+        lieu = self._lieu_point
         if (lieu is None or played >> lieu.card & 1 or self.holder[lieu.card] < 0
                 or (reason is StopReason.TOP and not lieu.after_top)):
             return stop

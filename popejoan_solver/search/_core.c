@@ -41,10 +41,13 @@ typedef long long val_t;
 /* A transposition-table bucket is one 64-byte cache line: four narrow entries (16 bytes, bounds
  * as int16) when every value of the deal fits in +-NARROW_LIMIT, else two wide ones (32 bytes,
  * int64 bounds). The layout is chosen once per Core, so no bound is ever clipped. Both start
- * with the key (0: empty). */
+ * with the key (0, or a key of an earlier generation of the table: empty). */
 #define BUCKET_BYTES 64
 #define MAX_AMOUNT (1LL << 40)
 #define NARROW_LIMIT 30000
+#ifndef GIL_NODES
+#define GIL_NODES 512
+#endif
 
 typedef struct {
     uint64_t key;
@@ -59,6 +62,12 @@ typedef struct {
     int8_t move;
     uint8_t played_count;
 } WideEntry;
+
+typedef struct {
+    unsigned char *table;
+    uint64_t zeroed_at;        /* the generation before the first to use it since zeroed */
+    uint64_t last;             /* the latest generation that used it */
+} CachedTable;
 
 typedef struct {
     PyObject_HEAD
@@ -84,6 +93,9 @@ typedef struct {
     uint64_t exempt_bit;
     int exempt_slot;
     unsigned char *tt;     /* buckets of BUCKET_BYTES */
+    uint64_t generation;   /* this Core's: a count over the process */
+    uint64_t tt_gen;       /* its tag, in the top bits of every key it stores */
+    CachedTable tt_held;   /* tt, with its span of generations (see tt_alloc) */
     int wide;              /* entries are WideEntry (values beyond the int16 range) */
     int ways;              /* entries per bucket */
     size_t entry_size;
@@ -108,6 +120,8 @@ typedef struct {
     double deadline;
     int timed_out;
     int busy;              /* a search is running (set and read under the GIL) */
+    long long gil_release_at;  /* the node count at which the search lets the GIL go */
+    PyThreadState *gil_saved;  /* this thread's state once it has */
     int cancelled;         /* set by cancel() from another thread: read atomically */
 } Core;
 
@@ -182,10 +196,25 @@ static int gen_leads(const Core *c, uint64_t played, int leader, int *moves) {
     return count;
 }
 
-/* Tables freed by finished searches, one kept per size: a batch solving deal after deal in one
- * process reuses them (zeroed in place) instead of page-faulting fresh memory every time. */
+/* Tables freed by finished searches, kept per size (a few of each small one, for searches
+ * side by side on several threads): a batch solving deal after deal in one process reuses them
+ * instead of page-faulting fresh memory every time.
+ *
+ * A reused table is not zeroed. Every Core takes the next generation (a count over the
+ * process) and every key it stores carries that generation's tag in its top bits (a key proper
+ * is below 2^KEY_BITS), so a search reads the entries of other generations as empty. A table
+ * remembers when it was last zeroed and the latest generation that used it: its entries' tags
+ * are those of the generations in between, all unlike a new one's while that span stays within
+ * TT_TAGS; past it, the table is zeroed. Advice and the bots make a table for every sampled
+ * deal, mostly small searches, for which zeroing cost more than the search. */
 #define TT_CACHE_SIZES 40
-static unsigned char *tt_cache[TT_CACHE_SIZES];
+#define TT_CACHE_WAYS 4
+#define TT_CACHE_WAYS_UPTO 16  /* tables of up to 2^16 buckets (4 MiB) are kept 4 deep */
+#define KEY_BITS 60
+#define KEY_MASK ((1ULL << KEY_BITS) - 1)
+#define TT_TAGS 15             /* tags 1 to 15 (0: a zeroed entry) */
+static CachedTable tt_cache[TT_CACHE_SIZES][TT_CACHE_WAYS];
+static uint64_t tt_generations;  /* generations handed out (under the lock) */
 static PyThread_type_lock tt_cache_lock;  /* searches run without the GIL */
 
 static int tt_size_index(size_t buckets) {
@@ -194,47 +223,74 @@ static int tt_size_index(size_t buckets) {
     return i;
 }
 
-static unsigned char *tt_alloc(size_t buckets) {
+static int tt_cache_ways(int size_index) {
+    return size_index <= TT_CACHE_WAYS_UPTO ? TT_CACHE_WAYS : 1;
+}
+
+static uint64_t tt_next_generation(void) {
+    PyThread_acquire_lock(tt_cache_lock, WAIT_LOCK);
+    const uint64_t generation = ++tt_generations;
+    PyThread_release_lock(tt_cache_lock);
+    return generation;
+}
+
+static inline uint64_t tt_tag(uint64_t generation) {
+    return (generation % TT_TAGS + 1) << KEY_BITS;
+}
+
+/* A table of `buckets` for `generation`, every entry of it empty to that generation (NULL:
+ * no memory). A Core never takes back a table it gave up (its table only grows), so only
+ * other generations' entries can be in it. */
+static CachedTable tt_alloc(uint64_t generation, size_t buckets) {
     int i = tt_size_index(buckets);
-    unsigned char *reused = NULL;
+    CachedTable got = {NULL, 0, 0};
     size_t bytes = buckets * BUCKET_BYTES;
     if (((size_t)1 << i) == buckets) {
         PyThread_acquire_lock(tt_cache_lock, WAIT_LOCK);
-        reused = tt_cache[i];
-        tt_cache[i] = NULL;
-        PyThread_release_lock(tt_cache_lock);
-    }
-    if (reused) {
-        memset(reused, 0, bytes);
-        return reused;
-    }
-    /* A bucket on one cache line: one memory access per probe. */
-    unsigned char *fresh = aligned_alloc(BUCKET_BYTES, bytes);
-    if (fresh) memset(fresh, 0, bytes);
-    return fresh;
-}
-
-static void tt_release(unsigned char *table, size_t buckets) {
-    if (!table) return;
-    int i = tt_size_index(buckets);
-    if (((size_t)1 << i) == buckets) {
-        PyThread_acquire_lock(tt_cache_lock, WAIT_LOCK);
-        if (!tt_cache[i]) {
-            tt_cache[i] = table;
-            table = NULL;
+        for (int w = 0; w < tt_cache_ways(i) && !got.table; w++) {
+            got = tt_cache[i][w];
+            tt_cache[i][w].table = NULL;
         }
         PyThread_release_lock(tt_cache_lock);
     }
-    free(table);
+    if (got.last < generation) got.last = generation;
+    if (!got.table || generation <= got.zeroed_at || got.last - got.zeroed_at > TT_TAGS) {
+        /* A bucket on one cache line: one memory access per probe. */
+        if (!got.table) got.table = aligned_alloc(BUCKET_BYTES, bytes);
+        if (got.table) memset(got.table, 0, bytes);
+        got.zeroed_at = generation - 1;
+        got.last = generation;
+    }
+    return got;
 }
 
+static void tt_release(CachedTable table, size_t buckets) {
+    if (!table.table) return;
+    int i = tt_size_index(buckets);
+    if (((size_t)1 << i) == buckets) {
+        PyThread_acquire_lock(tt_cache_lock, WAIT_LOCK);
+        for (int w = 0; w < tt_cache_ways(i) && table.table; w++) {
+            if (tt_cache[i][w].table) continue;
+            tt_cache[i][w] = table;
+            table.table = NULL;
+        }
+        PyThread_release_lock(tt_cache_lock);
+    }
+    free(table.table);
+}
+
+/* A position's key (below 2^KEY_BITS: 52 cards, then leader and objective) with the Core's
+ * generation tag on top. */
 static inline uint64_t tt_key(const Core *c, uint64_t played, int leader) {
-    return ((played << 8) | ((uint64_t)leader << 5) | (uint64_t)c->objective_id) + 1;
+    return (((played << 8) | ((uint64_t)leader << 5) | (uint64_t)c->objective_id) + 1) |
+           c->tt_gen;
 }
 
-/* The bucket of `key`: Fibonacci hashing on the top bits. */
+/* The bucket of `key`: Fibonacci hashing on the top bits of the key proper (the generation
+ * left out, so that a search visits the same buckets whatever the table's history). */
 static inline unsigned char *tt_bucket(const Core *c, uint64_t key) {
-    return c->tt + (size_t)((key * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * BUCKET_BYTES;
+    return c->tt +
+           (size_t)(((key & KEY_MASK) * 0x9E3779B97F4A7C15ULL) >> c->tt_shift) * BUCKET_BYTES;
 }
 
 static inline unsigned char *tt_entry(const Core *c, unsigned char *bucket, int way) {
@@ -242,6 +298,11 @@ static inline unsigned char *tt_entry(const Core *c, unsigned char *bucket, int 
 }
 
 static inline uint64_t entry_key(const unsigned char *e) { return ((const Entry *)e)->key; }
+
+/* An entry stored by this search (not empty, nor left by an earlier generation). */
+static inline int entry_live(const Core *c, const unsigned char *e) {
+    return (entry_key(e) & ~KEY_MASK) == c->tt_gen;
+}
 
 static inline int entry_count(const Core *c, const unsigned char *e) {
     return c->wide ? ((const WideEntry *)e)->played_count : ((const Entry *)e)->played_count;
@@ -321,17 +382,18 @@ static void tt_store(Core *c, uint64_t key, val_t lower, val_t upper, int move, 
 /* Double the table (up to its bound) and re-insert every entry. */
 static void tt_grow(Core *c) {
     size_t old_buckets = (size_t)1 << c->tt_log2;
-    unsigned char *fresh = tt_alloc(old_buckets * 2);
-    if (!fresh) { c->tt_max_log2 = c->tt_log2; return; }  /* keep the old size */
-    unsigned char *old = c->tt;
-    c->tt = fresh;
+    CachedTable fresh = tt_alloc(c->generation, old_buckets * 2);
+    if (!fresh.table) { c->tt_max_log2 = c->tt_log2; return; }  /* keep the old size */
+    const CachedTable old = c->tt_held;
+    c->tt_held = fresh;
+    c->tt = fresh.table;
     c->tt_log2 += 1;
     c->tt_shift = 64 - c->tt_log2;
     c->tt_used = 0;
     for (size_t b = 0; b < old_buckets; b++) {
         for (int i = 0; i < c->ways; i++) {
-            const unsigned char *e = tt_entry(c, old + b * BUCKET_BYTES, i);
-            if (!entry_key(e)) continue;
+            const unsigned char *e = tt_entry(c, old.table + b * BUCKET_BYTES, i);
+            if (!entry_live(c, e)) continue;
             val_t lower, upper;
             int move;
             entry_read(c, e, &lower, &upper, &move);
@@ -347,9 +409,9 @@ static void tt_store(Core *c, uint64_t key, val_t lower, val_t upper, int move, 
     unsigned char *slot = NULL;
     for (int i = 0; i < c->ways; i++) {
         unsigned char *e = tt_entry(c, bucket, i);
-        if (entry_key(e) == key || entry_key(e) == 0) { slot = e; break; }
+        if (entry_key(e) == key || !entry_live(c, e)) { slot = e; break; }
     }
-    if (slot != NULL && entry_key(slot) == 0) {
+    if (slot != NULL && entry_key(slot) != key) {
         c->tt_used++;
     } else if (slot == NULL) {
         slot = bucket;
@@ -565,9 +627,10 @@ static inline int take_score(int maximising, val_t score, int lead, val_t *best,
 }
 
 /* One more node; true once the search must stop (time out, or cancelled from another
- * thread: checked every 4,096 nodes). */
+ * thread: checked every 4,096 nodes). The GIL is let go at the GIL_NODES-th node of a call. */
 static inline int count_node(Core *c) {
     c->nodes++;
+    if (c->nodes == c->gil_release_at) c->gil_saved = PyEval_SaveThread();
     if ((c->nodes & 4095) == 0 &&
         (cancelled(c) || (c->deadline > 0 && now_seconds() > c->deadline))) {
         c->timed_out = 1;
@@ -869,6 +932,10 @@ static PyObject *Core_value(Core *c, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "bad goal, seat or leader");
         return NULL;
     }
+    if (played >> 52) {  /* a key proper must stay below 2^KEY_BITS */
+        PyErr_SetString(PyExc_ValueError, "played: a mask of 52 slots");
+        return NULL;
+    }
     if (c->busy) {
         PyErr_SetString(PyExc_RuntimeError, "this Core is already searching in another thread");
         return NULL;
@@ -879,7 +946,11 @@ static PyObject *Core_value(Core *c, PyObject *args) {
     c->timed_out = 0;
     if (guess < low) guess = low;
     if (guess > high) guess = high;
-    Py_BEGIN_ALLOW_THREADS
+    /* Let other threads run Python while this searches, but only once it has searched
+     * GIL_NODES nodes: a search of a few dozen nodes (half the searches of advice) would spend
+     * more on handing the GIL to another thread and waiting to take it back. */
+    c->gil_release_at = c->nodes + GIL_NODES;
+    c->gil_saved = NULL;
     val_t step = 1;
     int last_direction = 0;
     while (low < high && !(c->timed_out = cancelled(c))) {
@@ -897,7 +968,8 @@ static PyObject *Core_value(Core *c, PyObject *args) {
         if (guess < low) guess = low;
         if (guess > high) guess = high;
     }
-    Py_END_ALLOW_THREADS
+    if (c->gil_saved) PyEval_RestoreThread(c->gil_saved);
+    c->gil_release_at = 0;
     c->busy = 0;
     return Py_BuildValue("LLO", low, high, c->timed_out ? Py_False : Py_True);
 }
@@ -1045,14 +1117,17 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->tt_shift = 64 - c->tt_log2;
     c->tt_used = 0;
     free(c->tt);
-    c->tt = tt_alloc((size_t)1 << c->tt_log2);
+    c->generation = tt_next_generation();
+    c->tt_gen = tt_tag(c->generation);
+    c->tt_held = tt_alloc(c->generation, (size_t)1 << c->tt_log2);
+    c->tt = c->tt_held.table;
     if (!c->tt) { PyErr_NoMemory(); return -1; }
     c->nodes = 0;
     return 0;
 }
 
 static void Core_dealloc(Core *c) {
-    tt_release(c->tt, (size_t)1 << c->tt_log2);
+    tt_release(c->tt_held, (size_t)1 << c->tt_log2);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 

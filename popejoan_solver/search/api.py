@@ -93,12 +93,30 @@ def cancel_searches() -> None:
         engine.cancel()
 
 
+_PLAY_BOARDS: dict[tuple[object, ...], tuple[Board, TurnupAward]] = {}
+""":func:`play_board` of fresh deals played on, by what it reads of them (the samples of one
+decision all share one)."""
+
+
 def play_board(deal: Deal) -> tuple[Board, TurnupAward | None]:
     """The board the play of ``deal`` is searched on: as it stands, or for a fresh deal its
     dressed board after the turn-up award (also returned; it may end the deal unplayed)."""
+    if not deal.is_fresh:
+        return deal.board_or_dressed, None
+    # The award reads the ruleset, the players, the board and the turn-up; only a turn-up
+    # that ends the deal reads the hands too, and that result is not kept.
+    key = (deal.rules, deal.players, deal.board, deal.turnup)
+    found = _PLAY_BOARDS.get(key)
+    if found is not None:
+        return found
     dressed = deal.board_or_dressed
-    award = turnup_award(deal, dressed) if deal.is_fresh else None
-    return (apply_to_board(dressed, award.transfers) if award else dressed), award
+    award = turnup_award(deal, dressed)
+    found = apply_to_board(dressed, award.transfers), award
+    if award.deal_is_played:
+        if len(_PLAY_BOARDS) >= 256:
+            _PLAY_BOARDS.clear()
+        _PLAY_BOARDS[key] = found
+    return found
 
 
 class StaticBounds:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.board import Board
 from ..model.cards import Mask, iter_mask
 from ..model.play import Game
-from ..model.table import ChoiceKind, LeadId, award_shares
+from ..model.table import Award, ChoiceKind, LeadId, RuleTable, award_shares
 from .general import general_searcher
 from .objective import INF, Goal, Objective, SearchTimeoutError
 
@@ -154,34 +155,110 @@ def pope_cards_lost(up: tuple[Mask, ...], dealt: tuple[Mask, ...], holder: int, 
     return min(keep, lost)
 
 
+@dataclass(frozen=True)
+class _RuleSlots:
+    """What slot space takes from the rule table and the trumps alone, the same on every deal
+    of them (the samples of one decision): compiled once, not once a deal."""
+
+    table: RuleTable = field(compare=False)
+    slot_of: tuple[int, ...]
+    card_of: tuple[int, ...]
+    identity: bool
+    awards: tuple[tuple[Award, tuple[int, ...], Mask], ...]
+    """Each award with its cards' slots and their slot mask."""
+    exempt_slot: int
+    spin_slot: int
+    lieu_slot: int
+    lieu_after_top: bool
+    lieu_continues: bool
+    shares: dict[tuple[int, tuple[int, ...], int, int], tuple[tuple[int, int], ...]] = field(
+        default_factory=dict, compare=False)
+    """``award_shares`` of the i-th award by (i, holders, amount, players), as met."""
+
+
+def _suit_ups(suit: int, pattern: int) -> tuple[Mask, ...]:
+    """``up`` of the 13 slots of ``suit`` when ``pattern`` (13 bits) of them are in play: each
+    in-play slot with the in-play slots just above it, up to the first gap."""
+    up = [0] * 14
+    for rank in range(12, -1, -1):
+        if pattern >> rank & 1:
+            up[rank] = (1 << rank) | up[rank + 1]
+    return tuple(mask << (13 * suit) for mask in up[:13])
+
+
+MEMO_LIMIT = 4096
+"""The most award shares a rule table keeps (:attr:`_RuleSlots.shares`), and suits' ``up``
+tables kept (``_SUIT_UPS``): a long batch meets ever new boards and dead hands."""
+
+_SUIT_UPS: dict[tuple[int, int], tuple[Mask, ...]] = {}
+""":func:`_suit_ups` as met, by suit and pattern."""
+
+
+_RULE_SLOTS: dict[tuple[int, int], _RuleSlots] = {}
+"""The tables of :func:`rule_slots`, by the rule table's ``id`` and the trumps."""
+
+
+def rule_slots(table: RuleTable, trumps: int) -> _RuleSlots:
+    """The rule table's slot-space tables for ``trumps``, compiled once per table (found by
+    identity: hashing a rule table costs more than compiling its awards)."""
+    key = (id(table), trumps)
+    found = _RULE_SLOTS.get(key)
+    if found is None or found.table is not table:  # the table held there keeps its id taken
+        if len(_RULE_SLOTS) >= 256:
+            _RULE_SLOTS.clear()
+        found = _RULE_SLOTS[key] = _compile_rule_slots(table, trumps)
+    return found
+
+
+def _compile_rule_slots(table: RuleTable, trumps: int) -> _RuleSlots:
+    """:func:`rule_slots` computed."""
+    key = table.order_key
+    slot_of = tuple((c // 13) * 13 + key[c] for c in range(52))
+    card_of = [0] * 52
+    for card, slot in enumerate(slot_of):
+        card_of[slot] = card
+    awards = tuple((award, slots, sum(1 << s for s in slots))
+                   for award in table.awards(trumps)
+                   for slots in [tuple(slot_of[card] for card in award.cards)])
+    exempt = table.exempt_card
+    spin, lieu = table.choice(ChoiceKind.SPIN), table.choice(ChoiceKind.IN_LIEU)
+    return _RuleSlots(table, slot_of, tuple(card_of), all(s == c for c, s in enumerate(slot_of)),
+                      awards, slot_of[exempt] if exempt is not None else -1,
+                      slot_of[spin.card] if spin is not None else -1,
+                      slot_of[lieu.card] if lieu is not None else -1,
+                      lieu is not None and lieu.after_top, lieu is not None and lieu.continues)
+
+
 class SlotGame:
     """The deal's tables in slot space, shared by every search on it."""
 
     def __init__(self, game: Game, board: Board) -> None:
-        key = game.rules.order_key
+        ruled = rule_slots(game.table, game.trumps)
         self.game = game
         self.players = game.players
-        self.slot_of = tuple((c // 13) * 13 + key[c] for c in range(52))
-        self.identity = all(slot == card for card, slot in enumerate(self.slot_of))
-        card_of = [0] * 52
-        for card, slot in enumerate(self.slot_of):
-            card_of[slot] = card
-        self.card_of = tuple(card_of)
+        self.slot_of = ruled.slot_of
+        self.identity = ruled.identity
+        self.card_of = ruled.card_of
         self.dealt = tuple(self.to_slots(m) for m in game.dealt)
-        self.in_play = self.to_slots(game.in_play)
-        holder = [-1] * 52
-        for seat, mask in enumerate(self.dealt):
-            for slot in iter_mask(mask):
-                holder[slot] = seat
-        self.holder = tuple(holder)
-        up = [0] * 52
-        for slot in range(51, -1, -1):
-            if self.in_play >> slot & 1:
-                above = slot + 1
-                same_suit = above % 13 != 0
-                up[slot] = (1 << slot) | (up[above] if same_suit and above < 52 else 0)
-        self.up = tuple(up)
-        self._compile_payoffs(game, board)
+        self.in_play = in_play = self.to_slots(game.in_play)
+        if self.identity:
+            self.holder = game.holder
+        else:
+            holder = [-1] * 52
+            for card, slot in enumerate(self.slot_of):
+                holder[slot] = game.holder[card]
+            self.holder = tuple(holder)
+        up: tuple[Mask, ...] = ()
+        for suit in range(4):
+            key = (suit, in_play >> (13 * suit) & 0x1FFF)
+            ups = _SUIT_UPS.get(key)
+            if ups is None:
+                if len(_SUIT_UPS) >= MEMO_LIMIT:
+                    _SUIT_UPS.clear()
+                ups = _SUIT_UPS[key] = _suit_ups(*key)
+            up += ups
+        self.up = up
+        self._compile_payoffs(ruled, board)
 
     def to_slots(self, mask: Mask) -> Mask:
         """A card mask in slot space (the same mask where every card is its own slot: ace
@@ -193,29 +270,32 @@ class SlotGame:
             out |= 1 << self.slot_of[card]
         return out
 
-    def _compile_payoffs(self, game: Game, board: Board) -> None:
+    def _compile_payoffs(self, ruled: _RuleSlots, board: Board) -> None:
         """The rule table's awards on this deal and board, as (slot mask, takers) pairs."""
-        table = game.table
+        holder, players = self.holder, self.players
         awards: list[tuple[Mask, tuple[tuple[int, int], ...]]] = []
-        for award in table.awards(game.trumps):
-            slots = tuple(self.slot_of[card] for card in award.cards)
+        known = ruled.shares
+        for i, (award, slots, mask) in enumerate(ruled.awards):
             amount = board[award.compartment] if award.compartment is not None else 0
-            shares = award_shares(award, tuple(self.holder[s] for s in slots), amount,
-                                  self.players)
+            key = (i, tuple(holder[s] for s in slots), amount, players)
+            shares = known.get(key)
+            if shares is None:
+                if len(known) >= MEMO_LIMIT:  # boards change from deal to deal: bounded
+                    known.clear()
+                shares = known[key] = award_shares(award, key[1], amount, players)
             if shares:
-                awards.append((sum(1 << s for s in slots), shares))
+                awards.append((mask, shares))
         self.awards = tuple(awards)
         self.game_stake = board.game
-        exempt = table.exempt_card
-        self.exempt_bit = 1 << self.slot_of[exempt] if exempt is not None else 0
-        self.exempt_holder = self.holder[self.slot_of[exempt]] if exempt is not None else -1
-        spin, lieu = table.choice(ChoiceKind.SPIN), table.choice(ChoiceKind.IN_LIEU)
-        self.spin_slot = self.slot_of[spin.card] if spin is not None else -1
-        lieu_slot = self.slot_of[lieu.card] if lieu is not None else -1
-        self.lieu_slot = lieu_slot if lieu_slot >= 0 and self.holder[lieu_slot] >= 0 else -1
+        exempt = ruled.exempt_slot
+        self.exempt_bit = 1 << exempt if exempt >= 0 else 0
+        self.exempt_holder = holder[exempt] if exempt >= 0 else -1
+        self.spin_slot = ruled.spin_slot
+        lieu_slot = ruled.lieu_slot
+        self.lieu_slot = lieu_slot if lieu_slot >= 0 and holder[lieu_slot] >= 0 else -1
         """The card in lieu of a stop (the Pope), -1 if none or dead (then no one can choose)."""
-        self.lieu_after_top = lieu is not None and lieu.after_top
-        self.lieu_continues = lieu is not None and lieu.continues
+        self.lieu_after_top = ruled.lieu_after_top
+        self.lieu_continues = ruled.lieu_continues
         between = any(amount < 0 for _, takers in awards for _, amount in takers)
         self.general = self.spin_slot >= 0 or self.lieu_slot >= 0 or between
         """Choices inside a run, or payments between players: the facts of docs/solver.md
@@ -305,6 +385,8 @@ class FastEngine:
                                     sg.awards, sg.game_stake, sg.exempt_bit, tt_entries,
                                     sg.choices)
         self.core = "c" if self._core is not None else "python"
+        self._award_sums: dict[int, tuple[int, int]] = {}
+        """A seat's awards that it pays, and that it takes (the static bounds' sums)."""
         self._tables: dict[Objective, dict[int, tuple[int, int, int]]] = {}
         self._guess: dict[Objective, int] = {}
         self.bounds: tuple[int, int] = (-INF, INF)
@@ -410,9 +492,14 @@ class FastEngine:
             return 0, 1
         sg = self.slots
         seat = objective.seat
-        mine = [amount for _, takers in sg.awards for t, amount in takers if t == seat]
-        low = -(sg.dealt[seat] & ~played).bit_count() + sum(a for a in mine if a < 0)
-        high = sg.game_stake + sum(a for a in mine if a > 0)
+        sums = self._award_sums.get(seat)
+        if sums is None:
+            mine = [amount for _, takers in sg.awards for t, amount in takers if t == seat]
+            sums = self._award_sums[seat] = (sum(a for a in mine if a < 0),
+                                             sum(a for a in mine if a > 0))
+        paid, taken = sums
+        low = -(sg.dealt[seat] & ~played).bit_count() + paid
+        high = sg.game_stake + taken
         high += sum((sg.dealt[o] & ~played).bit_count() for o in range(sg.players) if o != seat)
         return low, high
 
