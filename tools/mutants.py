@@ -245,7 +245,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "the lowest card of a suit taken by card index, not by the suit's order: under ace high "
         "the ace counts as the lowest",
         (Hunk("popejoan_solver/model/leads.py",
-              "    cards = sorted(iter_mask(held), key=lambda c: (card_suit(c), key[c]))",
+              "    cards = sorted(iter_mask(held), key=lambda c: c - c % 13 + key[c])  # by suit, "
+              "then key",
               "    cards = sorted(iter_mask(held))"),),
         (prove("kings-are-stops", "parlett", expect="refuted"), VALIDATION, ENCODED_RUN,
          DIFFERENTIAL, PLAY),
