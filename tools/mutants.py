@@ -425,11 +425,11 @@ MUTANTS: tuple[Mutant, ...] = (
          checks("tests/test_prover_defects.py"), GAPS),
     ),
     Mutant(
-        "fast-runs-cross-suits",
-        "the fast engine's stretches run on from the top of one suit into the next",
+        "fast-runs-jump-dead-cards",
+        "the fast engine's stretches run on over a card out of play (a dead card, the 8♦)",
         (Hunk("popejoan_solver/search/fast.py",
-              "                same_suit = above % 13 != 0",
-              "                same_suit = above < 52"),),
+              "        if pattern >> rank & 1:\n            up[rank] = (1 << rank) | up[rank + 1]",
+              "        up[rank] = (pattern >> rank & 1) << rank | up[rank + 1]"),),
         (DIFFERENTIAL, GAPS),
     ),
     Mutant(
