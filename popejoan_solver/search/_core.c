@@ -542,10 +542,10 @@ static int goes_out_now(const Core *c, uint64_t played, int seat) {
  * and 3g hold: not in the general mode). */
 HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha, val_t *beta,
                              val_t *cut, int forced) {
-    const val_t bound = target_bound(c, played, leader, forced);
-    if (bound <= *alpha) { *cut = bound; return 1; }
     const val_t floor = target_floor(c, played, leader, forced, *beta);
     if (floor >= *beta) { *cut = floor; return 1; }
+    const val_t bound = target_bound(c, played, leader, forced);
+    if (bound <= *alpha) { *cut = bound; return 1; }
     if (bound < *beta) *beta = bound;
     if (floor > *alpha) *alpha = floor;
     return 0;
@@ -649,11 +649,16 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
         val_t score = terminal(c, played | (run & upto), winner);
         if (take_score(maximising, score, lead, &best, &chosen, &alpha, &beta)) break;
     }
-    /* Enhanced transposition cutoff: a child whose stored bound already refutes the window. */
+    /* Enhanced transposition cutoff: a child whose stored bound already refutes the window
+     * ends the node. A child whose bound decides it the other way (it cannot cut the node off)
+     * is not searched either: its score is what its own table probe would return. */
+    val_t known[52];
+    unsigned char decided[52];
     for (int i = 0; i < n_order && alpha < beta; i++) {
         const uint64_t run = c->up[order[i]] & ~played;
         val_t child_lower, child_upper;
         int child_move;
+        decided[i] = 0;
         if (!tt_lookup(c, tt_key(c, played | run, c->holder[top_index(run)]), &child_lower,
                        &child_upper, &child_move))
             continue;
@@ -661,12 +666,19 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
             best = maximising ? child_lower : child_upper;
             chosen = order[i];
             alpha = beta;
+        } else if (child_lower >= beta) {
+            decided[i] = 1;
+            known[i] = child_lower;
+        } else if (child_upper <= alpha || child_lower == child_upper) {
+            decided[i] = 1;
+            known[i] = child_upper;
         }
     }
     for (int i = 0; i < n_order && alpha < beta; i++) {
         const int lead = order[i];
         const uint64_t run = c->up[lead] & ~played;
-        val_t score = search(c, played | run, c->holder[top_index(run)], alpha, beta);
+        val_t score = decided[i] ? known[i]
+                                 : search(c, played | run, c->holder[top_index(run)], alpha, beta);
         if (c->timed_out) return 0;
         if (take_score(maximising, score, lead, &best, &chosen, &alpha, &beta)) break;
     }
