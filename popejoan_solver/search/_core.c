@@ -635,8 +635,20 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
             }
         }
         if (winner < 0) {
+            const int next = c->holder[top_index(run)];
+            if (!maximising && next == c->target) {
+                /* A child where the target leads, decided by its floor (facts 3c-3j, or fact
+                 * 3i for the forced win): it cannot cut this node off, and is not searched. */
+                const val_t f = c->goal == GOAL_FORCED_WIN
+                    ? (c->lead_rule == LEAD_ANY && goes_out_now(c, after, next) ? 1 : -INF)
+                    : target_floor(c, after, next, 1, beta);
+                if (f >= beta) {
+                    take_score(maximising, f, lead, &best, &chosen, &alpha, &beta);
+                    continue;
+                }
+            }
             /* the child's bucket, wanted by the transposition cutoff below */
-            __builtin_prefetch(tt_bucket(c, tt_key(c, after, c->holder[top_index(run)])));
+            __builtin_prefetch(tt_bucket(c, tt_key(c, after, next)));
             int key_value = lead == best_move ? INT32_MAX : c->history[leader][lead];
             int j = n_order++;
             while (j > 0 && keys[j - 1] < key_value) {
