@@ -636,14 +636,15 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
         }
         if (winner < 0) {
             const int next = c->holder[top_index(run)];
-            if (!maximising && next == c->target) {
+            if (next == c->target && !(maximising && c->goal == GOAL_BEST_CASE)) {
                 /* A child where the target leads, decided by its floor (facts 3c-3j, or fact
-                 * 3i for the forced win): it cannot cut this node off, and is not searched. */
+                 * 3i for the forced win) without a search: at a node of the others it cannot
+                 * cut the node off, at the target's it does. */
                 const val_t f = c->goal == GOAL_FORCED_WIN
                     ? (c->lead_rule == LEAD_ANY && goes_out_now(c, after, next) ? 1 : -INF)
                     : target_floor(c, after, next, 1, beta);
                 if (f >= beta) {
-                    take_score(maximising, f, lead, &best, &chosen, &alpha, &beta);
+                    if (take_score(maximising, f, lead, &best, &chosen, &alpha, &beta)) break;
                     continue;
                 }
             }
