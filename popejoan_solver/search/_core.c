@@ -633,6 +633,7 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
      * cut the node off); the others are ordered for the second pass: the table's best move
      * first, then by the history of leads that cut a node off before. */
     int order[52], keys[52], n_order = 0;
+    uint64_t child_key[52];  /* by lead: the child's table key, prefetched, then looked up */
     /* Only a seat whose cards left lie in one stretch can go out in one run. */
     int can_out[MAX_SEATS], n_can_out = 0;
     for (int s = 0; s < c->n; s++) {
@@ -667,7 +668,8 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
                 }
             }
             /* the child's bucket, wanted by the transposition cutoff below */
-            __builtin_prefetch(tt_bucket(c, tt_key(c, after, next)));
+            child_key[lead] = tt_key(c, after, next);
+            __builtin_prefetch(tt_bucket(c, child_key[lead]));
             int key_value = lead == best_move ? INT32_MAX : c->history[leader][lead];
             int j = n_order++;
             while (j > 0 && keys[j - 1] < key_value) {
@@ -686,12 +688,10 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
     val_t known[52];
     unsigned char decided[52];
     for (int i = 0; i < n_order && alpha < beta; i++) {
-        const uint64_t run = c->up[order[i]] & ~played;
         val_t child_lower, child_upper;
         int child_move;
         decided[i] = 0;
-        if (!tt_lookup(c, tt_key(c, played | run, c->holder[top_index(run)]), &child_lower,
-                       &child_upper, &child_move))
+        if (!tt_lookup(c, child_key[order[i]], &child_lower, &child_upper, &child_move))
             continue;
         if (maximising ? child_lower >= beta : child_upper <= alpha) {
             best = maximising ? child_lower : child_upper;
