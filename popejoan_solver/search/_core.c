@@ -113,6 +113,12 @@ typedef struct {
     int pope_bottom;       /* fact 3h: the exempt card is the bottom of its stretch */
     uint64_t theirs;
     uint64_t in_play;
+    /* fill[i]: the slots linked to the slot 2^i above them inside one stretch (facts 3g, 3i) */
+    uint64_t fill[4];
+    /* each seat's awards (mask, amount), summed over its shares: what it has taken */
+    int n_owned[MAX_SEATS];
+    uint64_t owned_mask[MAX_SEATS][MAX_AWARDS];
+    val_t owned_amount[MAX_SEATS][MAX_AWARDS];
     /* Move ordering: cut-offs per (objective, leader, lead), weighted; kept from one search of
      * an objective to the next on the same Core (the leads of a position, the MTD(f) passes). */
     int histories[32][MAX_SEATS][64];
@@ -139,14 +145,16 @@ static inline int bit_index(uint64_t x) { return __builtin_ctzll(x); }
 static inline int top_index(uint64_t x) { return 63 - __builtin_clzll(x); }
 static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
 
+/* The awards `seat` has taken once `played` is played. */
+static inline val_t taken_by(const Core *c, uint64_t played, int seat) {
+    val_t taken = 0;
+    for (int i = 0; i < c->n_owned[seat]; i++)
+        if (!(c->owned_mask[seat][i] & ~played)) taken += c->owned_amount[seat][i];
+    return taken;
+}
+
 HOT static val_t payoff(const Core *c, uint64_t played, int winner, int seat) {
-    val_t value = 0;
-    for (int a = 0; a < c->n_awards; a++) {
-        if ((played & c->award_mask[a]) == c->award_mask[a]) {
-            for (int t = 0; t < c->award_takers[a]; t++)
-                if (c->award_seat[a][t] == seat) value += c->award_amount[a][t];
-        }
-    }
+    val_t value = taken_by(c, played, seat);
     if (seat == winner) {
         value += c->game_stake;
         for (int o = 0; o < c->n; o++) {
@@ -426,6 +434,22 @@ static void tt_store(Core *c, uint64_t key, val_t lower, val_t upper, int move, 
         tt_grow(c);
 }
 
+/* Every slot at or below one of `open` in its stretch: a card of `held` outside it has only
+ * its holder's cards above it (its run is its holder's own: facts 3g and 3i). */
+static inline uint64_t at_or_below(const Core *c, uint64_t open) {
+    open |= (open >> 1) & c->fill[0];
+    open |= (open >> 2) & c->fill[1];
+    open |= (open >> 4) & c->fill[2];
+    open |= (open >> 8) & c->fill[3];
+    return open;
+}
+
+/* The cards of `held` (a seat's unplayed cards) whose run is its own cards only, the Pope
+ * kept apart: the unplayed cards above them in their stretch are all the seat's. */
+static inline uint64_t own_runs(const Core *c, uint64_t played, uint64_t held) {
+    return held & ~c->exempt_bit & ~at_or_below(c, c->in_play & ~played & ~held);
+}
+
 /* The longest block of consecutive cards of one suit in `held`: on lead, its holder can play
  * them all before anyone else can go out (the run climbs through them first). */
 static inline int own_block(uint64_t held) {
@@ -553,28 +577,21 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
     const int t = c->target;
     const uint64_t held_now = c->dealt[t] & ~played;
     uint64_t held = held_now;
-    int sure = leader != t ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
-    if (forced && leader == t && c->lead_rule == LEAD_ANY) {
+    const int own_first = forced && leader == t && c->lead_rule == LEAD_ANY;
+    int sure = leader != t || own_first ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
+    if (own_first) {
         /* Fact 3g: on lead, the target may first lead each of its cards whose run is its own
          * cards only (to the top of the unplayed part: it keeps the lead after each), then
          * the bottom card of its longest block (fact 3d). */
-        uint64_t own = 0;  /* the Pope kept apart: fact 3c's floor counts its stake */
-        for (uint64_t rest = held & ~c->exempt_bit; rest; rest &= rest - 1) {
-            const int k = bit_index(rest);
-            if (!(c->up[k] & ~played & ~held_now)) own |= 1ULL << k;
-        }
+        const uint64_t own = own_runs(c, played, held_now);  /* the Pope kept apart: fact
+                                                                * 3c's floor counts its stake */
         played |= own;
         held &= ~own;
         sure = popcount(own) + own_block(held);
         /* Fact 3i: all its cards so played, it goes out now: at least that ending's payoff. */
         if (sure == popcount(held_now)) return payoff(c, played | held, t, t);
     }
-    val_t taken = 0;
-    for (int a = 0; a < c->n_awards; a++) {
-        if ((played & c->award_mask[a]) == c->award_mask[a])
-            for (int k = 0; k < c->award_takers[a]; k++)
-                if (c->award_seat[a][k] == t) taken += c->award_amount[a][k];
-    }
+    const val_t taken = taken_by(c, played, t);
     val_t floor = pope_floor(c, held_now, sure) + taken;
     if (forced && beta > -INF && floor < beta && taken >= beta &&
         !((held_now & c->exempt_bit) && c->exempt_kept)) {
@@ -587,15 +604,9 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
 
 /* Fact 3i: whether `seat` on lead (under lead=any, runs forced) can play all its cards
  * before anyone else plays one: its own runs (fact 3g), then one block of what is left. */
-static int goes_out_now(const Core *c, uint64_t played, int seat) {
+HOT static int goes_out_now(const Core *c, uint64_t played, int seat) {
     const uint64_t held = c->dealt[seat] & ~played;
-    uint64_t rest = held & ~c->exempt_bit;
-    uint64_t left = held;
-    while (rest) {
-        const int k = bit_index(rest);
-        rest &= rest - 1;
-        if (!(c->up[k] & ~played & ~held)) left &= ~(1ULL << k);
-    }
+    const uint64_t left = held & ~own_runs(c, played, held);
     return own_block(left) == popcount(left);
 }
 
@@ -604,10 +615,10 @@ static int goes_out_now(const Core *c, uint64_t played, int seat) {
  * and 3g hold: not in the general mode). */
 HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha, val_t *beta,
                              val_t *cut, int forced) {
-    const val_t bound = target_bound(c, played, leader, forced);
-    if (bound <= *alpha) { *cut = bound; return 1; }
     const val_t floor = target_floor(c, played, leader, forced, *beta);
     if (floor >= *beta) { *cut = floor; return 1; }
+    const val_t bound = target_bound(c, played, leader, forced);
+    if (bound <= *alpha) { *cut = bound; return 1; }
     if (bound < *beta) *beta = bound;
     if (floor > *alpha) *alpha = floor;
     return 0;
@@ -685,21 +696,43 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
      * cut the node off); the others are ordered for the second pass: the table's best move
      * first, then by the history of leads that cut a node off before. */
     int order[52], keys[52], n_order = 0;
+    uint64_t child_key[52];  /* by lead: the child's table key, prefetched, then looked up */
+    /* Only a seat whose cards left lie in one stretch can go out in one run. */
+    int can_out[MAX_SEATS], n_can_out = 0;
+    for (int s = 0; s < c->n; s++) {
+        const uint64_t left = c->dealt[s] & ~played;
+        if (!left || !(left & ~c->up[bit_index(left)])) can_out[n_can_out++] = s;
+    }
     for (int i = 0; i < n_moves; i++) {
         const int lead = moves[i];
         const uint64_t run = c->up[lead] & ~played;
         if (c->prune_blocks && !(run & ~own) && (run & (run - 1))) continue;  /* Fact 4 */
         const uint64_t after = played | run;
         int winner = -1, last = 0;
-        for (int s = 0; s < c->n; s++) {
+        for (int j = 0; j < n_can_out; j++) {
+            const int s = can_out[j];
             if (!(c->dealt[s] & ~after)) {
                 int seat_last = top_index(c->dealt[s] & run) + 1;
                 if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
             }
         }
         if (winner < 0) {
+            const int next = c->holder[top_index(run)];
+            if (next == c->target && !(maximising && c->goal == GOAL_BEST_CASE)) {
+                /* A child where the target leads, decided by its floor (facts 3c-3j, or fact
+                 * 3i for the forced win) without a search: at a node of the others it cannot
+                 * cut the node off, at the target's it does. */
+                const val_t f = c->goal == GOAL_FORCED_WIN
+                    ? (c->lead_rule == LEAD_ANY && goes_out_now(c, after, next) ? 1 : -INF)
+                    : target_floor(c, after, next, 1, beta);
+                if (f >= beta) {
+                    if (take_score(maximising, f, lead, &best, &chosen, &alpha, &beta)) break;
+                    continue;
+                }
+            }
             /* the child's bucket, wanted by the transposition cutoff below */
-            __builtin_prefetch(tt_bucket(c, tt_key(c, after, c->holder[top_index(run)])));
+            child_key[lead] = tt_key(c, after, next);
+            __builtin_prefetch(tt_bucket(c, child_key[lead]));
             int key_value = lead == best_move ? INT32_MAX : c->history[leader][lead];
             int j = n_order++;
             while (j > 0 && keys[j - 1] < key_value) {
@@ -712,24 +745,34 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
         val_t score = terminal(c, played | (run & upto), winner);
         if (take_score(maximising, score, lead, &best, &chosen, &alpha, &beta)) break;
     }
-    /* Enhanced transposition cutoff: a child whose stored bound already refutes the window. */
+    /* Enhanced transposition cutoff: a child whose stored bound already refutes the window
+     * ends the node. A child whose bound decides it the other way (it cannot cut the node off)
+     * is not searched either: its score is what its own table probe would return. */
+    val_t known[52];
+    unsigned char decided[52];
     for (int i = 0; i < n_order && alpha < beta; i++) {
-        const uint64_t run = c->up[order[i]] & ~played;
         val_t child_lower, child_upper;
         int child_move;
-        if (!tt_lookup(c, tt_key(c, played | run, c->holder[top_index(run)]), &child_lower,
-                       &child_upper, &child_move))
+        decided[i] = 0;
+        if (!tt_lookup(c, child_key[order[i]], &child_lower, &child_upper, &child_move))
             continue;
         if (maximising ? child_lower >= beta : child_upper <= alpha) {
             best = maximising ? child_lower : child_upper;
             chosen = order[i];
             alpha = beta;
+        } else if (child_lower >= beta) {
+            decided[i] = 1;
+            known[i] = child_lower;
+        } else if (child_upper <= alpha || child_lower == child_upper) {
+            decided[i] = 1;
+            known[i] = child_upper;
         }
     }
     for (int i = 0; i < n_order && alpha < beta; i++) {
         const int lead = order[i];
         const uint64_t run = c->up[lead] & ~played;
-        val_t score = search(c, played | run, c->holder[top_index(run)], alpha, beta);
+        val_t score = decided[i] ? known[i]
+                                 : search(c, played | run, c->holder[top_index(run)], alpha, beta);
         if (c->timed_out) return 0;
         if (take_score(maximising, score, lead, &best, &chosen, &alpha, &beta)) break;
     }
@@ -1099,6 +1142,37 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
         Py_DECREF(tf);
     }
     Py_DECREF(fast);
+    for (int seat = 0; seat < n; seat++) {
+        c->n_owned[seat] = 0;
+        for (int a = 0; a < c->n_awards; a++) {
+            val_t sum = 0;
+            int takes = 0;
+            for (int k = 0; k < c->award_takers[a]; k++)
+                if (c->award_seat[a][k] == seat) { sum += c->award_amount[a][k]; takes = 1; }
+            if (!takes) continue;
+            c->owned_mask[seat][c->n_owned[seat]] = c->award_mask[a];
+            c->owned_amount[seat][c->n_owned[seat]++] = sum;
+        }
+    }
+    /* The stretches as links between neighbouring slots, checked against up[]: a dealt slot's
+     * up is the slot and, when it is linked to the next, that slot's up. */
+    uint64_t dealt_all = 0, link = 0;
+    for (int seat = 0; seat < n; seat++) dealt_all |= c->dealt[seat];
+    for (int i = 0; i < 51; i++)
+        if ((dealt_all >> i & 1) && (dealt_all >> (i + 1) & 1) && (c->up[i] >> (i + 1) & 1))
+            link |= 1ULL << i;
+    for (int i = 0; i < 52; i++) {
+        if (!(dealt_all >> i & 1)) continue;
+        const uint64_t want = (1ULL << i) | (link >> i & 1 ? c->up[i + 1] : 0);
+        if (c->up[i] != want) {
+            PyErr_SetString(PyExc_ValueError, "up: not the stretches of the dealt cards");
+            return -1;
+        }
+    }
+    c->fill[0] = link;
+    c->fill[1] = c->fill[0] & (c->fill[0] >> 1);
+    c->fill[2] = c->fill[1] & (c->fill[1] >> 2);
+    c->fill[3] = c->fill[2] & (c->fill[2] >> 4);
     if (c->lieu_slot >= 0 && c->holder[c->lieu_slot] < 0) c->lieu_slot = -1;  /* a dead Pope */
     memcpy(c->bound_up, c->up, sizeof c->up);
     if (c->lieu_slot >= 0) c->bound_up[c->lieu_slot] = 1ULL << c->lieu_slot;

@@ -1,9 +1,9 @@
 """Per-lead values of the seat on lead: what single-dummy advice solves on each sampled deal.
 
 One engine (and its transposition table, and its history of good leads) serves every lead of
-the deal, so the positions the leads share are searched once. Each lead's forced win (a cheap
-0/1 search) comes first: where the leader can still force going out, the Game stake bounds its
-paranoid value from below and that search starts there.
+the deal, so the positions the leads share are searched once. Each lead's paranoid value comes
+first; its forced win is searched only where that value reaches the Game stake (a leader who can
+force going out is worth at least that much).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ..model.board import Board
 from ..model.cards import Card
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
-from ..model.play import Choice, Game, Position, Run, RunTree
+from ..model.play import Game, Position
 from .api import (
     _Driver,
     check_time_limit,
@@ -26,7 +26,7 @@ from .api import (
     play_board,
 )
 from .fast import DEFAULT_TT_ENTRIES
-from .objective import INF, Goal, Objective
+from .objective import Goal, Objective
 from .result import Value
 
 
@@ -112,18 +112,17 @@ def _checked_guesses(guesses: Mapping[Card, int] | None) -> dict[Card, int]:
 
 def _lead_eval(driver: _Driver, board: Board, position: Position, lead: Card,
                forced_win: bool, guess: int | None = None) -> LeadEval:
-    """One lead's values: its forced win first, then its paranoid value above the Game stake
-    where the leader can still force going out (a seat that goes out takes the Game and pays
-    nothing; only where no award is paid between players, Spinado's)."""
-    game = position.game
+    """One lead's values: its paranoid value first, then its forced win, which is known to be
+    0 without a search where that value is below the Game stake (a seat that goes out takes
+    the Game and pays nothing; only where no award is paid between players, Spinado's)."""
     leader = position.leader
-    tree = game.run_tree(position.played, leader, lead)
-    win = Value(0, 1)
-    if forced_win:
-        win = driver.tree_value(Objective(Goal.FORCED_WIN, leader), position, tree)
-    floor = board.game if win.lower == 1 and not _paid_between_players(game) else None
-    guaranteed = _tree_value(driver, Objective(Goal.GUARANTEED, leader), position, tree, floor,
-                             guess)
+    tree = position.game.run_tree(position.played, leader, lead)
+    guaranteed = driver.tree_value(Objective(Goal.GUARANTEED, leader), position, tree, guess)
+    if not forced_win:
+        return LeadEval(lead, guaranteed, Value(0, 1))
+    if guaranteed.upper < board.game and not _paid_between_players(position.game):
+        return LeadEval(lead, guaranteed, Value.exact(0))
+    win = driver.tree_value(Objective(Goal.FORCED_WIN, leader), position, tree)
     return LeadEval(lead, guaranteed, win)
 
 
@@ -131,14 +130,3 @@ def _paid_between_players(game: Game) -> bool:
     """Whether some award is paid by one player to another (then going out is not worth the
     Game stake at least)."""
     return any(award.from_each for award in game.table.awards(game.trumps))
-
-
-def _tree_value(driver: _Driver, objective: Objective, position: Position, tree: RunTree,
-                floor: int | None, guess: int | None) -> Value:
-    """The value of a lead's run, as :meth:`_Driver.tree_value` from ``guess``, but the
-    forced run alone (no choice) is searched with ``floor`` as a proven lower bound."""
-    if floor is None or isinstance(tree, Choice):
-        return driver.tree_value(objective, position, tree, guess)
-    assert isinstance(tree, Run)
-    after = position.after(tree)
-    return driver.value(objective, after.played, after.leader, Value(floor, INF), guess)
