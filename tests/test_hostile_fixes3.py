@@ -4,10 +4,17 @@ names its finding and failed before the fix."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from popejoan_solver import deal_random, deal_to_line, view
+import pytest
+
+from popejoan_solver import deal_from_line, deal_random, deal_to_line, parse_card, view
+from popejoan_solver.analysis.advice import MAX_WORKERS, AdviceError, advise
+from popejoan_solver.analysis.advice_choice import advise_choice
 from popejoan_solver.seat import sample_deals
 from popejoan_solver.seat.sampling import seeded
+
+SPINADO = "spinado: 46.AT.9T.3479J 589J.79JQ.K.56 A7TK.3456.3.8Q | 3Q.K.A45678JQ.ATK ^4H"
 
 
 def test_a_negative_seed_draws_deals_of_its_own() -> None:
@@ -20,3 +27,30 @@ def test_a_negative_seed_draws_deals_of_its_own() -> None:
     assert lines[2] != lines[-2]
     assert lines[-1] == [deal_to_line(d) for d in sample_deals(known, 3, -1)]
     assert seeded(5).random() == random.Random(5).random()
+
+
+def test_advice_arguments_are_checked_alike() -> None:
+    """Finding 2: ``advise_choice`` checked none of its arguments (TypeError, IndexError;
+    ``seed=None`` silently unseeded, ``seat=True`` reported as seat True, ``lead=-1`` read as
+    the KS); ``advise`` and ``advise_choice`` ran ``workers=0`` or ``-1`` on one thread and
+    ``workers=10**6`` on a thread per deal, each with its own table (memory grows with them);
+    ``exact="yes"`` was taken as true."""
+    deal = deal_from_line(SPINADO)
+    lead = parse_card("4C")
+    bad_choice: list[dict[str, object]] = [
+        {"seat": "1"}, {"seat": True}, {"lead": "4C"}, {"lead": None}, {"lead": 999},
+        {"lead": -1}, {"lead": True}, {"seed": None}, {"seed": 1.5}, {"seed": "x"},
+        {"samples": True}, {"samples": 1.0}, {"workers": 0}, {"workers": "2"},
+        {"exact_limit": "5"}, {"exact": "yes"}, {"workers": 10**6}]
+    for bad in bad_choice:
+        arguments: dict[str, Any] = {"seat": 1, "lead": lead, "samples": 1, **bad}
+        with pytest.raises(AdviceError):
+            advise_choice(deal, arguments.pop("seat"), arguments.pop("lead"), **arguments)
+    wrong: tuple[dict[str, Any], ...] = (
+        {"workers": 0}, {"workers": -1}, {"workers": 10**6}, {"exact": "yes"}, {"exact": 1},
+        {"exact": None})
+    for bad_advise in wrong:
+        with pytest.raises(AdviceError):
+            advise(deal, 1, samples=1, **bad_advise)
+    assert advise_choice(deal, 1, lead, samples=1, workers=MAX_WORKERS).deals == 1
+

@@ -44,6 +44,10 @@ MAX_SAMPLES = 100_000
 
 DEFAULT_SAMPLES = 200
 
+MAX_WORKERS = 64
+"""Threads one call may value deals on: each search has its own table, so memory grows with
+them (a million asked for once started a thread per deal)."""
+
 
 class AdviceError(PopeJoanError):
     """A question the advice cannot answer: no seat on lead, too many deals for ``exact``."""
@@ -282,6 +286,23 @@ def check_options(samples: int, exact: bool, model: str, time_limit: float | Non
         raise AdviceError(f"samples must be from 1 to {MAX_SAMPLES}, not {samples}")
 
 
+def check_arguments(seat: object, samples: object, seed: object, exact: object,
+                    exact_limit: object, workers: object) -> None:
+    """Refuse arguments of the wrong type or out of range (the Python API; advise and
+    advise_choice alike): whole numbers that are not bools, ``exact`` a bool, ``workers``
+    from 1 to :data:`MAX_WORKERS` or None."""
+    for name, value in (("seat", seat), ("samples", samples), ("seed", seed),
+                        ("exact_limit", exact_limit), ("workers", workers)):
+        if not (isinstance(value, int) and not isinstance(value, bool)) and not (
+                name == "workers" and value is None):
+            raise AdviceError(f"{name} must be a whole number, not {value!r}"[:200])
+    if not isinstance(exact, bool):
+        raise AdviceError(f"exact must be True or False, not {exact!r}"[:200])
+    if isinstance(workers, int) and not 1 <= workers <= MAX_WORKERS:
+        raise AdviceError(f"workers must be from 1 to {MAX_WORKERS} (or None: one a core), "
+                          f"not {workers}")
+
+
 def check_deal_and_line(deal: object, line: object) -> None:
     """Refuse a deal that is not a :class:`Deal` and a line that is not a sequence of runs
     (the Python API: they were an AttributeError and a TypeError)."""
@@ -320,11 +341,7 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run] = (),
     from ..seat import knowledge
 
     started = time.monotonic()
-    for name, value in (("seat", seat), ("samples", samples), ("seed", seed),
-                        ("exact_limit", exact_limit), ("workers", workers)):
-        if not (isinstance(value, int) and not isinstance(value, bool)) and not (
-                name == "workers" and value is None):
-            raise AdviceError(f"{name} must be a whole number, not {value!r}"[:200])
+    check_arguments(seat, samples, seed, exact, exact_limit, workers)
     check_options(samples, exact, model, time_limit)
     check_deal_and_line(deal, line)
     deadline = started + time_limit if time_limit is not None else None

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots.values import SampleEval, evaluate_options
-from ..model.cards import Card, card_name
+from ..model.cards import NUM_CARDS, Card, card_name
 from ..model.deal import Deal
 from ..model.play import Choice, Game, Position, Run, RunTree
 from ..seat.inference import choices_in, common_prefix
@@ -27,6 +27,7 @@ from .advice import (
     AdviceError,
     LeadAdvice,
     advised,
+    check_arguments,
     check_deal_and_line,
     check_options,
     consistent_deals,
@@ -121,8 +122,12 @@ def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run] = ()
     from ..seat import knowledge
 
     started = time.monotonic()
+    check_arguments(seat, samples, seed, exact, exact_limit, workers)
     check_options(samples, exact, model, time_limit)
     check_deal_and_line(deal, line)
+    if isinstance(lead, bool) or not isinstance(lead, int) or not 0 <= lead < NUM_CARDS:
+        raise AdviceError(f"lead must be a card (a number from 0 to {NUM_CARDS - 1}: "
+                          f"model.cards.parse_card reads one), not {lead!r}"[:200])
     deadline = started + time_limit if time_limit is not None else None
     if not 1 <= seat <= deal.players:
         raise AdviceError(f"seat must be from 1 to {deal.players}, not {seat}")
