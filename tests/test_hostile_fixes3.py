@@ -11,6 +11,7 @@ import pytest
 from popejoan_solver import deal_from_line, deal_random, deal_to_line, parse_card, view
 from popejoan_solver.analysis.advice import MAX_WORKERS, AdviceError, advise
 from popejoan_solver.analysis.advice_choice import advise_choice
+from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.seat import sample_deals
 from popejoan_solver.seat.sampling import seeded
 
@@ -54,3 +55,19 @@ def test_advice_arguments_are_checked_alike() -> None:
             advise(deal, 1, samples=1, **bad_advise)
     assert advise_choice(deal, 1, lead, samples=1, workers=MAX_WORKERS).deals == 1
 
+
+def test_advise_reads_its_line_as_view_does() -> None:
+    """Finding 3: ``advise(deal, seat, line=["AC"])`` was refused with "line must be a
+    sequence of runs ..., not list" (a list is a sequence), though ``view`` takes the same
+    steps; a bad step is named as ``view`` names it."""
+    deal = deal_random(3, 1)
+    after = view(deal, 1, "AC")
+    seat = after.leader + 1
+    by_steps = advise(deal, seat, line=["AC"], samples=2, seed=1)
+    by_text = advise(deal, seat, line="AC", samples=2, seed=1)
+    by_runs = advise(deal, seat, line=list(after.line), samples=2, seed=1)
+    assert by_steps.leads == by_text.leads == by_runs.leads
+    with pytest.raises(PopeJoanError, match="step 1"):
+        advise(deal, seat, line=["ZZ"], samples=1)
+    spinado = deal_from_line(SPINADO)
+    assert advise_choice(spinado, 1, parse_card("4C"), line=(), samples=1).deals == 1

@@ -303,15 +303,19 @@ def check_arguments(seat: object, samples: object, seed: object, exact: object,
                           f"not {workers}")
 
 
-def check_deal_and_line(deal: object, line: object) -> None:
-    """Refuse a deal that is not a :class:`Deal` and a line that is not a sequence of runs
-    (the Python API: they were an AttributeError and a TypeError)."""
+def check_deal_and_line(deal: object, line: object) -> tuple[Run, ...]:
+    """Refuse a deal that is not a :class:`Deal`; the line's runs, read as ``view`` reads
+    them: runs, steps (``"3C"``, ``"8S+9D@9S"``) or one string of steps, a bad step named."""
+    from ..seat.line import read_line
+
     if not isinstance(deal, Deal):
         raise AdviceError(f"advice needs a Deal, not {type(deal).__name__}")
-    if not isinstance(line, Sequence) or isinstance(line, str) or not all(
-            isinstance(run, Run) for run in line):
-        raise AdviceError("line must be a sequence of runs (model.play.Run) played from the "
-                          f"deal, not {type(line).__name__}")
+    if isinstance(line, str):
+        line = line.split()
+    if not isinstance(line, Sequence) or isinstance(line, bytes | bytearray):
+        raise AdviceError("line must be a list of runs (model.play.Run) or steps (like ['3C', "
+                          f"'8S+9D@9S']), or one string of steps, not {type(line).__name__}")
+    return read_line(deal, line)
 
 
 def consistent_deals(known: Knowledge, samples: int, seed: int, exact: bool,
@@ -330,7 +334,7 @@ def consistent_deals(known: Knowledge, samples: int, seed: int, exact: bool,
     return count, all_deals(known, exact_limit)
 
 
-def advise(deal: Deal, seat: int, *, line: Sequence[Run] = (),
+def advise(deal: Deal, seat: int, *, line: Sequence[Run | str] | str = (),
            samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
            model: str = "paranoid", time_limit: float | None = None,
            workers: int | None = None, exact_limit: int = EXACT_LIMIT) -> Advice:
@@ -343,12 +347,12 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run] = (),
     started = time.monotonic()
     check_arguments(seat, samples, seed, exact, exact_limit, workers)
     check_options(samples, exact, model, time_limit)
-    check_deal_and_line(deal, line)
+    runs = check_deal_and_line(deal, line)
     deadline = started + time_limit if time_limit is not None else None
     if not 1 <= seat <= deal.players:
         raise AdviceError(f"seat must be from 1 to {deal.players}, not {seat}")
-    known = knowledge(deal, seat - 1, line)
-    here = position_after(deal, line, known.deal_board)
+    known = knowledge(deal, seat - 1, runs)
+    here = position_after(deal, runs, known.deal_board)
     check_question(here, seat)
     count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
     cards = legal_leads(here)

@@ -113,7 +113,7 @@ def evaluate_choice(deal: Deal, lead: Card, target: Choice, model: str,
     return evaluate_options(deal, position, node, model, deadline=deadline)
 
 
-def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run] = (),
+def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run | str] | str = (),
                   samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
                   model: str = "paranoid", time_limit: float | None = None,
                   workers: int | None = None, exact_limit: int = EXACT_LIMIT) -> ChoiceAdvice:
@@ -124,14 +124,14 @@ def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run] = ()
     started = time.monotonic()
     check_arguments(seat, samples, seed, exact, exact_limit, workers)
     check_options(samples, exact, model, time_limit)
-    check_deal_and_line(deal, line)
+    runs = check_deal_and_line(deal, line)
     if isinstance(lead, bool) or not isinstance(lead, int) or not 0 <= lead < NUM_CARDS:
         raise AdviceError(f"lead must be a card (a number from 0 to {NUM_CARDS - 1}: "
                           f"model.cards.parse_card reads one), not {lead!r}"[:200])
     deadline = started + time_limit if time_limit is not None else None
     if not 1 <= seat <= deal.players:
         raise AdviceError(f"seat must be from 1 to {deal.players}, not {seat}")
-    here = position_after(deal, line, knowledge(deal, seat - 1, line).deal_board)
+    here = position_after(deal, runs, knowledge(deal, seat - 1, runs).deal_board)
     position = Position.from_deal(here)
     position.play(lead)  # a legal lead, else IllegalPlayError
     target = first_choice(position.game.run_tree(position.played, position.leader, lead),
@@ -141,7 +141,7 @@ def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run] = ()
                           "earlier choice declined)")
     from ..seat import knowledge_at_choice
 
-    known = knowledge_at_choice(deal, seat - 1, line, lead, target)
+    known = knowledge_at_choice(deal, seat - 1, runs, lead, target)
     count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
     evals = run_all(deals, lambda d, dl: evaluate_choice(d, lead, target, model, dl),
                     deadline, workers if workers is not None else default_workers(model), model)
