@@ -3,18 +3,26 @@ names its finding and failed before the fix."""
 
 from __future__ import annotations
 
+import json
+import math
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from popejoan_solver import deal_from_line, deal_random, deal_to_line, parse_card, view
-from popejoan_solver.analysis.advice import MAX_WORKERS, AdviceError, advise
+from popejoan_solver.analysis.advice import MAX_WORKERS, Advice, AdviceError, advise, summarise
 from popejoan_solver.analysis.advice_choice import advise_choice
+from popejoan_solver.bots.valuer import SampleValuer
+from popejoan_solver.cli import main
 from popejoan_solver.model.errors import PopeJoanError
-from popejoan_solver.seat import sample_deals
+from popejoan_solver.seat import all_deals, sample_deals
 from popejoan_solver.seat.sampling import seeded
 
+SMALL = ("hoyle-modernized: 3.A.2.A A2... 4.2.. | ..A3.2K ^KS | played 58J.36TK.69Q.47T "
+         "69Q.47J.47TK.58J 7TK.59Q.58J.369Q | lead 1")
+"""A position of 210 consistent deals for seat 1 (0.1 s to value them all)."""
 SPINADO = "spinado: 46.AT.9T.3479J 589J.79JQ.K.56 A7TK.3456.3.8Q | 3Q.K.A45678JQ.ATK ^4H"
 
 
@@ -71,3 +79,49 @@ def test_advise_reads_its_line_as_view_does() -> None:
         advise(deal, seat, line=["ZZ"], samples=1)
     spinado = deal_from_line(SPINADO)
     assert advise_choice(spinado, 1, parse_card("4C"), line=(), samples=1).deals == 1
+
+
+def test_an_exact_run_cut_short_claims_no_exact_mean() -> None:
+    """Finding 4: ``advise --exact --time-limit`` cut short gave the mean of the first deals of
+    a fixed order with a zero-width "95% interval" and an exact fraction (22 of 210 deals:
+    AS "13/22 [0.591, 0.591]", the exact mean -5/7); now no interval and no fraction."""
+    deal = deal_from_line(SMALL)
+    full = advise(deal, 1, exact=True, workers=1)
+    assert full.complete
+    assert full.lead(parse_card("AS")).mean_fraction == Fraction(-5, 7)
+    evals = [e for e in (SampleValuer("paranoid")(d, None) for d in all_deals(
+        view(deal, 1), 210)[:22]) if e is not None]
+    cut = summarise(evals, full_cards(full), exact=True, complete=False)
+    for lead in cut:
+        assert lead.mean_fraction is None
+        assert all(math.isnan(x) for x in lead.ci95)
+    assert summarise(evals, full_cards(full), exact=True)[0].mean_fraction is not None
+
+
+def full_cards(advice: Advice) -> list[int]:
+    return [lead.card for lead in advice.leads]
+
+
+def test_an_exact_advice_cut_short_by_its_time_limit_has_no_interval(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 4, from the command line: the JSON of a run cut short has ``null`` intervals and
+    no ``mean_fraction`` (the time limit's cut made certain: 22 of the 210 deals come back)."""
+    from popejoan_solver.analysis import advice as advice_module
+
+    whole = advice_module.run_all
+
+    def cut(*args: Any, **kwargs: Any) -> Any:
+        return whole(*args, **kwargs)[:22]
+
+    monkeypatch.setattr(advice_module, "run_all", cut)
+    status = main(["advise", SMALL, "--seat", "1", "--exact", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 3
+    assert data["complete"] is False
+    assert data["exact"] is True
+    assert data["deals"] == 22
+    assert data["consistent_deals"] == 210
+    for lead in data["leads"]:
+        assert "mean_fraction" not in lead
+        assert lead["ci95"] == [None, None]
+    assert data["double_dummy_ci95"] == [None, None]

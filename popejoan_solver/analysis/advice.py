@@ -61,7 +61,7 @@ class LeadAdvice:
     mean: float
     """Mean of the seat's net counters after this lead (double dummy, the opponent model)."""
     ci95: tuple[float, float]
-    """95% normal-approximation interval of the mean; the mean itself when exact."""
+    """95% interval of the mean (Student's t); the mean itself when exact and complete."""
     best_share: float
     """Share of the deals in which this lead is a best lead (a tie of k leads counts 1/k)."""
     forced_win_rate: float
@@ -186,18 +186,23 @@ def hoyle_lead(deal: Deal, gone: int) -> tuple[Card, str]:
 
 
 def summarise(evals: Sequence[SampleEval], cards: Sequence[Card],
-              exact: bool) -> tuple[LeadAdvice, ...]:
-    """Each lead's mean, interval, best share and forced-win rate over ``evals``."""
+              exact: bool, complete: bool = True) -> tuple[LeadAdvice, ...]:
+    """Each lead's mean, interval, best share and forced-win rate over ``evals``. An exact
+    run cut short (``complete`` false) valued the first deals of a fixed order, no sample:
+    their mean comes with no interval and no exact fraction."""
     n = len(evals)
     out = []
     for i, card in enumerate(cards):
         values = [e.values[i] for e in evals]
         share = sum(1 / len(e.best) for e in evals if i in e.best) / n if n else math.nan
         wins = sum(e.wins[i] for e in evals if e.wins) / n if n else math.nan
-        if exact and n:
+        if exact and n and complete:
             fraction = Fraction(sum(values), n)
             mean = float(fraction)
             out.append(LeadAdvice(card, mean, (mean, mean), share, wins, fraction))
+        elif exact:
+            mean = sum(values) / n if n else math.nan
+            out.append(LeadAdvice(card, mean, (math.nan, math.nan), share, wins))
         else:
             mean, low, high = mean_ci([float(v) for v in values])
             out.append(LeadAdvice(card, mean, (low, high), share, wins))
@@ -362,9 +367,12 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run | str] | str = (),
         if list(e.cards) != cards:
             raise AssertionError("a sampled deal has other legal leads than the seat's own "
                                  "(the sampler broke the seat's knowledge)")
-    leads = summarise(evals, cards, exact)
+    complete = len(evals) == len(deals)
+    leads = summarise(evals, cards, exact, complete)
     hoyle, maxim = hoyle_lead(here, known.known_dead | here.played_mask)
     best, low, high = mean_ci([float(max(e.values)) for e in evals])
+    if exact:  # no sampling error; cut short, no sample either (see summarise)
+        low, high = (best, best) if complete else (math.nan, math.nan)
     return Advice(seat, model, exact, None if exact else samples, len(evals), count, leads,
-                  advised(leads), hoyle, maxim, best, (best, best) if exact else (low, high),
-                  len(evals) == len(deals), time.monotonic() - started)
+                  advised(leads), hoyle, maxim, best, (low, high), complete,
+                  time.monotonic() - started)

@@ -145,7 +145,7 @@ def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run | str
     count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
     evals = run_all(deals, lambda d, dl: evaluate_choice(d, lead, target, model, dl),
                     deadline, workers if workers is not None else default_workers(model), model)
-    options = summarise(evals, (0, 1), exact)
+    options = summarise(evals, (0, 1), exact, len(evals) == len(deals))
     pick = advised(options)
     prefix = common_prefix(target)
     played = outcomes_card(target)
