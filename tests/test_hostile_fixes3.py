@@ -125,3 +125,16 @@ def test_an_exact_advice_cut_short_by_its_time_limit_has_no_interval(
         assert "mean_fraction" not in lead
         assert lead["ci95"] == [None, None]
     assert data["double_dummy_ci95"] == [None, None]
+
+
+def test_choice_advice_under_rules_without_choices_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Finding 6: ``advise DEAL --choice 3C`` under hoyle-modernized (no choice inside any run)
+    said "seat 1 has no choice in the run of 3C (every earlier choice declined)"."""
+    deal = deal_random(3, 1)
+    status = main(["advise", deal_to_line(deal), "--seat", "1", "--choice", "AC",
+                   "--samples", "1"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "no choice inside a run under hoyle-modernized" in err
+    assert len(err.strip().splitlines()) == 1

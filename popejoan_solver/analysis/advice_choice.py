@@ -20,6 +20,7 @@ from ..bots.values import SampleEval, evaluate_options
 from ..model.cards import NUM_CARDS, Card, card_name
 from ..model.deal import Deal
 from ..model.play import Choice, Game, Position, Run, RunTree
+from ..model.table import compile_rules
 from ..seat.inference import choices_in, common_prefix
 from .advice import (
     DEFAULT_SAMPLES,
@@ -131,6 +132,9 @@ def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run | str
     deadline = started + time_limit if time_limit is not None else None
     if not 1 <= seat <= deal.players:
         raise AdviceError(f"seat must be from 1 to {deal.players}, not {seat}")
+    if not compile_rules(deal.rules).choice_points:
+        raise AdviceError(f"there is no choice inside a run under {deal.rules.name} (choices: "
+                          "Spinado's Spin, or --set pope_in_lieu=...): advise the lead instead")
     here = position_after(deal, runs, knowledge(deal, seat - 1, runs).deal_board)
     position = Position.from_deal(here)
     position.play(lead)  # a legal lead, else IllegalPlayError
