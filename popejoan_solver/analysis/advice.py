@@ -44,6 +44,10 @@ MAX_SAMPLES = 100_000
 
 DEFAULT_SAMPLES = 200
 
+MAX_WORKERS = 64
+"""Threads one call may value deals on: each search has its own table, so memory grows with
+them (a million asked for once started a thread per deal)."""
+
 
 class AdviceError(PopeJoanError):
     """A question the advice cannot answer: no seat on lead, too many deals for ``exact``."""
@@ -57,7 +61,7 @@ class LeadAdvice:
     mean: float
     """Mean of the seat's net counters after this lead (double dummy, the opponent model)."""
     ci95: tuple[float, float]
-    """95% normal-approximation interval of the mean; the mean itself when exact."""
+    """95% interval of the mean (Student's t); the mean itself when exact and complete."""
     best_share: float
     """Share of the deals in which this lead is a best lead (a tie of k leads counts 1/k)."""
     forced_win_rate: float
@@ -182,18 +186,23 @@ def hoyle_lead(deal: Deal, gone: int) -> tuple[Card, str]:
 
 
 def summarise(evals: Sequence[SampleEval], cards: Sequence[Card],
-              exact: bool) -> tuple[LeadAdvice, ...]:
-    """Each lead's mean, interval, best share and forced-win rate over ``evals``."""
+              exact: bool, complete: bool = True) -> tuple[LeadAdvice, ...]:
+    """Each lead's mean, interval, best share and forced-win rate over ``evals``. An exact
+    run cut short (``complete`` false) valued the first deals of a fixed order, no sample:
+    their mean comes with no interval and no exact fraction."""
     n = len(evals)
     out = []
     for i, card in enumerate(cards):
         values = [e.values[i] for e in evals]
         share = sum(1 / len(e.best) for e in evals if i in e.best) / n if n else math.nan
         wins = sum(e.wins[i] for e in evals if e.wins) / n if n else math.nan
-        if exact and n:
+        if exact and n and complete:
             fraction = Fraction(sum(values), n)
             mean = float(fraction)
             out.append(LeadAdvice(card, mean, (mean, mean), share, wins, fraction))
+        elif exact:
+            mean = sum(values) / n if n else math.nan
+            out.append(LeadAdvice(card, mean, (math.nan, math.nan), share, wins))
         else:
             mean, low, high = mean_ci([float(v) for v in values])
             out.append(LeadAdvice(card, mean, (low, high), share, wins))
@@ -282,15 +291,36 @@ def check_options(samples: int, exact: bool, model: str, time_limit: float | Non
         raise AdviceError(f"samples must be from 1 to {MAX_SAMPLES}, not {samples}")
 
 
-def check_deal_and_line(deal: object, line: object) -> None:
-    """Refuse a deal that is not a :class:`Deal` and a line that is not a sequence of runs
-    (the Python API: they were an AttributeError and a TypeError)."""
+def check_arguments(seat: object, samples: object, seed: object, exact: object,
+                    exact_limit: object, workers: object) -> None:
+    """Refuse arguments of the wrong type or out of range (the Python API; advise and
+    advise_choice alike): whole numbers that are not bools, ``exact`` a bool, ``workers``
+    from 1 to :data:`MAX_WORKERS` or None."""
+    for name, value in (("seat", seat), ("samples", samples), ("seed", seed),
+                        ("exact_limit", exact_limit), ("workers", workers)):
+        if not (isinstance(value, int) and not isinstance(value, bool)) and not (
+                name == "workers" and value is None):
+            raise AdviceError(f"{name} must be a whole number, not {value!r}"[:200])
+    if not isinstance(exact, bool):
+        raise AdviceError(f"exact must be True or False, not {exact!r}"[:200])
+    if isinstance(workers, int) and not 1 <= workers <= MAX_WORKERS:
+        raise AdviceError(f"workers must be from 1 to {MAX_WORKERS} (or None: one a core), "
+                          f"not {workers}")
+
+
+def check_deal_and_line(deal: object, line: object) -> tuple[Run, ...]:
+    """Refuse a deal that is not a :class:`Deal`; the line's runs, read as ``view`` reads
+    them: runs, steps (``"3C"``, ``"8S+9D@9S"``) or one string of steps, a bad step named."""
+    from ..seat.line import read_line
+
     if not isinstance(deal, Deal):
         raise AdviceError(f"advice needs a Deal, not {type(deal).__name__}")
-    if not isinstance(line, Sequence) or isinstance(line, str) or not all(
-            isinstance(run, Run) for run in line):
-        raise AdviceError("line must be a sequence of runs (model.play.Run) played from the "
-                          f"deal, not {type(line).__name__}")
+    if isinstance(line, str):
+        line = line.split()
+    if not isinstance(line, Sequence) or isinstance(line, bytes | bytearray):
+        raise AdviceError("line must be a list of runs (model.play.Run) or steps (like ['3C', "
+                          f"'8S+9D@9S']), or one string of steps, not {type(line).__name__}")
+    return read_line(deal, line)
 
 
 def consistent_deals(known: Knowledge, samples: int, seed: int, exact: bool,
@@ -309,7 +339,7 @@ def consistent_deals(known: Knowledge, samples: int, seed: int, exact: bool,
     return count, all_deals(known, exact_limit)
 
 
-def advise(deal: Deal, seat: int, *, line: Sequence[Run] = (),
+def advise(deal: Deal, seat: int, *, line: Sequence[Run | str] | str = (),
            samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
            model: str = "paranoid", time_limit: float | None = None,
            workers: int | None = None, exact_limit: int = EXACT_LIMIT) -> Advice:
@@ -320,18 +350,14 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run] = (),
     from ..seat import knowledge
 
     started = time.monotonic()
-    for name, value in (("seat", seat), ("samples", samples), ("seed", seed),
-                        ("exact_limit", exact_limit), ("workers", workers)):
-        if not (isinstance(value, int) and not isinstance(value, bool)) and not (
-                name == "workers" and value is None):
-            raise AdviceError(f"{name} must be a whole number, not {value!r}"[:200])
+    check_arguments(seat, samples, seed, exact, exact_limit, workers)
     check_options(samples, exact, model, time_limit)
-    check_deal_and_line(deal, line)
+    runs = check_deal_and_line(deal, line)
     deadline = started + time_limit if time_limit is not None else None
     if not 1 <= seat <= deal.players:
         raise AdviceError(f"seat must be from 1 to {deal.players}, not {seat}")
-    known = knowledge(deal, seat - 1, line)
-    here = position_after(deal, line, known.deal_board)
+    known = knowledge(deal, seat - 1, runs)
+    here = position_after(deal, runs, known.deal_board)
     check_question(here, seat)
     count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
     cards = legal_leads(here)
@@ -341,9 +367,12 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run] = (),
         if list(e.cards) != cards:
             raise AssertionError("a sampled deal has other legal leads than the seat's own "
                                  "(the sampler broke the seat's knowledge)")
-    leads = summarise(evals, cards, exact)
+    complete = len(evals) == len(deals)
+    leads = summarise(evals, cards, exact, complete)
     hoyle, maxim = hoyle_lead(here, known.known_dead | here.played_mask)
     best, low, high = mean_ci([float(max(e.values)) for e in evals])
+    if exact:  # no sampling error; cut short, no sample either (see summarise)
+        low, high = (best, best) if complete else (math.nan, math.nan)
     return Advice(seat, model, exact, None if exact else samples, len(evals), count, leads,
-                  advised(leads), hoyle, maxim, best, (best, best) if exact else (low, high),
-                  len(evals) == len(deals), time.monotonic() - started)
+                  advised(leads), hoyle, maxim, best, (low, high), complete,
+                  time.monotonic() - started)

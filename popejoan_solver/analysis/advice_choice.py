@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots.values import SampleEval, evaluate_options
-from ..model.cards import Card, card_name
+from ..model.cards import NUM_CARDS, Card, card_name
 from ..model.deal import Deal
 from ..model.play import Choice, Game, Position, Run, RunTree
+from ..model.table import compile_rules
 from ..seat.inference import choices_in, common_prefix
 from .advice import (
     DEFAULT_SAMPLES,
@@ -27,6 +28,7 @@ from .advice import (
     AdviceError,
     LeadAdvice,
     advised,
+    check_arguments,
     check_deal_and_line,
     check_options,
     consistent_deals,
@@ -112,7 +114,7 @@ def evaluate_choice(deal: Deal, lead: Card, target: Choice, model: str,
     return evaluate_options(deal, position, node, model, deadline=deadline)
 
 
-def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run] = (),
+def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run | str] | str = (),
                   samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
                   model: str = "paranoid", time_limit: float | None = None,
                   workers: int | None = None, exact_limit: int = EXACT_LIMIT) -> ChoiceAdvice:
@@ -121,12 +123,19 @@ def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run] = ()
     from ..seat import knowledge
 
     started = time.monotonic()
+    check_arguments(seat, samples, seed, exact, exact_limit, workers)
     check_options(samples, exact, model, time_limit)
-    check_deal_and_line(deal, line)
+    runs = check_deal_and_line(deal, line)
+    if isinstance(lead, bool) or not isinstance(lead, int) or not 0 <= lead < NUM_CARDS:
+        raise AdviceError(f"lead must be a card (a number from 0 to {NUM_CARDS - 1}: "
+                          f"model.cards.parse_card reads one), not {lead!r}"[:200])
     deadline = started + time_limit if time_limit is not None else None
     if not 1 <= seat <= deal.players:
         raise AdviceError(f"seat must be from 1 to {deal.players}, not {seat}")
-    here = position_after(deal, line, knowledge(deal, seat - 1, line).deal_board)
+    if not compile_rules(deal.rules).choice_points:
+        raise AdviceError(f"there is no choice inside a run under {deal.rules.name} (choices: "
+                          "Spinado's Spin, or --set pope_in_lieu=...): advise the lead instead")
+    here = position_after(deal, runs, knowledge(deal, seat - 1, runs).deal_board)
     position = Position.from_deal(here)
     position.play(lead)  # a legal lead, else IllegalPlayError
     target = first_choice(position.game.run_tree(position.played, position.leader, lead),
@@ -136,11 +145,11 @@ def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run] = ()
                           "earlier choice declined)")
     from ..seat import knowledge_at_choice
 
-    known = knowledge_at_choice(deal, seat - 1, line, lead, target)
+    known = knowledge_at_choice(deal, seat - 1, runs, lead, target)
     count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
     evals = run_all(deals, lambda d, dl: evaluate_choice(d, lead, target, model, dl),
                     deadline, workers if workers is not None else default_workers(model), model)
-    options = summarise(evals, (0, 1), exact)
+    options = summarise(evals, (0, 1), exact, len(evals) == len(deals))
     pick = advised(options)
     prefix = common_prefix(target)
     played = outcomes_card(target)

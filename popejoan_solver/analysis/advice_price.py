@@ -11,6 +11,7 @@ and ``price = expected - single_dummy``: what seeing the other hands before this
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -109,8 +110,8 @@ def price_of_information(deal: Deal, *, line: Sequence[Run] = (),
         found, done = _expected(deals, seat, deadline)
         complete = complete and done
         mean, low, high = mean_ci([float(v) for v in found])
-        if exact and found:
-            low = high = mean
+        if exact:  # every deal: no sampling error; cut short, the first of a fixed order
+            low, high = (mean, mean) if done else (math.nan, math.nan)
         out.append(SeatPrice(seat, truth.seat(seat).guaranteed, mean, (low, high), None,
                              len(found)))
     return Prices(tuple(out), complete)

@@ -64,6 +64,13 @@ def _deal(k: Knowledge, got: tuple[Mask, ...]) -> Deal:
     return Deal(hands, dead, turnup, k.rules, k.deal_board, played, k.leader)
 
 
+def seeded(seed: int) -> random.Random:
+    """The draws' generator: ``random.Random(seed)`` for a seed from 0 (the streams every
+    figure quoted was drawn with), and for a negative seed a stream of its own (``Random``
+    takes a whole number's absolute value, so ``-1`` drew the deals of ``1``)."""
+    return random.Random(seed if seed >= 0 else f"popejoan-sample:{seed}")
+
+
 def sample_deals(k: Knowledge, count: int, seed: int) -> list[Deal]:
     """``count`` deals drawn independently and exactly uniformly from those consistent with
     ``k`` (with replacement), the same for the same seed."""
@@ -71,7 +78,7 @@ def sample_deals(k: Knowledge, count: int, seed: int) -> list[Deal]:
         raise SamplingError(f"the number of samples must be from 0 to {MAX_SAMPLES:,}, "
                             f"not {count}")
     found = placements(k)
-    rng = random.Random(seed)
+    rng = seeded(seed)
     try:
         total = found.total()
     except CountingLimitError:
