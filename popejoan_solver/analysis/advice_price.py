@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots.values import TT_ENTRIES
 from ..model.deal import Deal
 from ..model.play import Run
 from ..search import Value, solve
@@ -74,7 +75,7 @@ def _expected(deals: Sequence[Deal], seat: int,
         if remaining is not None and remaining <= 0:
             return values, False
         result = solve(deal, seats=[seat], with_line=False, threads=1, time_limit=remaining,
-                       tt_entries=1 << 18).seat(seat).guaranteed
+                       tt_entries=TT_ENTRIES).seat(seat).guaranteed
         if not result.is_exact:
             return values, False
         values.append(result.lower)
