@@ -554,3 +554,21 @@ def test_stats_on_what_is_not_a_batch_file(tmp_path: Path) -> None:
         outcome = run_cli(["stats", path], timeout=30)
         assert_contract(outcome, within=10)
         assert words in outcome.stderr, (path, outcome.stderr)
+
+
+def test_stopping_a_pool_waits_for_its_manager_thread() -> None:
+    """A batch stopped by SIGTERM once printed "Exception ignored in threading._shutdown ...
+    OSError: [Errno 9] Bad file descriptor" under its one line: the interpreter's exit woke the
+    pool's manager thread through a pipe that thread was closing. stop_pool now waits for it."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from popejoan_solver.analysis import batch
+
+    pool = ProcessPoolExecutor(1, mp_context=batch._pool_context())
+    pool.submit(time.sleep, 30)
+    time.sleep(0.5)
+    manager = pool._executor_manager_thread  # type: ignore[attr-defined]
+    assert manager is not None
+    assert manager.is_alive()
+    batch.stop_pool(pool)
+    assert not manager.is_alive()

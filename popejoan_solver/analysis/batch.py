@@ -559,6 +559,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop every worker now rather than letting them finish work nobody will use (a
     batch's deals, the web server's searches at shutdown)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
@@ -568,6 +569,11 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(1)
+    # The pool's manager thread closes its wake-up pipe on its way out; the interpreter's exit
+    # wakes every such thread without the pool's lock (CPython 3.11), so a pipe closed at that
+    # moment printed "OSError: [Errno 9] Bad file descriptor" under the one error line.
+    if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        manager.join(2)
 
 
 class Sink(Protocol):
