@@ -39,7 +39,14 @@ class _HeldUnraisables:
         self.held: list[sys.UnraisableHookArgs] = []
         self.passed_on = sys.unraisablehook
 
+    LIMIT = 100
+    """Held at most (a long-running command, say ``serve``, must not gather them without end):
+    past it they are passed on at once."""
+
     def __call__(self, unraisable: sys.UnraisableHookArgs) -> None:
+        if len(self.held) >= self.LIMIT:
+            self.passed_on(unraisable)
+            return
         self.held.append(unraisable)
 
     def release(self, interrupted: bool) -> None:

@@ -85,3 +85,22 @@ def test_a_finaliser_failing_in_a_command_that_was_not_interrupted_is_still_repo
                           cwd=ROOT, timeout=60)
     assert "a half-built object's finaliser failed" in done.stderr
     assert done.returncode == 0
+
+
+def test_finaliser_errors_held_are_bounded() -> None:
+    """A long-running command (``serve``) must not gather finaliser errors without end."""
+    from popejoan_solver.__main__ import _HeldUnraisables
+
+    passed: list[object] = []
+    hold = _HeldUnraisables()
+    hold.passed_on = passed.append
+    for _ in range(hold.LIMIT + 5):
+        hold(object())  # type: ignore[arg-type]
+    assert len(hold.held) == hold.LIMIT
+    assert len(passed) == 5
+    before = sys.unraisablehook
+    try:
+        hold.release(interrupted=False)
+    finally:
+        sys.unraisablehook = before
+    assert len(passed) == hold.LIMIT + 5
