@@ -946,19 +946,13 @@ static void prepare(Core *c, int goal, int target) {
     c->target = target;
     c->objective_id = goal * 8 + target;  /* < 32: five bits */
     for (int s = 0; s < c->n; s++) c->is_max[s] = (goal == GOAL_BEST_CASE) || s == target;
-    val_t mine = c->game_stake;
-    for (int a = 0; a < c->n_awards; a++)
-        for (int k = 0; k < c->award_takers[a]; k++)
-            if (c->award_seat[a][k] == target) mine += c->award_amount[a][k];
-    c->all_mine = mine;
+    c->all_mine = c->game_stake + taken_by(c, ~0ULL, target);  /* every award of its taken */
     c->exempt_mine = 0;
     for (int a = 0; a < c->n_awards; a++)
         if (c->exempt_bit && c->award_mask[a] == c->exempt_bit && c->award_seat[a][0] == target)
             c->exempt_mine = c->award_amount[a][0];
-    uint64_t in_play = 0;
-    for (int s = 0; s < c->n; s++) in_play |= c->dealt[s];
+    const uint64_t in_play = c->in_play;  /* every dealt card (Core_init) */
     c->theirs = in_play & ~c->dealt[target];
-    c->in_play = in_play;
     /* Fact 3e (docs/solver.md): no run can reach a card at the bottom of its stretch, so
      * under lead=any its holder plays it only when he chooses to. */
     const int below = c->exempt_slot - 1;
@@ -1165,6 +1159,7 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
      * up is the slot and, when it is linked to the next, that slot's up. */
     uint64_t dealt_all = 0, link = 0;
     for (int seat = 0; seat < n; seat++) dealt_all |= c->dealt[seat];
+    c->in_play = dealt_all;
     for (int i = 0; i < 51; i++)
         if ((dealt_all >> i & 1) && (dealt_all >> (i + 1) & 1) && (c->up[i] >> (i + 1) & 1))
             link |= 1ULL << i;
