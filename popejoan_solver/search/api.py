@@ -10,6 +10,7 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import cache
 from typing import Protocol, TypeVar
 
 from ..model.board import Board
@@ -435,9 +436,11 @@ ENTRY_BYTES = 16
 for the common case; a table that cannot grow keeps its size)."""
 
 
+@cache
 def tt_entries_limit() -> int:
     """The most entries a table may be given here: 2**40, and no more than this machine's
-    memory holds (a table grows on demand up to its size; a size past the memory is a typo)."""
+    memory holds (a table grows on demand up to its size; a size past the memory is a typo).
+    Read once: every sample of an advice checks its table size."""
     try:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):
