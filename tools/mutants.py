@@ -234,7 +234,6 @@ MUTANTS: tuple[Mutant, ...] = (
         "the play model lets the leader lead any card it holds, whatever the lead rule",
         (Hunk("popejoan_solver/model/play.py",
               "        return legal_leads(self.rules, self.dealt[leader] & ~played)",
-              "        from .cards import iter_mask\n"
               "        held = self.dealt[leader] & ~played\n"
               "        return sorted(iter_mask(held), "
               "key=lambda c: (c // 13, self.rules.order_key[c]))"),),

@@ -13,7 +13,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from .cards import Card, Mask, card_name
+from .cards import Card, Mask, card_name, iter_mask
 from .errors import IllegalPlayError
 from .leads import legal_leads
 from .rules import Ruleset
@@ -145,10 +145,8 @@ class Game:
         dealt = tuple(deal.dealt_hand(s) for s in range(deal.players))
         holder = [-1] * 52
         for seat, mask in enumerate(dealt):
-            while mask:  # iter_mask inlined: a game is built for every deal a decision values
-                low = mask & -mask
-                holder[low.bit_length() - 1] = seat
-                mask ^= low
+            for card in iter_mask(mask):
+                holder[card] = seat
         return cls(deal.rules, deal.players, dealt, deal.in_play, tuple(holder), deal.trumps,
                    deal.turnup)
 
