@@ -7,14 +7,20 @@ line, as it does once running (``cli.main``).
 
 from __future__ import annotations
 
+import _thread
 import atexit
 import contextlib
 import os
 import signal
 import sys
+import time
 from typing import NoReturn
 
 EXIT_INTERRUPTED = 130
+EXIT_DEADLINE = 5.0
+"""Seconds the exit handlers get after Ctrl-C (stopping child processes takes well under one);
+past it the process leaves anyway: an import cut short by Ctrl-C can leave one of importlib's
+locks held, and an exit handler that imports then waits for it for ever."""
 
 
 def _exit_interrupted() -> NoReturn:
@@ -23,11 +29,77 @@ def _exit_interrupted() -> NoReturn:
     whose finalisers print to stderr, and a KeyboardInterrupt that passed through an
     extension's ``PyRun_*`` call makes CPython end by killing itself with SIGINT."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot break the exit
+    _thread.start_new_thread(_leave_after, (EXIT_DEADLINE,))
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
     os._exit(EXIT_INTERRUPTED)
+
+
+def _leave_after(seconds: float) -> None:
+    """The exit handlers' deadline (on a thread of its own; imports nothing)."""
+    time.sleep(seconds)
+    os._exit(EXIT_INTERRUPTED)
+
+
+REDELIVERY_DELAY = 0.01
+"""Seconds before a Ctrl-C lost in a finaliser is delivered again (the finaliser and the hook
+that saw it have long returned)."""
+
+
+def _interrupt_main_after(seconds: float) -> None:
+    """Ctrl-C again, to the main thread, after ``seconds``."""
+    time.sleep(seconds)
+    _thread.interrupt_main(signal.SIGINT)
+
+
+class _SigintWatch:
+    """Notes every SIGINT the process receives, whatever became of its KeyboardInterrupt.
+
+    Raised at an unlucky moment, CPython turns a KeyboardInterrupt into another error (a
+    ``RuntimeError`` from a class's ``__set_name__``, a ``ctypes.ArgumentError``) or loses it
+    (raised inside a ``__del__``: printed, and the run goes on). The signal's wakeup byte
+    (``signal.set_wakeup_fd``, written by the C handler whenever Python handles SIGINT) says
+    the Ctrl-C came all the same.
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.fds: tuple[int, int] | None = None
+        self.previous = -1
+        try:
+            read_fd, write_fd = os.pipe()
+            os.set_blocking(read_fd, False)
+            os.set_blocking(write_fd, False)
+        except OSError:
+            return
+        try:
+            self.previous = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+        except ValueError:  # not the main thread: nothing to watch
+            os.close(read_fd)
+            os.close(write_fd)
+            return
+        self.fds = (read_fd, write_fd)
+
+    def arrived(self) -> bool:
+        """Whether a SIGINT has come since the watch began."""
+        if not self.seen and self.fds is not None:
+            with contextlib.suppress(OSError):
+                self.seen = signal.SIGINT in os.read(self.fds[0], 1 << 16)
+        return self.seen
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    """A KeyboardInterrupt, or an error that one became (it is the cause or the context)."""
+    seen: set[int] = set()
+    at: BaseException | None = exc
+    while at is not None and id(at) not in seen:
+        if isinstance(at, KeyboardInterrupt):
+            return True
+        seen.add(id(at))
+        at = at.__cause__ or at.__context__
+    return False
 
 
 class _HeldUnraisables:
@@ -44,6 +116,11 @@ class _HeldUnraisables:
     past it they are passed on at once."""
 
     def __call__(self, unraisable: sys.UnraisableHookArgs) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            # Ctrl-C landed in a finaliser, which cannot raise it: delivered again in a
+            # moment, from a thread of its own (a signal raised in this hook is lost too).
+            _thread.start_new_thread(_interrupt_main_after, (REDELIVERY_DELAY,))
+            return
         if len(self.held) >= self.LIMIT:
             self.passed_on(unraisable)
             return
@@ -59,19 +136,22 @@ class _HeldUnraisables:
 
 def entry_point() -> NoReturn:
     """The console script."""
+    watch = _SigintWatch()
     hold = _HeldUnraisables()
     sys.unraisablehook = hold
     try:
         from .cli import main
-    except KeyboardInterrupt:
-        hold.release(interrupted=True)
+
+        if watch.arrived():  # Ctrl-C while the modules loaded, its KeyboardInterrupt lost
+            raise KeyboardInterrupt
+        status = main()
+    except BaseException as exc:
+        interrupted = _is_interrupt(exc) or watch.arrived()
+        hold.release(interrupted=interrupted)
+        if not interrupted:
+            raise
         print("error: interrupted", file=sys.stderr)
         _exit_interrupted()
-    try:
-        status = main()
-    except BaseException:
-        hold.release(interrupted=False)
-        raise
     hold.release(interrupted=status == EXIT_INTERRUPTED)
     if status == EXIT_INTERRUPTED:
         _exit_interrupted()

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -95,7 +96,7 @@ def test_finaliser_errors_held_are_bounded() -> None:
     hold = _HeldUnraisables()
     hold.passed_on = passed.append
     for _ in range(hold.LIMIT + 5):
-        hold(object())  # type: ignore[arg-type]
+        hold(SimpleNamespace(exc_value=RuntimeError()))  # type: ignore[arg-type]
     assert len(hold.held) == hold.LIMIT
     assert len(passed) == 5
     before = sys.unraisablehook
@@ -104,3 +105,99 @@ def test_finaliser_errors_held_are_bounded() -> None:
     finally:
         sys.unraisablehook = before
     assert len(passed) == hold.LIMIT + 5
+
+
+FAKE_CLI = """
+import os, signal, sys, types
+from popejoan_solver import __main__ as launcher
+
+def ctrl_c():
+    os.kill(os.getpid(), signal.SIGINT)
+    for _ in range(1000):  # Python's handler runs at one of these instructions
+        pass
+
+BODY
+
+cli = types.ModuleType("popejoan_solver.cli")
+cli.__getattr__ = loading
+sys.modules["popejoan_solver.cli"] = cli
+launcher.entry_point()
+"""
+
+LOST_IN_A_FINALISER = """
+class Freed:
+    def __del__(self):
+        ctrl_c()  # raised here, the KeyboardInterrupt is printed and dropped by CPython
+
+def loading(name):
+    Freed()
+    return lambda: print("ran to the end") or 0
+"""
+
+TURNED_INTO_ANOTHER_ERROR = """
+class Named:
+    def __set_name__(self, owner, name):
+        ctrl_c()  # CPython 3.11 raises "RuntimeError: Error calling __set_name__" from it
+
+def loading(name):
+    class Holder:
+        field = Named()
+    return lambda: print("ran to the end") or 0
+"""
+
+LOST_WHILE_RUNNING = """
+import time
+
+class Freed:
+    def __del__(self):
+        ctrl_c()
+
+def run():
+    Freed()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        pass
+    print("ran to the end")
+    return 0
+
+def loading(name):
+    return run
+"""
+
+EXIT_HANDLER_HANGS = """
+import atexit, threading
+
+def loading(name):
+    atexit.register(threading.Event().wait)  # as a handler stuck on a lock left held
+    raise KeyboardInterrupt
+"""
+
+
+@pytest.mark.parametrize("body", [LOST_IN_A_FINALISER, TURNED_INTO_ANOTHER_ERROR,
+                                  LOST_WHILE_RUNNING, EXIT_HANDLER_HANGS],
+                         ids=["lost-in-a-finaliser", "turned-into-another-error",
+                              "lost-while-running", "exit-handler-hangs"])
+def test_a_ctrl_c_that_cpython_loses_or_changes_still_exits_130(body: str) -> None:
+    """Seen in CI: a Ctrl-C 0.1 s into ``prove --json`` was lost and the proof ran on (54 s).
+    A real SIGINT is sent at each unlucky moment; the launcher must still end with 130 and one
+    line, and within the exit handlers' deadline when one of them hangs."""
+    from popejoan_solver.__main__ import EXIT_DEADLINE
+
+    code = FAKE_CLI.replace("BODY", body)
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60, preexec_fn=default_sigint)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "error: interrupted\n", "")
+    assert time.monotonic() - start < EXIT_DEADLINE + 10
+
+
+def test_without_the_launcher_each_moment_does_lose_or_change_the_ctrl_c() -> None:
+    """The cases above are real: run bare, each loses the interrupt or turns it into another
+    error (so the test above can fail)."""
+    for body in (LOST_IN_A_FINALISER, TURNED_INTO_ANOTHER_ERROR):
+        code = FAKE_CLI.replace("BODY", body).replace(
+            "launcher.entry_point()", "sys.exit(cli.main())")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              cwd=ROOT, timeout=60, preexec_fn=default_sigint)
+        assert done.returncode != 130
+        assert "ran to the end" in done.stdout or "RuntimeError" in done.stderr
