@@ -18,6 +18,7 @@ from popejoan_solver.model.settlement import play_values
 from popejoan_solver.search import Goal, Objective, solve
 from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.fast import goes_out_now as fast_goes_out_now
+from popejoan_solver.search.fast import lead_floor as fast_lead_floor
 from popejoan_solver.search.fast import played_first as fast_played_first
 from popejoan_solver.search.reference import ReferenceEngine
 
@@ -530,9 +531,10 @@ def _any_seat_out(lead_any: bool, up: tuple[int, ...], dealt: tuple[int, ...], p
     return -1
 
 
-OTHER_OUT_SEEDS = [(1, 0), (2, 0), (5, 0)]
+OTHER_OUT_SEEDS = [(1, 0), (2, 0), (5, 4), (7, 1)]
 """(seed, seat) of ``short_deal(3 + seed % 3, 4 + seed % 2, seed)`` (hoyle-modernized) where
-the wrong fact 3j gets the seat's guaranteed value wrong (found by searching seeds)."""
+the wrong fact 3j gets the seat's guaranteed value wrong (found by searching seeds; (5, 0)
+stopped showing it once fact 3k cut first, and (5, 4), (7, 1) were found the same way)."""
 
 
 def test_the_other_seat_going_out_agrees_with_reference() -> None:
@@ -561,3 +563,53 @@ def test_a_wrong_other_seat_going_out_is_caught(monkeypatch: pytest.MonkeyPatch)
     for seed, seat in OTHER_OUT_SEEDS:
         game, board = _race_deal(seed)
         assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), seed
+
+
+_LEAD_FLOOR = fast_lead_floor
+"""The true fact 3k, taken when this module is imported (a mutant wraps it)."""
+
+LEAD_FLOOR_DEALS = [("all-cards", 1, 0), ("all-cards", 2, 0), ("all-cards", 5, 0),
+                    ("pope-kept", 5, 4), ("pope-kept", 9, 0), ("pope-kept", 73, 0)]
+"""(mutation, seed, seat) of ``_race_deal(seed)`` (hoyle-modernized) where that wrong fact 3k
+gets the seat's guaranteed value wrong (found by searching seeds)."""
+
+
+def _lead_floor_mutant(mutation: str, pope: int) -> Callable[..., int]:
+    """A wrong fact 3k: every card of the lead's run counted as the target's ("all-cards"),
+    or the Pope led in that run still taken to exempt its holder ("pope-kept")."""
+    def wrong(up: tuple[int, ...], dealt: tuple[int, ...], played: int, rest_held: int,
+              ending: Callable[[int, int], int], led: Callable[[int, int], int], floor: int,
+              beta: int) -> int:
+        def wrong_led(after: int, mine: int) -> int:
+            return led(after, (after & ~played) | mine if mutation == "all-cards"
+                       else mine & ~pope)
+        return _LEAD_FLOOR(up, dealt, played, rest_held, ending, wrong_led, floor, beta)
+    return wrong
+
+
+@pytest.mark.parametrize("compiled", CORES)
+def test_the_lead_floor_agrees_with_reference(compiled: bool) -> None:
+    """Fact 3k (on lead, its own runs played, the target leads its best card: a floor):
+    every seat's guaranteed value against the reference on the deals that catch the wrong
+    versions, and under early-hoyle and a lowest-card rule (where it is off) too."""
+    for rules in ("hoyle-modernized", "early-hoyle", "britannica"):
+        for _, seed, _ in LEAD_FLOOR_DEALS:
+            game, board = _race_deal(seed, rules)
+            fast, reference = (FastEngine(game, board, compiled=compiled),
+                               ReferenceEngine(game, board))
+            for seat in range(game.players):
+                objective = Objective(Goal.GUARANTEED, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    rules, seed, seat)
+
+
+def test_a_wrong_lead_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation tests of fact 3k: each wrong version makes the Python engine disagree
+    with the reference on its deals."""
+    from popejoan_solver.search import fast as fast_module
+
+    for mutation, seed, seat in LEAD_FLOOR_DEALS:
+        game, board = _race_deal(seed)
+        pope = FastEngine(game, board, compiled=False).slots.exempt_bit
+        monkeypatch.setattr(fast_module, "lead_floor", _lead_floor_mutant(mutation, pope))
+        assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), (mutation, seed)

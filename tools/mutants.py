@@ -500,6 +500,23 @@ MUTANTS: tuple[Mutant, ...] = (
         (checks("tests/test_solver.py::test_the_other_seat_going_out_agrees_with_reference"),
          DIFFERENTIAL),
     ),
+    Mutant(
+        "c-fact3k-pope-kept",
+        "the C core's fact 3k takes the target that leads the Pope in its best lead's run to "
+        "be exempt still (its stake and its exemption counted both)",
+        (Hunk(CORE_C, "            const int pope_led = (run & held & c->exempt_bit) != 0;",
+              "            const int pope_led = 0;"),),
+        (checks("tests/test_solver.py::test_the_lead_floor_agrees_with_reference"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
+        "c-fact3k-all-cards",
+        "the C core's fact 3k counts every card of the best lead's run as the target's",
+        (Hunk(CORE_C, "            const int sure = n_own + popcount(run & held);",
+              "            const int sure = n_own + popcount(run);"),),
+        (checks("tests/test_solver.py::test_the_lead_floor_agrees_with_reference"),
+         DIFFERENTIAL),
+    ),
 )
 
 

@@ -566,6 +566,45 @@ static inline val_t pope_floor(const Core *c, uint64_t held, int sure) {
     return after_pope < 0 && !c->exempt_kept ? after_pope : 0;
 }
 
+/* Fact 3k (docs/solver.md): the target on lead (lead=any, runs forced), its own runs played
+ * (`played`, `n_own` cards), leads one more card k of `held`: it takes the awards of its cards
+ * in k's run and pays at most its cards left (the Pope as in pope_floor), or, where someone goes
+ * out in that run, that ending's payoff. Each such lead is a floor: the best of them, from
+ * `floor` up, returned as soon as one reaches `beta`. */
+HOT static val_t lead_floor(const Core *c, uint64_t played, uint64_t held_now, uint64_t held,
+                            int n_own, val_t floor, val_t beta) {
+    const int t = c->target;
+    uint64_t cards = held;
+    while (cards) {
+        const int k = bit_index(cards);
+        cards &= cards - 1;
+        const uint64_t run = c->up[k] & ~played;
+        const uint64_t after = played | run;
+        int winner = -1, last = 0;
+        for (int s = 0; s < c->n; s++) {
+            if (!(c->dealt[s] & ~after)) {
+                const int seat_last = top_index(c->dealt[s] & run) + 1;
+                if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
+            }
+        }
+        val_t value;
+        if (winner >= 0) {
+            const uint64_t upto = last >= 64 ? ~0ULL : ((1ULL << last) - 1);
+            value = payoff(c, played | (run & upto), winner, t);
+        } else {
+            const int sure = n_own + popcount(run & held);
+            const int pope_led = (run & held & c->exempt_bit) != 0;  /* then not exempt */
+            value = taken_by(c, after, t) +
+                    (pope_led ? sure - popcount(held_now) : pope_floor(c, held_now, sure));
+        }
+        if (value > floor) {
+            floor = value;
+            if (floor >= beta) break;
+        }
+    }
+    return floor;
+}
+
 /* The least the target can end with (facts 3c-3g): it pays its cards when another seat goes
  * out, but on lead it first plays the card it leads, or under lead=any a whole block of its
  * consecutive cards (fact 3d), before that its own runs (fact 3g), and the others' race to go
@@ -593,6 +632,8 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
     }
     const val_t taken = taken_by(c, played, t);
     val_t floor = pope_floor(c, held_now, sure) + taken;
+    if (own_first && floor < beta)
+        floor = lead_floor(c, played, held_now, held, popcount(held_now & ~held), floor, beta);
     if (forced && beta > -INF && floor < beta && taken >= beta &&
         !((held_now & c->exempt_bit) && c->exempt_kept)) {
         /* fact 3f, from the position after those own runs */

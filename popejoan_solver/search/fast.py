@@ -106,6 +106,35 @@ def played_first(up: tuple[Mask, ...], on_lead: bool, lead_any: bool, played: Ma
     return own.bit_count() + _longest_block(held & ~own), played | own, held & ~own
 
 
+def lead_floor(up: tuple[Mask, ...], dealt: tuple[Mask, ...], played: Mask, rest_held: Mask,
+               ending: Callable[[Mask, int], int], led: Callable[[Mask, Mask], int],
+               floor: int, beta: int) -> int:
+    """Fact 3k (docs/solver.md): the target on lead under lead=any, its own runs played
+    (``played``), leads one more of its cards ``rest_held``: where someone goes out in that
+    run, that ending's payoff (``ending(final, winner)``), else ``led(after, its cards in the
+    run)``. The best such lead, from ``floor`` up, returned once one reaches ``beta``."""
+    cards = rest_held
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        run = up[low.bit_length() - 1] & ~played
+        after = played | run
+        winner = -1
+        last = 0
+        for seat, hand in enumerate(dealt):
+            if not hand & ~after:
+                seat_last = (hand & run).bit_length()
+                if winner < 0 or seat_last < last:
+                    winner, last = seat, seat_last
+        value = (ending(played | (run & ((1 << last) - 1)), winner) if winner >= 0
+                 else led(after, run & rest_held))
+        if value > floor:
+            floor = value
+            if floor >= beta:
+                break
+    return floor
+
+
 def goes_out_now(lead_any: bool, on_lead: bool, up: tuple[Mask, ...], played: Mask,
                  held: Mask, exempt_bit: Mask) -> bool:
     """Fact 3i (docs/solver.md): whether the target on lead under lead=any can play all its
@@ -539,7 +568,8 @@ class FastEngine:
         exempt_kept = bool(exempt_bit) and prune_blocks and (
             exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
 
-        race, first = race_sure, played_first  # looked up here: the mutation tests patch them
+        race, first, best_lead = race_sure, played_first, lead_floor  # the mutation tests
+        # patch these: looked up here
         pope_loss, on_lead_out, leader_out = pope_cards_lost, goes_out_now, other_goes_out
         pope_bottom = bool(exempt_bit) and (
             exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
@@ -551,6 +581,12 @@ class FastEngine:
             if not held & exempt_bit:
                 return sure - held.bit_count()
             return 0 if exempt_kept else min(0, exempt_mine - held.bit_count() + max(sure, 1))
+
+        def ending(final: Mask, winner: int) -> int:
+            return payoff(final, winner, target)
+
+        def taken_at(played: Mask) -> int:
+            return sum(amount for cards, amount in mine if played & cards == cards)
 
         def terminal(final: Mask, winner: int) -> int:
             if win_goal:
@@ -623,7 +659,7 @@ class FastEngine:
                 # lead=any its own runs, then its longest block of consecutive cards.
                 sure, after_own, rest_held = first(up, target == leader, prune_blocks, played,
                                                    held, exempt_bit)
-                taken = sum(amount for cards, amount in mine if after_own & cards == cards)
+                taken = taken_at(after_own)
                 floor = pope_floor(held, sure) + taken
                 if on_lead_out(prune_blocks, target == leader, up, played, held, exempt_bit):
                     # Fact 3i: the target goes out now, before anyone else plays a card.
@@ -634,6 +670,17 @@ class FastEngine:
                                                                   rest_held)
                     if raced > sure:
                         floor = pope_floor(held, raced) + taken
+                if floor < beta and target == leader and prune_blocks:
+                    # Fact 3k: on lead, its own runs played, the target leads its best card.
+                    own_count = (held ^ rest_held).bit_count()
+
+                    def led(after: Mask, mine_in_run: Mask) -> int:
+                        sure = own_count + mine_in_run.bit_count()
+                        paid = (sure - held.bit_count() if mine_in_run & exempt_bit
+                                else pope_floor(held, sure))
+                        return taken_at(after) + paid
+
+                    floor = best_lead(up, dealt, after_own, rest_held, ending, led, floor, beta)
                 if floor >= beta:
                     return floor
                 if bound < beta:
