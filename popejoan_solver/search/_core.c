@@ -574,14 +574,32 @@ static inline val_t pope_floor(const Core *c, uint64_t held, int sure) {
 HOT static val_t lead_floor(const Core *c, uint64_t played, uint64_t held_now, uint64_t held,
                             int n_own, val_t floor, val_t beta) {
     const int t = c->target;
-    uint64_t cards = held;
+    /* The leads tried: its lowest card in each stretch (the longest run there), and with the
+     * Pope one of them its next card up too (a run that leaves it the exemption). */
+    uint64_t cards = 0, rest = held;
+    while (rest) {
+        const int k = bit_index(rest);
+        cards |= 1ULL << k;
+        rest &= ~c->up[k];
+    }
+    if (cards & c->exempt_bit) {
+        const uint64_t above = held & c->up[c->exempt_slot] & ~c->exempt_bit;
+        cards |= above & -above;
+    }
+    /* Only a seat whose cards left lie in one stretch can go out in one run. */
+    int can_out[MAX_SEATS], n_can_out = 0;
+    for (int s = 0; s < c->n; s++) {
+        const uint64_t left = c->dealt[s] & ~played;
+        if (left && !(left & ~c->up[bit_index(left)])) can_out[n_can_out++] = s;
+    }
     while (cards) {
         const int k = bit_index(cards);
         cards &= cards - 1;
         const uint64_t run = c->up[k] & ~played;
         const uint64_t after = played | run;
         int winner = -1, last = 0;
-        for (int s = 0; s < c->n; s++) {
+        for (int j = 0; j < n_can_out; j++) {
+            const int s = can_out[j];
             if (!(c->dealt[s] & ~after)) {
                 const int seat_last = top_index(c->dealt[s] & run) + 1;
                 if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
@@ -632,7 +650,10 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
     }
     const val_t taken = taken_by(c, played, t);
     val_t floor = pope_floor(c, held_now, sure) + taken;
-    if (own_first && floor < beta)
+    /* Fact 3k, where it can reach the window: with all its cards led the target takes at most
+     * the awards they complete, unless one run can take it out (its cards in one stretch). */
+    if (own_first && floor < beta &&
+        (taken_by(c, played | held, t) >= beta || !(held & ~c->up[bit_index(held)])))
         floor = lead_floor(c, played, held_now, held, popcount(held_now & ~held), floor, beta);
     if (forced && beta > -INF && floor < beta && taken >= beta &&
         !((held_now & c->exempt_bit) && c->exempt_kept)) {
