@@ -28,7 +28,8 @@ def _exit_interrupted() -> NoReturn:
     not the interpreter's finalisation: an interrupted import can leave half-built objects
     whose finalisers print to stderr, and a KeyboardInterrupt that passed through an
     extension's ``PyRun_*`` call makes CPython end by killing itself with SIGINT."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot break the exit
+    with contextlib.suppress(ValueError):  # a second Ctrl-C cannot break the exit
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     _thread.start_new_thread(_leave_after, (EXIT_DEADLINE,))
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
@@ -67,20 +68,21 @@ class _SigintWatch:
     def __init__(self) -> None:
         self.seen = False
         self.fds: tuple[int, int] | None = None
-        self.previous = -1
         try:
             read_fd, write_fd = os.pipe()
-            os.set_blocking(read_fd, False)
-            os.set_blocking(write_fd, False)
         except OSError:
             return
         try:
-            self.previous = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
-        except ValueError:  # not the main thread: nothing to watch
+            os.set_blocking(read_fd, False)
+            os.set_blocking(write_fd, False)
+            signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+        except (OSError, ValueError, AttributeError):  # not the main thread; no such call here
             os.close(read_fd)
             os.close(write_fd)
             return
         self.fds = (read_fd, write_fd)
+        # A forked child (a batch worker) is not this command: its signals are not noted here.
+        os.register_at_fork(after_in_child=_forget_wakeup_fd)
 
     def arrived(self) -> bool:
         """Whether a SIGINT has come since the watch began."""
@@ -88,6 +90,12 @@ class _SigintWatch:
             with contextlib.suppress(OSError):
                 self.seen = signal.SIGINT in os.read(self.fds[0], 1 << 16)
         return self.seen
+
+
+def _forget_wakeup_fd() -> None:
+    """In a forked child: no wakeup fd (the parent's pipe is the parent's)."""
+    with contextlib.suppress(ValueError):
+        signal.set_wakeup_fd(-1)
 
 
 def _is_interrupt(exc: BaseException) -> bool:
@@ -140,7 +148,7 @@ def entry_point() -> NoReturn:
     hold = _HeldUnraisables()
     sys.unraisablehook = hold
     try:
-        from .cli import main
+        from .cli import STOPPED_BY_CTRL_C, argv_command, main
 
         if watch.arrived():  # Ctrl-C while the modules loaded, its KeyboardInterrupt lost
             raise KeyboardInterrupt
@@ -152,8 +160,17 @@ def entry_point() -> NoReturn:
             raise
         print("error: interrupted", file=sys.stderr)
         _exit_interrupted()
-    hold.release(interrupted=status == EXIT_INTERRUPTED)
-    if status == EXIT_INTERRUPTED:
+    # From here on a Ctrl-C changes nothing (the command is done); one that came while it ran
+    # and was lost (in a finaliser near its end) still makes it an interrupted command, but
+    # for a command whose normal way to end is Ctrl-C (``serve``).
+    with contextlib.suppress(ValueError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    lost = (status != EXIT_INTERRUPTED and watch.arrived()
+            and argv_command(None) not in STOPPED_BY_CTRL_C)
+    hold.release(interrupted=status == EXIT_INTERRUPTED or lost)
+    if lost:
+        print("error: interrupted", file=sys.stderr)
+    if status == EXIT_INTERRUPTED or lost:
         _exit_interrupted()
     sys.exit(status)
 

@@ -930,6 +930,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
 
 
+STOPPED_BY_CTRL_C = frozenset({"serve"})
+"""Commands whose normal way to end is Ctrl-C: they shut down and exit 0 (the launcher does
+not count that Ctrl-C as an interrupted command)."""
+
+
 def argv_command(argv: Sequence[str] | None) -> str:
     """The subcommand named on a command line (for messages; '' when there is none)."""
     words = sys.argv[1:] if argv is None else argv

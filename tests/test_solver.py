@@ -613,3 +613,30 @@ def test_a_wrong_lead_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
         pope = FastEngine(game, board, compiled=False).slots.exempt_bit
         monkeypatch.setattr(fast_module, "lead_floor", _lead_floor_mutant(mutation, pope))
         assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), (mutation, seed)
+
+
+def test_the_lead_floor_values_a_run_in_which_a_seat_goes_out_by_that_ending() -> None:
+    """Fact 3k's going-out branch, which no small deal showed wrong when left out (docs/
+    solver.md): a lead whose run takes another seat out is worth that ending (the cards up to
+    the one it goes out on), the target's other leads what they keep; the best is returned,
+    and the search stops at the first lead that reaches the window."""
+    up = tuple([0b1111, 0b1110, 0b1100, 0b1000] + [1 << k for k in range(4, 64)])
+    dealt = (0b1001, 0b0010, 0b0100 | 1 << 10)  # seat 1's last card is slot 1
+    endings: list[tuple[int, int]] = []
+    leds: list[tuple[int, int]] = []
+
+    def ending(final: int, winner: int) -> int:
+        endings.append((final, winner))
+        return -5
+
+    def led(after: int, mine: int) -> int:
+        leds.append((after, mine))
+        return -7
+
+    assert fast_lead_floor(up, dealt, 0, 0b1001, ending, led, -100, 100) == -5
+    assert endings == [(0b0011, 1)]  # seat 1 out on slot 1: slots 2 and 3 never played
+    assert leds == [(0b1000, 0b1000)]
+    endings.clear()
+    leds.clear()
+    assert fast_lead_floor(up, dealt, 0, 0b1001, ending, led, -100, -6) == -5
+    assert leds == []  # the first lead reached the window

@@ -120,6 +120,8 @@ BODY
 
 cli = types.ModuleType("popejoan_solver.cli")
 cli.__getattr__ = loading
+cli.STOPPED_BY_CTRL_C = frozenset()
+cli.argv_command = lambda argv: ""
 sys.modules["popejoan_solver.cli"] = cli
 launcher.entry_point()
 """
@@ -164,6 +166,20 @@ def loading(name):
     return run
 """
 
+LOST_AT_THE_END = """
+class Freed:
+    def __del__(self):
+        ctrl_c()
+
+def run():
+    Freed()  # lost in the finaliser just before the command returns
+    print("ran to the end")
+    return 0
+
+def loading(name):
+    return run
+"""
+
 EXIT_HANDLER_HANGS = """
 import atexit, threading
 
@@ -174,9 +190,9 @@ def loading(name):
 
 
 @pytest.mark.parametrize("body", [LOST_IN_A_FINALISER, TURNED_INTO_ANOTHER_ERROR,
-                                  LOST_WHILE_RUNNING, EXIT_HANDLER_HANGS],
+                                  LOST_WHILE_RUNNING, LOST_AT_THE_END, EXIT_HANDLER_HANGS],
                          ids=["lost-in-a-finaliser", "turned-into-another-error",
-                              "lost-while-running", "exit-handler-hangs"])
+                              "lost-while-running", "lost-at-the-end", "exit-handler-hangs"])
 def test_a_ctrl_c_that_cpython_loses_or_changes_still_exits_130(body: str) -> None:
     """Seen in CI: a Ctrl-C 0.1 s into ``prove --json`` was lost and the proof ran on (54 s).
     A real SIGINT is sent at each unlucky moment; the launcher must still end with 130 and one
@@ -187,17 +203,30 @@ def test_a_ctrl_c_that_cpython_loses_or_changes_still_exits_130(body: str) -> No
     start = time.monotonic()
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=60, preexec_fn=default_sigint)
-    assert (done.returncode, done.stderr, done.stdout) == (130, "error: interrupted\n", "")
+    assert (done.returncode, done.stderr) == (130, "error: interrupted\n")
+    # a command that ends on its own prints its output; one stopped before prints none
+    assert done.stdout == ("ran to the end\n" if body is LOST_AT_THE_END else "")
     assert time.monotonic() - start < EXIT_DEADLINE + 10
 
 
 def test_without_the_launcher_each_moment_does_lose_or_change_the_ctrl_c() -> None:
     """The cases above are real: run bare, each loses the interrupt or turns it into another
     error (so the test above can fail)."""
-    for body in (LOST_IN_A_FINALISER, TURNED_INTO_ANOTHER_ERROR):
+    for body in (LOST_IN_A_FINALISER, TURNED_INTO_ANOTHER_ERROR, LOST_AT_THE_END):
         code = FAKE_CLI.replace("BODY", body).replace(
             "launcher.entry_point()", "sys.exit(cli.main())")
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               cwd=ROOT, timeout=60, preexec_fn=default_sigint)
         assert done.returncode != 130
         assert "ran to the end" in done.stdout or "RuntimeError" in done.stderr
+
+
+def test_a_command_stopped_by_ctrl_c_by_design_still_exits_0() -> None:
+    """``serve`` ends on Ctrl-C, shut down in order: that is not an interrupted command."""
+    code = FAKE_CLI.replace("BODY", LOST_AT_THE_END).replace(
+        "cli.STOPPED_BY_CTRL_C = frozenset()", "cli.STOPPED_BY_CTRL_C = frozenset({'serve'})"
+    ).replace('cli.argv_command = lambda argv: ""', 'cli.argv_command = lambda argv: "serve"')
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60, preexec_fn=default_sigint)
+    assert (done.returncode, done.stdout) == (0, "ran to the end\n")
+    assert "Traceback" not in done.stderr

@@ -650,17 +650,14 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
     }
     const val_t taken = taken_by(c, played, t);
     val_t floor = pope_floor(c, held_now, sure) + taken;
-    /* Fact 3k, where it can reach the window: with all its cards led the target takes at most
-     * the awards they complete, unless one run can take it out (its cards in one stretch). */
-    if (own_first && floor < beta &&
-        (taken_by(c, played | held, t) >= beta || !(held & ~c->up[bit_index(held)])))
-        floor = lead_floor(c, played, held_now, held, popcount(held_now & ~held), floor, beta);
     if (forced && beta > -INF && floor < beta && taken >= beta &&
         !((held_now & c->exempt_bit) && c->exempt_kept)) {
         /* fact 3f, from the position after those own runs */
         const int raced = popcount(held_now & ~held) + race_sure(c, played, held);
         if (raced > sure) floor = pope_floor(c, held_now, raced) + taken;
     }
+    if (own_first && floor < beta)  /* fact 3k */
+        floor = lead_floor(c, played, held_now, held, popcount(held_now & ~held), floor, beta);
     return floor;
 }
 
