@@ -63,8 +63,9 @@ class Board:
             yield compartment, self[compartment]
 
     def total(self) -> int:
-        return (self.pope + self.matrimony + self.intrigue + self.ace + self.king + self.queen
-                + self.jack + self.game)
+        """Counters on the board, every compartment (read through :meth:`items`, so a new
+        compartment is never left out)."""
+        return sum(count for _, count in self.items())
 
     def to_json(self) -> dict[str, int]:
         return {c.value: n for c, n in self.items()}
