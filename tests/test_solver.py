@@ -19,6 +19,7 @@ from popejoan_solver.search import Goal, Objective, solve
 from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.fast import goes_out_now as fast_goes_out_now
 from popejoan_solver.search.fast import lead_floor as fast_lead_floor
+from popejoan_solver.search.fast import out_in_two as fast_out_in_two
 from popejoan_solver.search.fast import played_first as fast_played_first
 from popejoan_solver.search.reference import ReferenceEngine
 
@@ -640,3 +641,59 @@ def test_the_lead_floor_values_a_run_in_which_a_seat_goes_out_by_that_ending() -
     leds.clear()
     assert fast_lead_floor(up, dealt, 0, 0b1001, ending, led, -100, -6) == -5
     assert leds == []  # the first lead reached the window
+
+
+_OUT_IN_TWO = fast_out_in_two
+"""The true fact 3l, taken when this module is imported (a mutant replaces it)."""
+
+OUT_IN_TWO_DEALS = [(1, 0), (2, 0), (5, 4)]
+"""(seed, seat) of ``_race_deal(seed)`` (hoyle-modernized) where fact 3l taken to hold when
+the lead's run stops on another seat's card gets the seat's forced win wrong (found by
+searching seeds)."""
+
+
+def _out_in_two_any_stop(up: tuple[int, ...], dealt: tuple[int, ...], holder: tuple[int, ...],
+                         played: int, target: int, exempt_bit: int) -> bool:
+    """A wrong fact 3l: the target taken to lead again after a run that stops on any card."""
+    return _OUT_IN_TWO(up, dealt, tuple(target for _ in holder), played, target, exempt_bit)
+
+
+@pytest.mark.parametrize("compiled", CORES)
+def test_going_out_within_two_leads_agrees_with_reference(compiled: bool) -> None:
+    """Fact 3l (the target on lead goes out within two leads whatever the others do): every
+    seat's forced win against the reference on the deals that catch the wrong version, under
+    early-hoyle (no dead hand) too."""
+    for rules in ("hoyle-modernized", "early-hoyle"):
+        for seed in [s for s, _ in OUT_IN_TWO_DEALS] + [7, 11, 13]:
+            game, board = _race_deal(seed, rules)
+            fast, reference = (FastEngine(game, board, compiled=compiled),
+                               ReferenceEngine(game, board))
+            for seat in range(game.players):
+                objective = Objective(Goal.FORCED_WIN, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    rules, seed, seat)
+
+
+def test_a_wrong_going_out_within_two_leads_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation test of fact 3l: taken to hold when the run stops on another seat's
+    card, it makes the Python engine disagree with the reference on each deal above."""
+    from popejoan_solver.search import fast as fast_module
+
+    monkeypatch.setattr(fast_module, "out_in_two", _out_in_two_any_stop)
+    for seed, seat in OUT_IN_TWO_DEALS:
+        game, board = _race_deal(seed)
+        assert _mutant_differs(game, board, Objective(Goal.FORCED_WIN, seat)), seed
+
+
+def test_going_out_within_two_leads_needs_the_target_out_first() -> None:
+    """Fact 3l's first case, which no small deal showed wrong when loosened: a lead whose run
+    takes another seat out before the target does not count; one that takes the target out
+    first does."""
+    up = tuple([0b1111, 0b1110, 0b1100, 0b1000] + [1 << k for k in range(4, 64)])
+    # Slots 0-3 one stretch; the target (seat 0) holds slots 0 and 2, no own run among them.
+    holder = (0, 1, 0, 2) + (-1,) * 60
+    seat_one_first = (0b0101, 0b0010, 0b1000 | 1 << 10)  # seat 1 out on slot 1, 2 still held
+    assert not fast_out_in_two(up, seat_one_first, holder, 0, 0, 0)
+    holder = (0, 1, 0, 1) + (-1,) * 60
+    target_first = (0b0101, 0b1010, 1 << 10)  # the target out on slot 2, seat 1 holds slot 3
+    assert fast_out_in_two(up, target_first, holder, 0, 0, 0)

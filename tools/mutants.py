@@ -510,6 +510,15 @@ MUTANTS: tuple[Mutant, ...] = (
          DIFFERENTIAL),
     ),
     Mutant(
+        "c-fact3l-any-stop",
+        "the C core's fact 3l takes the target to lead again after a run that stops on another "
+        "seat's card",
+        (Hunk(CORE_C, "        const int stop_mine = c->holder[top_index(run)] == t;",
+              "        const int stop_mine = 1;"),),
+        (checks("tests/test_solver.py::test_going_out_within_two_leads_agrees_with_reference"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
         "c-fact3k-all-cards",
         "the C core's fact 3k counts every card of the best lead's run as the target's",
         (Hunk(CORE_C, "            const int sure = n_own + popcount(run & held);",

@@ -669,6 +669,45 @@ HOT static int goes_out_now(const Core *c, uint64_t played, int seat) {
     return own_block(left) == popcount(left);
 }
 
+/* Fact 3l (docs/solver.md): whether the target on lead (lead=any, runs forced) can go out
+ * within two leads whatever the others do: its own runs played, it leads a card whose run
+ * takes it out before anyone else, or stops on its own card, after which it goes out at once
+ * (fact 3i). */
+HOT static int out_in_two(const Core *c, uint64_t played) {
+    const int t = c->target;
+    const uint64_t held_now = c->dealt[t] & ~played;
+    const uint64_t own = own_runs(c, played, held_now);
+    played |= own;
+    const uint64_t held = held_now & ~own;
+    int can_out[MAX_SEATS], n_can_out = 0;
+    for (int s = 0; s < c->n; s++) {
+        const uint64_t left = c->dealt[s] & ~played;
+        if (left && !(left & ~c->up[bit_index(left)])) can_out[n_can_out++] = s;
+    }
+    uint64_t cards = held;
+    while (cards) {
+        const int k = bit_index(cards);
+        cards &= cards - 1;
+        const uint64_t run = c->up[k] & ~played;
+        const uint64_t after = played | run;
+        int winner = -1, last = 0;
+        for (int j = 0; j < n_can_out; j++) {
+            const int s = can_out[j];
+            if (!(c->dealt[s] & ~after)) {
+                const int seat_last = top_index(c->dealt[s] & run) + 1;
+                if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
+            }
+        }
+        if (winner >= 0) {
+            if (winner == t) return 1;
+            continue;
+        }
+        const int stop_mine = c->holder[top_index(run)] == t;
+        if (stop_mine && goes_out_now(c, after, t)) return 1;
+    }
+    return 0;
+}
+
 /* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
  * of them already decides the node (its value in *cut). `forced`: runs are forced (facts 3f
  * and 3g hold: not in the general mode). */
@@ -740,8 +779,8 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
     if (c->goal != GOAL_FORCED_WIN) {
         if (target_bounds(c, played, leader, &alpha, &beta, &cut, 1)) return cut;
     } else if (leader == c->target && c->lead_rule == LEAD_ANY &&
-               goes_out_now(c, played, leader)) {
-        return 1;  /* fact 3i */
+               (goes_out_now(c, played, leader) || out_in_two(c, played))) {
+        return 1;  /* facts 3i and 3l */
     }
     if (leader != c->target && c->lead_rule == LEAD_ANY && goes_out_now(c, played, leader)) {
         /* Fact 3j: another seat on lead can go out at once; that ending bounds the value
@@ -789,7 +828,8 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
                  * 3i for the forced win) without a search: at a node of the others it cannot
                  * cut the node off, at the target's it does. */
                 const val_t f = c->goal == GOAL_FORCED_WIN
-                    ? (c->lead_rule == LEAD_ANY && goes_out_now(c, after, next) ? 1 : -INF)
+                    ? (c->lead_rule == LEAD_ANY && (goes_out_now(c, after, next) ||
+                                                    out_in_two(c, after)) ? 1 : -INF)
                     : target_floor(c, after, next, 1, beta);
                 if (f >= beta) {
                     if (take_score(maximising, f, lead, &best, &chosen, &alpha, &beta)) break;

@@ -152,6 +152,37 @@ def goes_out_now(lead_any: bool, on_lead: bool, up: tuple[Mask, ...], played: Ma
     return _longest_block(left) == left.bit_count()
 
 
+def out_in_two(up: tuple[Mask, ...], dealt: tuple[Mask, ...], holder: tuple[int, ...],
+               played: Mask, target: int, exempt_bit: Mask) -> bool:
+    """Fact 3l (docs/solver.md): whether the target on lead under lead=any can go out whatever
+    the others do within its next two leads: its own runs played (fact 3g), it leads a card
+    whose run takes it out before anyone else, or stops on its own card with the target then
+    able to go out at once (fact 3i)."""
+    _, after_own, held = played_first(up, True, True, played, dealt[target] & ~played,
+                                      exempt_bit)
+    cards = held
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        run = up[low.bit_length() - 1] & ~after_own
+        after = after_own | run
+        winner = -1
+        last = 0
+        for seat, hand in enumerate(dealt):
+            if not hand & ~after:
+                seat_last = (hand & run).bit_length()
+                if winner < 0 or seat_last < last:
+                    winner, last = seat, seat_last
+        if winner >= 0:
+            if winner == target:
+                return True
+            continue
+        if holder[run.bit_length() - 1] == target and goes_out_now(
+                True, True, up, after, dealt[target] & ~after, exempt_bit):
+            return True
+    return False
+
+
 def other_goes_out(lead_any: bool, up: tuple[Mask, ...], dealt: tuple[Mask, ...],
                    played: Mask, leader: int, target: int, exempt_bit: Mask) -> int:
     """Fact 3j (docs/solver.md): the seat on lead if it is not the target and can go out
@@ -571,6 +602,7 @@ class FastEngine:
         race, first, best_lead = race_sure, played_first, lead_floor  # the mutation tests
         # patch these: looked up here
         pope_loss, on_lead_out, leader_out = pope_cards_lost, goes_out_now, other_goes_out
+        two_leads_out = out_in_two
         pope_bottom = bool(exempt_bit) and (
             exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
 
@@ -690,6 +722,9 @@ class FastEngine:
             elif on_lead_out(prune_blocks, target == leader, up, played, my_cards & ~played,
                              exempt_bit):
                 return 1  # Fact 3i: the target can go out before anyone else plays a card
+            elif prune_blocks and target == leader and two_leads_out(up, dealt, holder, played,
+                                                                     target, exempt_bit):
+                return 1  # Fact 3l: it can go out within two leads whatever the others do
             out = leader_out(prune_blocks, up, dealt, played, leader, target, exempt_bit)
             if out >= 0:
                 # Fact 3j: another seat on lead can go out at once: a bound (it plays against
