@@ -566,6 +566,34 @@ static inline val_t pope_floor(const Core *c, uint64_t held, int sure) {
     return after_pope < 0 && !c->exempt_kept ? after_pope : 0;
 }
 
+/* The seats whose cards left lie in one stretch, into `seats` (their number): only they can
+ * go out in one run. */
+static inline int seats_near_out(const Core *c, uint64_t played, int *seats) {
+    int n = 0;
+    for (int s = 0; s < c->n; s++) {
+        const uint64_t left = c->dealt[s] & ~played;
+        if (left && !(left & ~c->up[bit_index(left)])) seats[n++] = s;
+    }
+    return n;
+}
+
+/* The seat of `seats` that goes out first in `run` (the unplayed cards from a lead up, after
+ * `played`), or -1; `*reached` is the part of the run played by then (all of it for none). */
+static inline int first_out(const Core *c, uint64_t played, uint64_t run, const int *seats,
+                            int n_seats, uint64_t *reached) {
+    const uint64_t after = played | run;
+    int winner = -1, last = 0;
+    for (int j = 0; j < n_seats; j++) {
+        const int s = seats[j];
+        if (!(c->dealt[s] & ~after)) {
+            const int seat_last = top_index(c->dealt[s] & run) + 1;
+            if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
+        }
+    }
+    *reached = winner < 0 || last >= 64 ? run : run & ((1ULL << last) - 1);
+    return winner;
+}
+
 /* Fact 3k (docs/solver.md): the target on lead (lead=any, runs forced), its own runs played
  * (`played`, `n_own` cards), leads one more card k of `held`: it takes the awards of its cards
  * in k's run and pays at most its cards left (the Pope as in pope_floor), or, where someone goes
@@ -586,29 +614,18 @@ HOT static val_t lead_floor(const Core *c, uint64_t played, uint64_t held_now, u
         const uint64_t above = held & c->up[c->exempt_slot] & ~c->exempt_bit;
         cards |= above & -above;
     }
-    /* Only a seat whose cards left lie in one stretch can go out in one run. */
-    int can_out[MAX_SEATS], n_can_out = 0;
-    for (int s = 0; s < c->n; s++) {
-        const uint64_t left = c->dealt[s] & ~played;
-        if (left && !(left & ~c->up[bit_index(left)])) can_out[n_can_out++] = s;
-    }
+    int can_out[MAX_SEATS];
+    const int n_can_out = seats_near_out(c, played, can_out);
     while (cards) {
         const int k = bit_index(cards);
         cards &= cards - 1;
         const uint64_t run = c->up[k] & ~played;
         const uint64_t after = played | run;
-        int winner = -1, last = 0;
-        for (int j = 0; j < n_can_out; j++) {
-            const int s = can_out[j];
-            if (!(c->dealt[s] & ~after)) {
-                const int seat_last = top_index(c->dealt[s] & run) + 1;
-                if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
-            }
-        }
+        uint64_t reached;
+        const int winner = first_out(c, played, run, can_out, n_can_out, &reached);
         val_t value;
         if (winner >= 0) {
-            const uint64_t upto = last >= 64 ? ~0ULL : ((1ULL << last) - 1);
-            value = payoff(c, played | (run & upto), winner, t);
+            value = payoff(c, played | reached, winner, t);
         } else {
             const int sure = n_own + popcount(run & held);
             const int pope_led = (run & held & c->exempt_bit) != 0;  /* then not exempt */
@@ -679,25 +696,16 @@ HOT static int out_in_two(const Core *c, uint64_t played) {
     const uint64_t own = own_runs(c, played, held_now);
     played |= own;
     const uint64_t held = held_now & ~own;
-    int can_out[MAX_SEATS], n_can_out = 0;
-    for (int s = 0; s < c->n; s++) {
-        const uint64_t left = c->dealt[s] & ~played;
-        if (left && !(left & ~c->up[bit_index(left)])) can_out[n_can_out++] = s;
-    }
+    int can_out[MAX_SEATS];
+    const int n_can_out = seats_near_out(c, played, can_out);
     uint64_t cards = held;
     while (cards) {
         const int k = bit_index(cards);
         cards &= cards - 1;
         const uint64_t run = c->up[k] & ~played;
         const uint64_t after = played | run;
-        int winner = -1, last = 0;
-        for (int j = 0; j < n_can_out; j++) {
-            const int s = can_out[j];
-            if (!(c->dealt[s] & ~after)) {
-                const int seat_last = top_index(c->dealt[s] & run) + 1;
-                if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
-            }
-        }
+        uint64_t reached;
+        const int winner = first_out(c, played, run, can_out, n_can_out, &reached);
         if (winner >= 0) {
             if (winner == t) return 1;
             continue;
@@ -802,25 +810,15 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
      * first, then by the history of leads that cut a node off before. */
     int order[52], keys[52], n_order = 0;
     uint64_t child_key[52];  /* by lead: the child's table key, prefetched, then looked up */
-    /* Only a seat whose cards left lie in one stretch can go out in one run. */
-    int can_out[MAX_SEATS], n_can_out = 0;
-    for (int s = 0; s < c->n; s++) {
-        const uint64_t left = c->dealt[s] & ~played;
-        if (!left || !(left & ~c->up[bit_index(left)])) can_out[n_can_out++] = s;
-    }
+    int can_out[MAX_SEATS];
+    const int n_can_out = seats_near_out(c, played, can_out);
     for (int i = 0; i < n_moves; i++) {
         const int lead = moves[i];
         const uint64_t run = c->up[lead] & ~played;
         if (c->prune_blocks && !(run & ~own) && (run & (run - 1))) continue;  /* Fact 4 */
         const uint64_t after = played | run;
-        int winner = -1, last = 0;
-        for (int j = 0; j < n_can_out; j++) {
-            const int s = can_out[j];
-            if (!(c->dealt[s] & ~after)) {
-                int seat_last = top_index(c->dealt[s] & run) + 1;
-                if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
-            }
-        }
+        uint64_t reached;
+        const int winner = first_out(c, played, run, can_out, n_can_out, &reached);
         if (winner < 0) {
             const int next = c->holder[top_index(run)];
             if (next == c->target && !(maximising && c->goal == GOAL_BEST_CASE)) {
@@ -847,8 +845,7 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
             order[j] = lead; keys[j] = key_value;
             continue;
         }
-        uint64_t upto = last >= 64 ? ~0ULL : ((1ULL << last) - 1);
-        val_t score = terminal(c, played | (run & upto), winner);
+        val_t score = terminal(c, played | reached, winner);
         if (take_score(maximising, score, lead, &best, &chosen, &alpha, &beta)) break;
     }
     /* Enhanced transposition cutoff: a child whose stored bound already refutes the window
@@ -957,17 +954,11 @@ static inline val_t lead_with_lieu(Core *c, uint64_t played, int lead, val_t alp
                                    val_t beta) {
     const uint64_t run = c->up[lead] & ~played;
     const uint64_t after = played | run;
-    int winner = -1, last = 0;
-    for (int s = 0; s < c->n; s++) {
-        if (!(c->dealt[s] & ~after)) {
-            int seat_last = top_index(c->dealt[s] & run) + 1;
-            if (winner < 0 || seat_last < last) { winner = s; last = seat_last; }
-        }
-    }
-    if (winner >= 0) {
-        uint64_t upto = last >= 64 ? ~0ULL : ((1ULL << last) - 1);
-        return terminal(c, played | (run & upto), winner);
-    }
+    int can_out[MAX_SEATS];
+    const int n_can_out = seats_near_out(c, played, can_out);
+    uint64_t reached;
+    const int winner = first_out(c, played, run, can_out, n_can_out, &reached);
+    if (winner >= 0) return terminal(c, played | reached, winner);
     const int stop = top_index(run);
     return at_stop(c, after, stop, c->holder[stop], alpha, beta);
 }

@@ -106,6 +106,20 @@ def played_first(up: tuple[Mask, ...], on_lead: bool, lead_any: bool, played: Ma
     return own.bit_count() + _longest_block(held & ~own), played | own, held & ~own
 
 
+def first_out(dealt: tuple[Mask, ...], run: Mask, after: Mask) -> tuple[int, Mask]:
+    """The seat that goes out first in ``run`` (the unplayed cards from a lead up; ``after``
+    the cards played once it is through), or -1, and the part of the run played by then (all
+    of it for none)."""
+    winner = -1
+    last = 0
+    for seat, hand in enumerate(dealt):
+        if not hand & ~after:
+            seat_last = (hand & run).bit_length()
+            if winner < 0 or seat_last < last:
+                winner, last = seat, seat_last
+    return winner, run if winner < 0 else run & ((1 << last) - 1)
+
+
 def lead_floor(up: tuple[Mask, ...], dealt: tuple[Mask, ...], played: Mask, rest_held: Mask,
                ending: Callable[[Mask, int], int], led: Callable[[Mask, Mask], int],
                floor: int, beta: int) -> int:
@@ -119,15 +133,8 @@ def lead_floor(up: tuple[Mask, ...], dealt: tuple[Mask, ...], played: Mask, rest
         cards ^= low
         run = up[low.bit_length() - 1] & ~played
         after = played | run
-        winner = -1
-        last = 0
-        for seat, hand in enumerate(dealt):
-            if not hand & ~after:
-                seat_last = (hand & run).bit_length()
-                if winner < 0 or seat_last < last:
-                    winner, last = seat, seat_last
-        value = (ending(played | (run & ((1 << last) - 1)), winner) if winner >= 0
-                 else led(after, run & rest_held))
+        winner, reached = first_out(dealt, run, after)
+        value = ending(played | reached, winner) if winner >= 0 else led(after, run & rest_held)
         if value > floor:
             floor = value
             if floor >= beta:
@@ -166,13 +173,7 @@ def out_in_two(up: tuple[Mask, ...], dealt: tuple[Mask, ...], holder: tuple[int,
         cards ^= low
         run = up[low.bit_length() - 1] & ~after_own
         after = after_own | run
-        winner = -1
-        last = 0
-        for seat, hand in enumerate(dealt):
-            if not hand & ~after:
-                seat_last = (hand & run).bit_length()
-                if winner < 0 or seat_last < last:
-                    winner, last = seat, seat_last
+        winner, _ = first_out(dealt, run, after)
         if winner >= 0:
             if winner == target:
                 return True
@@ -754,15 +755,9 @@ class FastEngine:
                     # same as leading its top card and going on; that lead is searched.
                     continue
                 after = played | run
-                winner = -1
-                last = 0
-                for seat in seats:
-                    if not dealt[seat] & ~after:
-                        seat_last = (dealt[seat] & run).bit_length()
-                        if winner < 0 or seat_last < last:
-                            winner, last = seat, seat_last
+                winner, reached = first_out(dealt, run, after)
                 if winner >= 0:
-                    score = terminal(played | (run & ((1 << last) - 1)), winner)
+                    score = terminal(played | reached, winner)
                 else:
                     score = search(after, holder[run.bit_length() - 1], alpha, beta)
                 if maximising:
