@@ -302,18 +302,26 @@ def _race_deal(seed: int, rules: str = "hoyle-modernized") -> tuple[Game, Board]
     return Game.from_deal(deal), Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
 
 
+def _race_deals_agree(rules: str, seeds: list[int], goal: Goal, compiled: bool) -> None:
+    """Every seat's value for ``goal`` on ``_race_deal(seed, rules)`` of each seed: the fast
+    engine (``compiled`` or the Python one) against the reference."""
+    for seed in seeds:
+        game, board = _race_deal(seed, rules)
+        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        for seat in range(game.players):
+            objective = Objective(goal, seat)
+            assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                rules, seed, seat)
+
+
 @pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize("rules", ["hoyle-modernized", "early-hoyle", "britannica",
                                    "hoyle-modernized+lead=lowest-in-hand"])
 def test_the_race_floor_agrees_with_reference(rules: str, compiled: bool) -> None:
     """Fact 3f (the others' race to go out plays some of the target's cards first): every
     seat's guaranteed value against the reference, on the deals that catch a wrong version."""
-    for seed in [s for s, _ in RACE_DEALS] + [200, 201, 202]:
-        game, board = _race_deal(seed, rules)
-        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
-        for seat in range(game.players):
-            objective = Objective(Goal.GUARANTEED, seat)
-            assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (seed, seat)
+    _race_deals_agree(rules, [s for s, _ in RACE_DEALS] + [200, 201, 202], Goal.GUARANTEED,
+                      compiled)
 
 
 def _mutant_differs(game: Game, board: Board, objective: Objective) -> bool:
@@ -594,14 +602,8 @@ def test_the_lead_floor_agrees_with_reference(compiled: bool) -> None:
     every seat's guaranteed value against the reference on the deals that catch the wrong
     versions, and under early-hoyle and a lowest-card rule (where it is off) too."""
     for rules in ("hoyle-modernized", "early-hoyle", "britannica"):
-        for _, seed, _ in LEAD_FLOOR_DEALS:
-            game, board = _race_deal(seed, rules)
-            fast, reference = (FastEngine(game, board, compiled=compiled),
-                               ReferenceEngine(game, board))
-            for seat in range(game.players):
-                objective = Objective(Goal.GUARANTEED, seat)
-                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
-                    rules, seed, seat)
+        _race_deals_agree(rules, [seed for _, seed, _ in LEAD_FLOOR_DEALS], Goal.GUARANTEED,
+                          compiled)
 
 
 def test_a_wrong_lead_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -664,14 +666,8 @@ def test_going_out_within_two_leads_agrees_with_reference(compiled: bool) -> Non
     seat's forced win against the reference on the deals that catch the wrong version, under
     early-hoyle (no dead hand) too."""
     for rules in ("hoyle-modernized", "early-hoyle"):
-        for seed in [s for s, _ in OUT_IN_TWO_DEALS] + [7, 11, 13]:
-            game, board = _race_deal(seed, rules)
-            fast, reference = (FastEngine(game, board, compiled=compiled),
-                               ReferenceEngine(game, board))
-            for seat in range(game.players):
-                objective = Objective(Goal.FORCED_WIN, seat)
-                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
-                    rules, seed, seat)
+        _race_deals_agree(rules, [s for s, _ in OUT_IN_TWO_DEALS] + [7, 11, 13],
+                          Goal.FORCED_WIN, compiled)
 
 
 def test_a_wrong_going_out_within_two_leads_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
