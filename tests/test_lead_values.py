@@ -3,19 +3,23 @@ independent minimax over the rules model (choices inside runs taken by their cho
 
 from __future__ import annotations
 
+import random
 from functools import cache
+from typing import Any
 
 import pytest
 
-from popejoan_solver.model.cards import Mask, card_name
+from popejoan_solver.model.board import Board
+from popejoan_solver.model.cards import Mask, card_name, iter_mask
 from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.play import Game, Position, Run, RunTree
 from popejoan_solver.model.rules import RULESETS, get_ruleset
-from popejoan_solver.model.settlement import play_values
+from popejoan_solver.model.settlement import best_without_going_out, play_values
 from popejoan_solver.search import LeadEval, Value, lead_values, solve
-from popejoan_solver.search.api import play_board
+from popejoan_solver.search.api import _Driver, play_board
 from popejoan_solver.search.leads import evaluate_leads
+from popejoan_solver.search.objective import Goal, Objective
 
 from .conftest import deal_holding, short_deal
 from .test_choices import POPE, SPIN
@@ -178,3 +182,52 @@ def test_bad_guesses_are_refused() -> None:
     for bad in ({"3D": 1}, {52: 0}, {True: 0}, {0: 1.5}, {0: "1"}, {0: None}, {0: 10**9}, [1]):
         with pytest.raises(PopeJoanError, match="guess"):
             lead_values(deal, guesses=bad)  # type: ignore[arg-type]
+
+
+def pope_kept_free() -> Deal:
+    """A 3-player deal whose leader holds the Pope with its compartment empty: keeping the Pope
+    to the end costs it nothing, so it can end with every award it can take without going out
+    (its leads 4♠ and Q♠ are worth that, 1 counter, and no forced win)."""
+    rules = get_ruleset("hoyle-modernized")
+    rng = random.Random(45)
+    cards = [c for c in iter_mask(rules.pack) if c != POPE]
+    rng.shuffle(cards)
+    cards.insert(rng.randrange(4), POPE)
+    hands = [0, 0, 0]
+    for i in range(12):
+        hands[i % 3] |= 1 << cards[i]
+    dead = rules.pack & ~sum(hands)
+    board = Board(pope=0, matrimony=2, intrigue=2, ace=1, king=1, queen=1, jack=1, game=1)
+    return Deal.create(hands, dead, max(iter_mask(dead)), rules, board=board)
+
+
+def test_a_value_above_the_most_the_leader_ends_with_in_hand_is_a_forced_win(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # lead_values reads a forced win off a paranoid value above best_without_going_out. At
+    # that bound exactly it is no win: the J♥ and Q♥ of the first deal and the 4♠ and Q♠ of
+    # the Pope's holder (whose bound is all its awards) are worth it and cannot force going
+    # out; the minimax of check() tells.
+    at_bound = short_deal(5, 4, 95, get_ruleset("hoyle-modernized"))
+    for deal, leads in ((at_bound, ("JH", "QH")), (pope_kept_free(), ("4S", "QS"))):
+        game = Game.from_deal(deal)
+        staying = best_without_going_out(game, play_board(deal)[0], deal.leader)
+        evals = {card_name(e.card): e for e in check(deal)}
+        assert all(evals[c].guaranteed.lower == staying >= 1 for c in leads)
+        assert all(evals[c].forced_win == Value.exact(0) for c in leads)
+    # Above it, no forced-win search is run: the 5♠ of this deal is worth 13, a win.
+    searched: list[Goal] = []
+    tree_value = _Driver.tree_value
+
+    def counted(self: _Driver, objective: Objective, *args: Any, **kwargs: Any) -> Value:
+        searched.append(objective.goal)
+        return tree_value(self, objective, *args, **kwargs)
+
+    deal = short_deal(5, 4, 44, get_ruleset("hoyle-modernized"))
+    expected = check(deal)
+    monkeypatch.setattr(_Driver, "tree_value", counted)
+    evals = lead_values(deal)
+    assert evals == expected
+    assert [(card_name(e.card), e.guaranteed.lower, e.forced_win.lower) for e in evals][-1] == (
+        "5S", 13, 1)
+    assert Goal.FORCED_WIN not in searched
+    assert len(searched) == len(evals)

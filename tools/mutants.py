@@ -519,6 +519,27 @@ MUTANTS: tuple[Mutant, ...] = (
          DIFFERENTIAL),
     ),
     Mutant(
+        "forced-win-at-staying-bound",
+        "lead_values reads a forced win off a paranoid value equal to the most the leader can "
+        "end with without going out (not only above it)",
+        (Hunk("popejoan_solver/search/leads.py", "    if guaranteed.lower > staying:",
+              "    if guaranteed.lower >= staying:"),),
+        (checks("tests/test_lead_values.py::"
+                "test_a_value_above_the_most_the_leader_ends_with_in_hand_is_a_forced_win"),),
+    ),
+    Mutant(
+        "staying-bound-ignores-kept-pope",
+        "the most a seat ends with without going out charges a card left even to the holder "
+        "of the Pope, who may keep it and pay nothing",
+        (Hunk("popejoan_solver/model/settlement.py",
+              "    if exempt is not None and game.dealt[seat] >> exempt & 1:\n"
+              "        return best - min(game.table.per_card_left, needs_exempt)\n",
+              "    if exempt is not None and game.dealt[seat] >> exempt & 1:\n"
+              "        return best - max(game.table.per_card_left, needs_exempt)\n"),),
+        (checks("tests/test_lead_values.py::"
+                "test_a_value_above_the_most_the_leader_ends_with_in_hand_is_a_forced_win"),),
+    ),
+    Mutant(
         "c-fact3k-all-cards",
         "the C core's fact 3k counts every card of the best lead's run as the target's",
         (Hunk(CORE_C, "            const int sure = n_own + popcount(run & held);",

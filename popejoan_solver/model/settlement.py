@@ -163,6 +163,25 @@ def play_values(game: Game, board: Board, played: Mask, winner: int) -> tuple[in
     return tuple(net(transfers, seat) for seat in range(game.players))
 
 
+def best_without_going_out(game: Game, board: Board, seat: int) -> int:
+    """The most ``seat`` can end a deal's play with when another seat goes out: every award
+    it could take, less a card's payment or, keeping the exempt card (Pope) to the end, less
+    the awards that need that card played. A paranoid value above it is a forced win."""
+    exempt = game.table.exempt_card
+    best = needs_exempt = 0
+    for award in game.table.awards(game.trumps):
+        holders = tuple(game.holder[card] for card in award.cards)
+        amount = board[award.compartment] if award.compartment is not None else 0
+        mine = max(0, sum(a for taker, a in award_shares(award, holders, amount, game.players)
+                          if taker == seat))
+        best += mine
+        if exempt is not None and exempt in award.cards:
+            needs_exempt += mine
+    if exempt is not None and game.dealt[seat] >> exempt & 1:
+        return best - min(game.table.per_card_left, needs_exempt)
+    return best - game.table.per_card_left
+
+
 @dataclass(frozen=True)
 class DealSettlement:
     """The whole settlement of a played deal, step by step."""
