@@ -523,13 +523,14 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
 }
 
 /* Fact 3f (docs/solver.md): the fewest of the target's cards `held` that are played before
- * another seat can go out. Before seat x goes out, every unplayed card above its lowest card
+ * another seat can go out, if at least `need` (the floor wants that many), else 0: the seats
+ * are not all tried once one stays under it. Before seat x goes out, every unplayed card above its lowest card
  * in a stretch is played, but in the stretch where it goes out on a card k: there the cards
  * from its lowest up to k, and all from its next card above k to the top (fact 3's argument,
  * for x). The target is not charged for its cards among them. */
-HOT static int race_sure(const Core *c, uint64_t played, uint64_t held) {
+HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need) {
     int least = popcount(held);
-    for (int x = 0; x < c->n && least > 0; x++) {
+    for (int x = 0; x < c->n && least >= need; x++) {
         if (x == c->target) continue;
         const uint64_t theirs = c->dealt[x] & ~played;
         int total = 0, saving = 0;
@@ -553,7 +554,7 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held) {
         }
         if (total - saving < least) least = total - saving;
     }
-    return least;
+    return least >= need ? least : 0;
 }
 
 /* The least the target can end with, before the awards it has taken, when `sure` of its
@@ -564,6 +565,16 @@ static inline val_t pope_floor(const Core *c, uint64_t held, int sure) {
     if (!(held & c->exempt_bit)) return sure - popcount(held);
     val_t after_pope = c->exempt_mine - popcount(held) + (sure > 1 ? sure : 1);
     return after_pope < 0 && !c->exempt_kept ? after_pope : 0;
+}
+
+/* The fewest of the target's cards played (of those `held_now`) for which pope_floor reaches
+ * `want` (at most 0: the awards already taken are at least beta). */
+static inline int race_needed(const Core *c, uint64_t held_now, val_t want) {
+    const int n = popcount(held_now);
+    if (want < -64) want = -64;  /* any want this low needs none */
+    if (!(held_now & c->exempt_bit)) return (int)(want + n);  /* sure - n >= want */
+    const val_t least = want - c->exempt_mine + n;  /* max(sure, 1) >= least */
+    return least > 1 ? (int)least : 0;
 }
 
 /* The seats whose cards left lie in one stretch, into `seats` (their number): only they can
@@ -669,9 +680,13 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
     val_t floor = pope_floor(c, held_now, sure) + taken;
     if (forced && beta > -INF && floor < beta && taken >= beta &&
         !((held_now & c->exempt_bit) && c->exempt_kept)) {
-        /* fact 3f, from the position after those own runs */
-        const int raced = popcount(held_now & ~held) + race_sure(c, played, held);
-        if (raced > sure) floor = pope_floor(c, held_now, raced) + taken;
+        /* fact 3f, from the position after those own runs, where it can reach beta */
+        const int own = popcount(held_now & ~held);
+        const int need = race_needed(c, held_now, beta - taken) - own;
+        if (need <= popcount(held)) {
+            const int raced = own + race_sure(c, played, held, need > 0 ? need : 0);
+            if (raced > sure) floor = pope_floor(c, held_now, raced) + taken;
+        }
     }
     if (own_first && floor < beta)  /* fact 3k */
         floor = lead_floor(c, played, held_now, held, popcount(held_now & ~held), floor, beta);
