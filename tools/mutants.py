@@ -519,14 +519,6 @@ MUTANTS: tuple[Mutant, ...] = (
          DIFFERENTIAL),
     ),
     Mutant(
-        "c-fact3f-short-race-kept",
-        "the C core's fact 3f keeps the race of the seats tried so far when it stops early "
-        "(one seat under the floor's need): a floor from a race not run to the end",
-        (Hunk(CORE_C, "    return least >= need ? least : 0;", "    return least;"),),
-        (checks("tests/test_solver.py::test_the_race_floor_agrees_with_reference"),
-         DIFFERENTIAL),
-    ),
-    Mutant(
         "forced-win-at-staying-bound",
         "lead_values reads a forced win off a paranoid value equal to the most the leader can "
         "end with without going out (not only above it)",
