@@ -444,6 +444,15 @@ static inline uint64_t at_or_below(const Core *c, uint64_t open) {
     return open;
 }
 
+/* Every slot at or above one of `open` in its stretch: the union of their up[]. */
+static inline uint64_t at_or_above(const Core *c, uint64_t open) {
+    open |= (open & c->fill[0]) << 1;
+    open |= (open & c->fill[1]) << 2;
+    open |= (open & c->fill[2]) << 4;
+    open |= (open & c->fill[3]) << 8;
+    return open;
+}
+
 /* The cards of `held` (a seat's unplayed cards) whose run is its own cards only, the Pope
  * kept apart: the unplayed cards above them in their stretch are all the seat's. */
 static inline uint64_t own_runs(const Core *c, uint64_t played, uint64_t held) {
@@ -530,6 +539,9 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
  * for x). The target is not charged for its cards among them. */
 HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need) {
     int least = popcount(held);
+    for (int x = 0; x < c->n; x++)  /* a seat whose every stretch holds too few is enough */
+        if (x != c->target &&
+            popcount(at_or_above(c, c->dealt[x] & ~played) & held) < need) return 0;
     for (int x = 0; x < c->n && least >= need; x++) {
         if (x == c->target) continue;
         const uint64_t theirs = c->dealt[x] & ~played;
