@@ -177,7 +177,7 @@ static inline val_t terminal(const Core *c, uint64_t played, int winner) {
 static const uint64_t SUIT_BITS[4] = {
     0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
 
-static int gen_leads(const Core *c, uint64_t played, int leader, int *moves) {
+HOT static int gen_leads(const Core *c, uint64_t played, int leader, int *moves) {
     uint64_t held = c->dealt[leader] & ~played;
     int count = 0;
     if (c->lead_rule == LEAD_ANY) {
@@ -914,8 +914,8 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
 /* ---- General mode (docs/solver.md, "Choices inside a run"): a run is walked card by card,
  * each choice a node of its chooser, every position scored by the search below. ---- */
 
-static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta);
-static val_t play_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta);
+HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta);
+HOT static val_t play_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta);
 
 /* Fold one option's score into a choice node's best and window; true for a cut-off. */
 static inline int fold(int maximising, val_t score, val_t *best, val_t *alpha, val_t *beta) {
@@ -937,7 +937,7 @@ static inline val_t next_lead(Core *c, uint64_t played, int leader, val_t alpha,
 
 /* The card in lieu of the one missing above `slot` (the stop), played by its holder; then the
  * card above the missing one if the reading goes on and it can be played, else he leads. */
-static val_t in_lieu(Core *c, uint64_t played, int slot, val_t alpha, val_t beta) {
+HOT static val_t in_lieu(Core *c, uint64_t played, int slot, val_t alpha, val_t beta) {
     const int chooser = c->holder[c->lieu_slot];
     played |= 1ULL << c->lieu_slot;
     if (!(c->dealt[chooser] & ~played)) return terminal(c, played, chooser);
@@ -951,10 +951,10 @@ static val_t in_lieu(Core *c, uint64_t played, int slot, val_t alpha, val_t beta
     return search_general(c, played, chooser, alpha, beta);
 }
 
-static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta);
+HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta);
 
 /* After `slot` was played by `seat` (not out): the next card up, or the stop. */
-static val_t after_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
+HOT static val_t after_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
     const int next = slot + 1;
     if (slot % 13 != 12 && (c->in_play >> next & 1) && !(played >> next & 1))
         return play_card(c, played, next, c->holder[next], alpha, beta);
@@ -962,7 +962,7 @@ static val_t after_card(Core *c, uint64_t played, int slot, int seat, val_t alph
 }
 
 /* A run stopped at `slot`, played by `seat`: the holder of the card in lieu may play it. */
-static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
+HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
     if (c->lieu_slot < 0 || c->holder[c->lieu_slot] < 0 || (played >> c->lieu_slot & 1) ||
         (slot % 13 == 12 && !c->lieu_after_top))
         return search_general(c, played, seat, alpha, beta);
@@ -991,7 +991,7 @@ static inline val_t lead_with_lieu(Core *c, uint64_t played, int lead, val_t alp
 }
 
 /* `seat` plays `slot` in a run; its holder of Spin may then play Spin on top of it. */
-static val_t play_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
+HOT static val_t play_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
     played |= 1ULL << slot;
     if (!(c->dealt[seat] & ~played)) return terminal(c, played, seat);
     const int spin = c->spin_slot;
@@ -1007,7 +1007,7 @@ static val_t play_card(Core *c, uint64_t played, int slot, int seat, val_t alpha
 }
 
 /* The alpha-beta of `search` without the facts that assume a forced run. */
-static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
+HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
     /* The Pope played, no choice is left: every run is forced again, and played cards form the
      * top part of each stretch but the Pope's, which the Pope (its bottom card: the 8D is never
      * in the pack) leaves behind as if it were dead. So the facts of docs/solver.md hold. */
