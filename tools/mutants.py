@@ -522,8 +522,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "forced-win-at-staying-bound",
         "lead_values reads a forced win off a paranoid value equal to the most the leader can "
         "end with without going out (not only above it)",
-        (Hunk("popejoan_solver/search/leads.py", "    if guaranteed.lower > staying:",
-              "    if guaranteed.lower >= staying:"),),
+        (Hunk("popejoan_solver/search/leads.py", "    if guaranteed.lower > staying():",
+              "    if guaranteed.lower >= staying():"),),
         (checks("tests/test_lead_values.py::"
                 "test_a_value_above_the_most_the_leader_ends_with_in_hand_is_a_forced_win"),),
     ),

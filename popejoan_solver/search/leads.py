@@ -9,8 +9,9 @@ force going out is worth at least that much).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache, partial
 
 from ..model.board import Board
 from ..model.cards import Card
@@ -88,7 +89,7 @@ def evaluate_leads(deal: Deal, *, forced_win: bool = True, time_limit: float | N
     entries = DEFAULT_TT_ENTRIES if tt_entries is None else tt_entries
     driver = _Driver(make_engine(engine, game, board, deadline, entries), game, board, deadline)
 
-    staying = best_without_going_out(game, board, position.leader)
+    staying = cache(partial(best_without_going_out, game, board, position.leader))
 
     def work() -> tuple[LeadEval, ...]:
         return tuple(_lead_eval(driver, board, position, lead, forced_win, staying,
@@ -115,11 +116,12 @@ def _checked_guesses(guesses: Mapping[Card, int] | None) -> dict[Card, int]:
 
 
 def _lead_eval(driver: _Driver, board: Board, position: Position, lead: Card,
-               forced_win: bool, staying: int, guess: int | None = None) -> LeadEval:
+               forced_win: bool, staying: Callable[[], int],
+               guess: int | None = None) -> LeadEval:
     """One lead's values: its paranoid value first, then its forced win, known without a
     search where that value decides it: 0 below the Game stake (a seat that goes out takes
     the Game and pays nothing; only where no award is paid between players, Spinado's), 1
-    above ``staying``, the most the leader can end with when another seat goes out."""
+    above ``staying()``, the most the leader can end with when another seat goes out."""
     leader = position.leader
     tree = position.game.run_tree(position.played, leader, lead)
     guaranteed = driver.tree_value(Objective(Goal.GUARANTEED, leader), position, tree, guess)
@@ -127,7 +129,7 @@ def _lead_eval(driver: _Driver, board: Board, position: Position, lead: Card,
         return LeadEval(lead, guaranteed, Value(0, 1))
     if guaranteed.upper < board.game and not _paid_between_players(position.game):
         return LeadEval(lead, guaranteed, Value.exact(0))
-    if guaranteed.lower > staying:
+    if guaranteed.lower > staying():
         return LeadEval(lead, guaranteed, Value.exact(1))
     win = driver.tree_value(Objective(Goal.FORCED_WIN, leader), position, tree)
     return LeadEval(lead, guaranteed, win)
