@@ -18,6 +18,9 @@ from popejoan_solver.model.settlement import play_values
 from popejoan_solver.search import Goal, Objective, solve
 from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.fast import goes_out_now as fast_goes_out_now
+from popejoan_solver.search.fast import isolated_cards as fast_isolated_cards
+from popejoan_solver.search.fast import isolation_applies as fast_isolation_applies
+from popejoan_solver.search.fast import kept_apart as fast_kept_apart
 from popejoan_solver.search.fast import lead_floor as fast_lead_floor
 from popejoan_solver.search.fast import out_in_two as fast_out_in_two
 from popejoan_solver.search.fast import played_first as fast_played_first
@@ -693,3 +696,109 @@ def test_going_out_within_two_leads_needs_the_target_out_first() -> None:
     holder = (0, 1, 0, 1) + (-1,) * 60
     target_first = (0b0101, 0b1010, 1 << 10)  # the target out on slot 2, seat 1 holds slot 3
     assert fast_out_in_two(up, target_first, holder, 0, 0, 0)
+
+
+_KEPT_APART = fast_kept_apart
+_ISOLATED_CARDS = fast_isolated_cards
+_ISOLATION_APPLIES = fast_isolation_applies
+"""The true fact 5, taken when this module is imported (a mutant wraps these)."""
+
+
+def _isolated_below_ignored(stretch: tuple[int, ...], in_play: int, dealt: tuple[int, ...],
+                            played: int, seat: int, keep_apart: int) -> int:
+    """A wrong fact 5: a card counts as isolated when nobody else holds a card above it in its
+    stretch (someone below it can still run into it)."""
+    held = dealt[seat] & ~played
+    others = in_play & ~played & ~held
+    found, cards = 0, held & ~keep_apart
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        if not stretch[low.bit_length() - 1] & ~(low - 1) & others:
+            found |= low
+    return found
+
+
+ISOLATION_MUTANTS: dict[str, dict[str, Callable[..., object]]] = {
+    "pope-not-kept": {"kept_apart": lambda goal, exempt, awards: _KEPT_APART(goal, 0, awards)},
+    "awards-not-kept": {"kept_apart": lambda goal, exempt, awards: _KEPT_APART(goal, exempt, ())},
+    "below-ignored": {"isolated_cards": _isolated_below_ignored},
+    "best-case": {"isolation_applies": lambda goal, lead_any, at_risk: _ISOLATION_APPLIES(
+        Goal.FORCED_WIN if goal is Goal.BEST_CASE else goal, lead_any, at_risk)},
+    "any-lead-rule": {"isolation_applies": lambda goal, lead_any, at_risk: _ISOLATION_APPLIES(
+        goal, True, at_risk)},
+}
+"""Wrong versions of fact 5, by the module functions they replace: the Pope or the cards of
+the target's awards not kept apart, isolation judged from above only, the fact used for the
+best case (the others play for the target there) or under the lowest-card lead rules."""
+
+ISOLATED_DEALS = [
+    ("pope-not-kept", "plain", "hoyle-modernized", 227, 2, Goal.GUARANTEED),
+    ("pope-not-kept", "pope", "hoyle-modernized", 90, 1, Goal.GUARANTEED),
+    ("awards-not-kept", "plain", "peel+pairs=divided", 515, 0, Goal.GUARANTEED),
+    ("awards-not-kept", "plain", "peel+pairs=divided", 1501, 0, Goal.GUARANTEED),
+    ("below-ignored", "plain", "hoyle-modernized", 59, 1, Goal.GUARANTEED),
+    ("below-ignored", "pope", "hoyle-modernized", 45, 1, Goal.GUARANTEED),
+    ("best-case", "plain", "hoyle-modernized", 0, 1, Goal.BEST_CASE),
+    ("any-lead-rule", "plain", "britannica", 0, 1, Goal.GUARANTEED),
+    ("any-lead-rule", "plain", "parlett", 6, 1, Goal.GUARANTEED),
+]
+"""(mutation, deal kind, rules, seed, seat, goal): deals where that wrong fact 5 gets the
+seat's value wrong (found by searching seeds); "pope" deals have the Pope dealt to a player."""
+
+
+def _isolated_deal(kind: str, rules: str, seed: int) -> tuple[Game, Board]:
+    from popejoan_solver.model.cards import POPE
+
+    from .conftest import deal_holding
+
+    players, per_hand = 3 + seed % 3, 4 + seed % 2
+    deal = (deal_holding(rules, POPE, players, per_hand, seed) if kind == "pope"
+            else short_deal(players, per_hand, seed, get_ruleset(rules)))
+    return Game.from_deal(deal), Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
+
+
+@pytest.mark.parametrize("compiled", CORES)
+def test_isolated_cards_agree_with_reference(compiled: bool) -> None:
+    """Fact 5 (another seat on lead plays its isolated cards first): every seat's value for
+    every goal against the reference, on the deals that catch the wrong versions."""
+    for _, kind, rules, seed, _, _ in ISOLATED_DEALS:
+        game, board = _isolated_deal(kind, rules, seed)
+        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        for goal in (Goal.GUARANTEED, Goal.FORCED_WIN, Goal.BEST_CASE):
+            for seat in range(game.players):
+                objective = Objective(goal, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    rules, seed, seat, goal)
+
+
+def test_a_wrong_isolation_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation tests of fact 5: each wrong version makes the Python engine disagree with
+    the reference on its deals."""
+    from popejoan_solver.search import fast as fast_module
+
+    for mutation, kind, rules, seed, seat, goal in ISOLATED_DEALS:
+        with monkeypatch.context() as patch:
+            for name, wrong in ISOLATION_MUTANTS[mutation].items():
+                patch.setattr(fast_module, name, wrong)
+            game, board = _isolated_deal(kind, rules, seed)
+            assert _mutant_differs(game, board, Objective(goal, seat)), (mutation, seed)
+
+
+def test_isolated_cards_save_nodes() -> None:
+    """Fact 5 is used: on a 4-player first lead the Python engine searches fewer nodes with
+    it than with it switched off (the same values)."""
+    from popejoan_solver.search import fast as fast_module
+
+    deal = short_deal(4, 6, 7, get_ruleset("hoyle-modernized"))
+    game, board = Game.from_deal(deal), Board()
+    with_fact = FastEngine(game, board, compiled=False)
+    value = with_fact.value(Objective(Goal.GUARANTEED, 0), 0, 0)
+    patch = pytest.MonkeyPatch()
+    patch.setattr(fast_module, "isolation_applies", lambda *_: False)
+    try:
+        without = FastEngine(game, board, compiled=False)
+        assert without.value(Objective(Goal.GUARANTEED, 0), 0, 0) == value
+    finally:
+        patch.undo()
+    assert with_fact.nodes < without.nodes

@@ -519,6 +519,51 @@ MUTANTS: tuple[Mutant, ...] = (
          DIFFERENTIAL),
     ),
     Mutant(
+        "c-fact5-pope-not-kept",
+        "the C core's fact 5 takes another seat to play its Pope at once like any "
+        "isolated card (its holder may keep it and pay nothing)",
+        (Hunk(CORE_C, '        c->keep_apart = c->exempt_bit;\n',
+              '        c->keep_apart = 0;\n'),),
+        (checks("tests/test_solver.py::test_isolated_cards_agree_with_reference"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
+        "c-fact5-awards-not-kept",
+        "the C core's fact 5 takes another seat to play at once a card of an award "
+        "the target shares in",
+        (Hunk(CORE_C, "        for (int i = 0; i < c->n_owned[target]; i++) "
+                      "c->keep_apart |= c->owned_mask[target][i];\n",
+              '        (void)0;\n'),),
+        (checks("tests/test_solver.py::test_isolated_cards_agree_with_reference"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
+        "c-fact5-below-ignored",
+        "the C core's fact 5 calls a card isolated when nobody else holds a card above "
+        "it in its stretch (someone below can still run into it)",
+        (Hunk(CORE_C, "    return held & ~c->keep_apart & ~at_or_above(c, others) & "
+                      "~at_or_below(c, others);",
+              '    return held & ~c->keep_apart & ~at_or_below(c, others);'),),
+        (checks("tests/test_solver.py::test_isolated_cards_agree_with_reference"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
+        "c-fact5-best-case",
+        "the C core's fact 5 used for the best case, where the others play for the target",
+        (Hunk(CORE_C, '    c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY &&',
+              '    c->isolating = c->lead_rule == LEAD_ANY &&'),),
+        (checks("tests/test_solver.py::test_isolated_cards_agree_with_reference"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
+        "c-fact5-any-lead-rule",
+        "the C core's fact 5 used under the lowest-card lead rules",
+        (Hunk(CORE_C, '    c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY &&',
+              '    c->isolating = goal != GOAL_BEST_CASE &&'),),
+        (checks("tests/test_solver.py::test_isolated_cards_agree_with_reference"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
         "forced-win-at-staying-bound",
         "lead_values reads a forced win off a paranoid value equal to the most the leader can "
         "end with without going out (not only above it)",

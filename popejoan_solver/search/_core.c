@@ -113,6 +113,8 @@ typedef struct {
     int pope_bottom;       /* fact 3h: the exempt card is the bottom of its stretch */
     uint64_t theirs;
     uint64_t in_play;
+    int isolating;         /* fact 5 holds for this search (settled) */
+    uint64_t keep_apart;   /* fact 5: cards another seat may not be taken to play at once */
     /* fill[i]: the slots linked to the slot 2^i above them inside one stretch (facts 3g, 3i) */
     uint64_t fill[4];
     /* each seat's awards (mask, amount), summed over its shares: what it has taken */
@@ -743,6 +745,22 @@ HOT static int out_in_two(const Core *c, uint64_t played) {
     return 0;
 }
 
+/* Fact 5 (docs/solver.md): the cards of another seat `x` on lead (lead=any, runs forced)
+ * whose stretch's unplayed cards are all its own, none kept apart: nobody else can ever play
+ * into them, and playing them at once is as good for the others as keeping them. */
+static inline uint64_t isolated_cards(const Core *c, uint64_t played, int x) {
+    const uint64_t held = c->dealt[x] & ~played;
+    const uint64_t others = c->in_play & ~played & ~held;
+    return held & ~c->keep_apart & ~at_or_above(c, others) & ~at_or_below(c, others);
+}
+
+/* The position a search takes `played` for (fact 5): another seat on lead has played its
+ * isolated cards first. */
+static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
+    return c->isolating && leader != c->target ? played | isolated_cards(c, played, leader)
+                                               : played;
+}
+
 /* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
  * of them already decides the node (its value in *cut). `forced`: runs are forced (facts 3f
  * and 3g hold: not in the general mode). */
@@ -806,6 +824,8 @@ static inline void store_node(Core *c, uint64_t key, uint64_t played, int leader
 }
 
 HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
+    played = settled(c, played, leader);  /* fact 5 */
+    if (!(c->dealt[leader] & ~played)) return terminal(c, played, leader);
     if (count_node(c)) return 0;
     uint64_t key = tt_key(c, played, leader);
     val_t lower = -INF, upper = INF, cut;
@@ -862,7 +882,7 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
                 }
             }
             /* the child's bucket, wanted by the transposition cutoff below */
-            child_key[lead] = tt_key(c, after, next);
+            child_key[lead] = tt_key(c, settled(c, after, next), next);
             __builtin_prefetch(tt_bucket(c, child_key[lead]));
             int key_value = lead == best_move ? INT32_MAX : c->history[leader][lead];
             int j = n_order++;
@@ -1077,6 +1097,16 @@ static void prepare(Core *c, int goal, int target) {
     c->exempt_kept = c->exempt_bit && c->lead_rule == LEAD_ANY &&
                      (c->exempt_slot % 13 == 0 || !(in_play >> below & 1));
     c->history = c->histories[c->objective_id];
+    /* Fact 5 (docs/solver.md): for the forced win no card is kept apart; for the paranoid
+     * value the Pope and every card of an award the target shares in. */
+    c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY &&
+                   !(goal == GOAL_GUARANTEED && (c->dealt[target] & c->exempt_bit) &&
+                     !c->exempt_kept);
+    c->keep_apart = 0;
+    if (goal == GOAL_GUARANTEED) {
+        c->keep_apart = c->exempt_bit;
+        for (int i = 0; i < c->n_owned[target]; i++) c->keep_apart |= c->owned_mask[target][i];
+    }
 }
 
 /* Core.value(goal, target, played, leader, low, high, guess, deadline)

@@ -11,8 +11,10 @@ Each pruning rule used here is argued in ``docs/solver.md``.
 
 from __future__ import annotations
 
+import functools
+import operator
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,6 +159,40 @@ def goes_out_now(lead_any: bool, on_lead: bool, up: tuple[Mask, ...], played: Ma
         if not up[low.bit_length() - 1] & ~played & ~held:
             left ^= low
     return _longest_block(left) == left.bit_count()
+
+
+def isolation_applies(goal: Goal, lead_any: bool, pope_at_risk: bool) -> bool:
+    """Whether fact 5 (docs/solver.md) holds for a search: not for the best case (the others
+    play for the target there), only under lead=any, and for the paranoid value not where the
+    target holds a Pope it cannot keep to the end."""
+    return goal is not Goal.BEST_CASE and lead_any and not (
+        goal is Goal.GUARANTEED and pope_at_risk)
+
+
+def kept_apart(goal: Goal, exempt_bit: Mask, awards: Iterable[Mask]) -> Mask:
+    """Fact 5: the cards another seat is not taken to play at once: none for the forced win;
+    for the paranoid value the Pope (its holder may keep it and pay nothing) and the cards of
+    every award the target shares in (played sooner, they could pay the target sooner)."""
+    if goal is not Goal.GUARANTEED:
+        return 0
+    return exempt_bit | functools.reduce(operator.or_, awards, 0)
+
+
+def isolated_cards(stretch: tuple[Mask, ...], in_play: Mask, dealt: tuple[Mask, ...],
+                   played: Mask, seat: int, keep_apart: Mask) -> Mask:
+    """Fact 5 (docs/solver.md): the cards of ``seat`` (another seat, on lead) whose stretch's
+    unplayed cards are all its own, those ``keep_apart`` aside: nobody else can ever play into
+    them, and playing them at once is as good for the others as keeping them."""
+    held = dealt[seat] & ~played
+    others = in_play & ~played & ~held
+    found = 0
+    cards = held & ~keep_apart
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        if not stretch[low.bit_length() - 1] & others:
+            found |= low
+    return found
 
 
 def out_in_two(up: tuple[Mask, ...], dealt: tuple[Mask, ...], holder: tuple[int, ...],
@@ -319,6 +355,13 @@ class SlotGame:
                 ups = _SUIT_UPS[key] = _suit_ups(*key)
             up += ups
         self.up = up
+        stretch = [0] * 52
+        for slot in range(52):  # each slot's whole stretch: up[] of its bottom card
+            if in_play >> slot & 1 and (slot % 13 == 0 or not in_play >> (slot - 1) & 1):
+                for card in iter_mask(up[slot]):
+                    stretch[card] = up[slot]
+        self.stretch: tuple[Mask, ...] = tuple(stretch)
+        """Each card's whole stretch (0 for a card not dealt): fact 5."""
         self._compile_payoffs(ruled, board)
 
     def to_slots(self, mask: Mask) -> Mask:
@@ -606,6 +649,10 @@ class FastEngine:
         two_leads_out = out_in_two
         pope_bottom = bool(exempt_bit) and (
             exempt_slot % 13 == 0 or not sg.in_play >> (exempt_slot - 1) & 1)
+        isolate, in_play, stretch = isolated_cards, sg.in_play, sg.stretch
+        isolating = isolation_applies(objective.goal, prune_blocks,
+                                      bool(my_cards & exempt_bit) and not exempt_kept)
+        keep_apart = kept_apart(objective.goal, exempt_bit, (cards for cards, _ in mine))
 
         def pope_floor(held: Mask, sure: int) -> int:
             """The least the target ends with, awards aside, when ``sure`` of its cards are
@@ -627,6 +674,11 @@ class FastEngine:
             return payoff(final, winner, target)
 
         def search(played: Mask, leader: int, alpha: int, beta: int) -> int:
+            if isolating and leader != target:
+                # Fact 5: another seat on lead plays its isolated cards first.
+                played |= isolate(stretch, in_play, dealt, played, leader, keep_apart)
+                if not dealt[leader] & ~played:
+                    return terminal(played, leader)
             engine._nodes += 1
             if engine._nodes & 1023 == 0 and (engine.cancelled or (
                     deadline is not None and time.monotonic() > deadline)):
