@@ -361,7 +361,7 @@ def _own_runs_mutant(mutation: str) -> Callable[..., tuple[int, int, int]]:
 
 
 OWN_RUN_DEALS = [("not-on-lead", "hoyle-modernized", 0, 2),
-                 ("not-on-lead", "hoyle-modernized", 1, 0),
+                 ("not-on-lead", "hoyle-modernized", 1, 1),
                  ("lowest-card", "britannica", 0, 0), ("lowest-card", "britannica", 5, 4),
                  ("lowest-card", "britannica", 6, 0), ("pope", "hoyle-modernized", 90, 0),
                  ("pope", "hoyle-modernized", 93, 0), ("pope", "hoyle-modernized", 119, 0)]
@@ -493,7 +493,7 @@ def _going_out_mutant(mutation: str) -> Callable[..., bool]:
     return wrong
 
 
-GOING_OUT_DEALS = [("not-on-lead", 0, 2), ("not-on-lead", 1, 0), ("not-on-lead", 2, 0),
+GOING_OUT_DEALS = [("not-on-lead", 0, 2), ("not-on-lead", 1, 1), ("not-on-lead", 2, 1),
                    ("two-blocks", 1, 0), ("two-blocks", 5, 4), ("two-blocks", 8, 0)]
 """(mutation, seed, seat): ``short_deal(3 + seed % 3, 4 + seed % 2, seed)`` (hoyle-modernized)
 where that wrong fact 3i gets the seat's guaranteed value wrong (found by searching seeds)."""
