@@ -202,20 +202,30 @@ def pope_kept_free() -> Deal:
     return Deal.create(hands, dead, max(iter_mask(dead)), rules, board=board)
 
 
+@pytest.mark.parametrize("engine", ["fast", "reference"])
 def test_a_value_above_the_most_the_leader_ends_with_in_hand_is_a_forced_win(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # lead_values reads a forced win off a paranoid value above best_without_going_out. At
-    # that bound exactly it is no win: the J♥ and Q♥ of the first deal and the 4♠ and Q♠ of
-    # the Pope's holder (whose bound is all its awards) are worth it and cannot force going
-    # out; the minimax of check() tells.
+        engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # lead_values reads a forced win off a paranoid value above best_without_going_out (the
+    # compiled core's batch of leads for "fast", search/leads.py a lead at a time for the
+    # reference engine). At that bound exactly it is no win: the J♥ and Q♥ of the first deal
+    # and the 4♠ and Q♠ of the Pope's holder (whose bound is all its awards) are worth it and
+    # cannot force going out; the minimax of check() tells.
     at_bound = short_deal(5, 4, 95, get_ruleset("hoyle-modernized"))
     for deal, leads in ((at_bound, ("JH", "QH")), (pope_kept_free(), ("4S", "QS"))):
         game = Game.from_deal(deal)
         staying = best_without_going_out(game, play_board(deal)[0], deal.leader)
-        evals = {card_name(e.card): e for e in check(deal)}
+        evals = {card_name(e.card): e for e in check(deal, engine)}
         assert all(evals[c].guaranteed.lower == staying >= 1 for c in leads)
         assert all(evals[c].forced_win == Value.exact(0) for c in leads)
-    # Above it, no forced-win search is run: the 5♠ of this deal is worth 13, a win.
+    # Above it, no forced-win search is run: the 5♠ of this deal is worth 13, a win, and the
+    # other leads are worth less than the Game stake.
+    deal = short_deal(5, 4, 44, get_ruleset("hoyle-modernized"))
+    expected = check(deal, engine)
+    assert [(card_name(e.card), e.guaranteed.lower, e.forced_win.lower)
+            for e in expected][-1] == ("5S", 13, 1)
+    if engine == "fast":
+        assert evaluate_leads(deal).nodes == evaluate_leads(deal, forced_win=False).nodes
+        return
     searched: list[Goal] = []
     tree_value = _Driver.tree_value
 
@@ -223,12 +233,8 @@ def test_a_value_above_the_most_the_leader_ends_with_in_hand_is_a_forced_win(
         searched.append(objective.goal)
         return tree_value(self, objective, *args, **kwargs)
 
-    deal = short_deal(5, 4, 44, get_ruleset("hoyle-modernized"))
-    expected = check(deal)
     monkeypatch.setattr(_Driver, "tree_value", counted)
-    evals = lead_values(deal)
+    evals = lead_values(deal, engine=engine)
     assert evals == expected
-    assert [(card_name(e.card), e.guaranteed.lower, e.forced_win.lower) for e in evals][-1] == (
-        "5S", 13, 1)
     assert Goal.FORCED_WIN not in searched
     assert len(searched) == len(evals)

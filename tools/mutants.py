@@ -564,6 +564,22 @@ MUTANTS: tuple[Mutant, ...] = (
          DIFFERENTIAL),
     ),
     Mutant(
+        "c-batch-forced-win-at-staying",
+        "the C core's batch of leads reads a forced win off a paranoid value equal to the most "
+        "the leader can end with without going out",
+        (Hunk(CORE_C, "        if (v[0] > staying) { v[2] = 1; continue; }",
+              "        if (v[0] >= staying) { v[2] = 1; continue; }"),),
+        (checks("tests/test_lead_values.py"),),
+    ),
+    Mutant(
+        "c-batch-bound-without-cards-left",
+        "the C core's batch of leads starts each lead's search under a static bound that "
+        "leaves out the others' cards left (what the leader takes going out)",
+        (Hunk(CORE_C, "            if (o != target) v[1] += popcount(c->dealt[o] & ~after);",
+              "            if (o != target) v[1] += 0;"),),
+        (checks("tests/test_lead_values.py"),),
+    ),
+    Mutant(
         "forced-win-at-staying-bound",
         "lead_values reads a forced win off a paranoid value equal to the most the leader can "
         "end with without going out (not only above it)",

@@ -1109,6 +1109,32 @@ static void prepare(Core *c, int goal, int target) {
     }
 }
 
+/* MTD(f) from `guess`: null-window searches close [*low, *high] in on the position's value
+ * for `goal` and `target` (left open where the search timed out or was cancelled). */
+static void mtd(Core *c, int goal, int target, uint64_t played, int leader, val_t *low,
+                val_t *high, val_t guess) {
+    prepare(c, goal, target);
+    if (guess < *low) guess = *low;
+    if (guess > *high) guess = *high;
+    val_t step = 1;
+    int last_direction = 0;
+    while (*low < *high && !(c->timed_out = c->timed_out || cancelled(c))) {
+        val_t beta = guess == *low ? guess + 1 : guess;
+        val_t score = c->general ? search_general(c, played, leader, beta - 1, beta)
+                                 : search(c, played, leader, beta - 1, beta);
+        if (c->timed_out) break;
+        int direction = score < beta ? -1 : 1;
+        if (score < beta) *high = score; else *low = score;
+        /* Passes that keep moving the same way take steps of 1, 3, 9, ... (MTD(f) would crawl
+         * one counter at a time towards a value far from the first guess). */
+        step = direction == last_direction && step < INF / 4 ? step * 3 : 1;
+        last_direction = direction;
+        guess = score + direction * (step - 1);
+        if (guess < *low) guess = *low;
+        if (guess > *high) guess = *high;
+    }
+}
+
 /* Core.value(goal, target, played, leader, low, high, guess, deadline)
  *   -> (lower, upper, complete): MTD(f) from `guess` within the static bounds [low, high]. */
 static PyObject *Core_value(Core *c, PyObject *args) {
@@ -1132,37 +1158,100 @@ static PyObject *Core_value(Core *c, PyObject *args) {
         return NULL;
     }
     c->busy = 1;
-    prepare(c, goal, target);
     c->deadline = deadline;
     c->timed_out = 0;
-    if (guess < low) guess = low;
-    if (guess > high) guess = high;
     /* Let other threads run Python while this searches, but only once it has searched
      * GIL_NODES nodes: a search of a few dozen nodes (half the searches of advice) would spend
      * more on handing the GIL to another thread and waiting to take it back. */
     c->gil_release_at = c->nodes + GIL_NODES;
     c->gil_saved = NULL;
-    val_t step = 1;
-    int last_direction = 0;
-    while (low < high && !(c->timed_out = cancelled(c))) {
-        val_t beta = guess == low ? guess + 1 : guess;
-        val_t score = c->general ? search_general(c, played, leader, beta - 1, beta)
-                                 : search(c, played, leader, beta - 1, beta);
-        if (c->timed_out) break;
-        int direction = score < beta ? -1 : 1;
-        if (score < beta) high = score; else low = score;
-        /* Passes that keep moving the same way take steps of 1, 3, 9, ... (MTD(f) would crawl
-         * one counter at a time towards a value far from the first guess). */
-        step = direction == last_direction && step < INF / 4 ? step * 3 : 1;
-        last_direction = direction;
-        guess = score + direction * (step - 1);
-        if (guess < low) guess = low;
-        if (guess > high) guess = high;
-    }
+    mtd(c, goal, target, played, leader, &low, &high, guess);
     if (c->gil_saved) PyEval_RestoreThread(c->gil_saved);
     c->gil_release_at = 0;
     c->busy = 0;
     return Py_BuildValue("LLO", low, high, c->timed_out ? Py_False : Py_True);
+}
+
+/* Core.lead_values(target, played, leader, guess, deadline, forced_win, staying)
+ *   -> (((lead, lower, upper, win_lower, win_upper), ...), complete): every legal lead of the
+ * target on lead, runs forced, with its paranoid value and forced win, as search/leads.py's
+ * _lead_eval finds them a lead at a time (docs/solver.md, "The leads of one position"): one
+ * call for a sampled deal's leads instead of one a lead. `staying`: the most the target ends
+ * with without going out (a value above it is a forced win). */
+static PyObject *Core_lead_values(Core *c, PyObject *args) {
+    int target, leader, forced_win;
+    unsigned long long played;
+    val_t guess, staying;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "iKiLdpL", &target, &played, &leader, &guess, &deadline,
+                          &forced_win, &staying))
+        return NULL;
+    if (target < 0 || target >= c->n || leader != target) {
+        PyErr_SetString(PyExc_ValueError, "bad seat: the leads are the seat on lead's");
+        return NULL;
+    }
+    if (played >> 52) {
+        PyErr_SetString(PyExc_ValueError, "played: a mask of 52 slots");
+        return NULL;
+    }
+    if (c->general) {
+        PyErr_SetString(PyExc_ValueError, "runs with choices are searched a lead at a time");
+        return NULL;
+    }
+    if (c->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Core is already searching in another thread");
+        return NULL;
+    }
+    int moves[52];
+    const int n_moves = gen_leads(c, played, leader, moves);
+    val_t found[52][4];
+    c->busy = 1;
+    c->deadline = deadline;
+    c->timed_out = 0;
+    c->gil_release_at = c->nodes + GIL_NODES;
+    c->gil_saved = NULL;
+    prepare(c, GOAL_GUARANTEED, target);
+    const val_t most = c->all_mine;  /* the Game and every award of the target's */
+    int can_out[MAX_SEATS];
+    const int n_can_out = seats_near_out(c, played, can_out);
+    for (int i = 0; i < n_moves; i++) {
+        const uint64_t run = c->up[moves[i]] & ~played;
+        val_t *v = found[i];
+        uint64_t reached;
+        const int winner = first_out(c, played, run, can_out, n_can_out, &reached);
+        if (winner >= 0) {
+            v[0] = v[1] = payoff(c, played | reached, winner, target);
+            v[2] = v[3] = winner == target;
+            continue;
+        }
+        const uint64_t after = played | run;
+        const int next = c->holder[top_index(run)];
+        v[0] = -popcount(c->dealt[target] & ~after);  /* the static bounds, as the driver's */
+        v[1] = most;
+        for (int o = 0; o < c->n; o++)
+            if (o != target) v[1] += popcount(c->dealt[o] & ~after);
+        if (deadline > 0 && now_seconds() > deadline) c->timed_out = 1;
+        mtd(c, GOAL_GUARANTEED, target, after, next, &v[0], &v[1], guess);
+        if (v[0] == v[1]) guess = v[0];  /* the next lead starts from this one's value */
+        v[2] = 0;
+        v[3] = 1;
+        if (!forced_win) continue;
+        if (v[1] < c->game_stake) { v[3] = 0; continue; }  /* no payments between players */
+        if (v[0] > staying) { v[2] = 1; continue; }
+        mtd(c, GOAL_FORCED_WIN, target, after, next, &v[2], &v[3], 1);
+    }
+    if (c->gil_saved) PyEval_RestoreThread(c->gil_saved);
+    c->gil_release_at = 0;
+    c->busy = 0;
+    PyObject *leads = PyTuple_New(n_moves);
+    if (!leads) return NULL;
+    for (int i = 0; i < n_moves; i++) {
+        PyObject *one = Py_BuildValue("iLLLL", moves[i], found[i][0], found[i][1], found[i][2],
+                                      found[i][3]);
+        if (!one) { Py_DECREF(leads); return NULL; }
+        PyTuple_SET_ITEM(leads, i, one);
+    }
+    return Py_BuildValue("NO", leads, c->timed_out ? Py_False : Py_True);
 }
 
 /* Core.cancel(): every search, running (in another thread) or to come, stops at once and
@@ -1357,6 +1446,9 @@ static void Core_dealloc(Core *c) {
 static PyMethodDef Core_methods[] = {
     {"value", (PyCFunction)Core_value, METH_VARARGS,
      "value(goal, target, played, leader, low, high, guess, deadline) -> (lower, upper, done)"},
+    {"lead_values", (PyCFunction)Core_lead_values, METH_VARARGS,
+     "lead_values(target, played, leader, guess, deadline, forced_win, staying) -> "
+     "(((lead, lower, upper, win_lower, win_upper), ...), done)"},
     {"cancel", (PyCFunction)Core_cancel, METH_NOARGS,
      "cancel(): stop every search of this Core, now and to come"},
     {NULL, NULL, 0, NULL}};

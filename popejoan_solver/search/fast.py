@@ -525,6 +525,21 @@ class FastEngine:
         self._guess[objective] = low
         return low
 
+    def lead_values(self, played: Mask, leader: int, forced_win: bool, staying: int,
+                    ) -> tuple[dict[int, tuple[tuple[int, int], tuple[int, int]]], bool] | None:
+        """Every legal lead of the seat on lead (card-space ``played``) in one call of the
+        compiled core: by card, its paranoid value's bounds and its forced win's (0..1 where
+        not searched), and whether all are exact; None where the core cannot (not built, or
+        choices inside runs): then search/leads.py values the leads one at a time."""
+        if self._core is None or self.slots.general:
+            return None
+        guess = self._guess.get(Objective(Goal.GUARANTEED, leader), 0)
+        found, done = self._core.lead_values(leader, self.slots.to_slots(played), leader,
+                                             guess, self.deadline or 0.0, forced_win, staying)
+        card_of = self.slots.card_of
+        return {card_of[slot]: ((low, high), (win_low, win_high))
+                for slot, low, high, win_low, win_high in found}, bool(done)
+
     def at_least(self, objective: Objective, played: Mask, leader: int, threshold: int) -> bool:
         """Whether the position's value is at least ``threshold``: one null-window search."""
         played_slots = self.slots.to_slots(played)

@@ -27,7 +27,7 @@ from .api import (
     make_engine,
     play_board,
 )
-from .fast import DEFAULT_TT_ENTRIES
+from .fast import DEFAULT_TT_ENTRIES, FastEngine
 from .objective import Goal, Objective
 from .result import Value
 
@@ -92,12 +92,31 @@ def evaluate_leads(deal: Deal, *, forced_win: bool = True, time_limit: float | N
     staying = cache(partial(best_without_going_out, game, board, position.leader))
 
     def work() -> tuple[LeadEval, ...]:
+        if not starts and isinstance(driver.engine, FastEngine):
+            batch = driver.engine.lead_values(position.played, position.leader, forced_win,
+                                              staying())
+            if batch is not None:
+                return _batch_evals(driver, position, *batch)
         return tuple(_lead_eval(driver, board, position, lead, forced_win, staying,
                                 starts.get(lead))
                      for lead in position.legal_leads())
 
     leads = interruptible(work, [driver.engine])
     return LeadValues(leads, driver.engine.nodes, driver.exact)
+
+
+def _batch_evals(driver: _Driver, position: Position,
+                 found: dict[Card, tuple[tuple[int, int], tuple[int, int]]],
+                 done: bool) -> tuple[LeadEval, ...]:
+    """The compiled core's values of every lead (FastEngine.lead_values), as LeadEvals in card
+    order; the driver is inexact where they are."""
+    if not done:
+        driver.exact = False
+    legal = position.legal_leads()
+    if sorted(found) != sorted(legal):
+        raise RuntimeError("the compiled core's leads are not the position's legal leads")
+    return tuple(LeadEval(lead, Value(*found[lead][0]), Value(*found[lead][1]))
+                 for lead in legal)
 
 
 def _checked_guesses(guesses: Mapping[Card, int] | None) -> dict[Card, int]:
