@@ -1109,10 +1109,19 @@ static void prepare(Core *c, int goal, int target) {
     }
 }
 
-/* MTD(f) from `guess`: null-window searches close [*low, *high] in on the position's value
- * for `goal` and `target` (left open where the search timed out or was cancelled). */
-static void mtd(Core *c, int goal, int target, uint64_t played, int leader, val_t *low,
-                val_t *high, val_t guess) {
+/* The value of `leader` leading `lead` from `played` in the general mode: the run walked
+ * card by card, each choice in it taken by its chooser (as search_general scores a lead). */
+static val_t lead_general(Core *c, uint64_t played, int leader, int lead, val_t alpha,
+                          val_t beta) {
+    return c->plain_after_lieu ? lead_with_lieu(c, played, lead, alpha, beta)
+                               : play_card(c, played, lead, leader, alpha, beta);
+}
+
+/* MTD(f) from `guess`: null-window searches close [*low, *high] in on the value for `goal`
+ * and `target` of the position (`lead` < 0), or of `leader` leading `lead` there in the
+ * general mode; left open where the search timed out or was cancelled. */
+static void mtd(Core *c, int goal, int target, uint64_t played, int leader, int lead,
+                val_t *low, val_t *high, val_t guess) {
     prepare(c, goal, target);
     if (guess < *low) guess = *low;
     if (guess > *high) guess = *high;
@@ -1120,8 +1129,9 @@ static void mtd(Core *c, int goal, int target, uint64_t played, int leader, val_
     int last_direction = 0;
     while (*low < *high && !(c->timed_out = c->timed_out || cancelled(c))) {
         val_t beta = guess == *low ? guess + 1 : guess;
-        val_t score = c->general ? search_general(c, played, leader, beta - 1, beta)
-                                 : search(c, played, leader, beta - 1, beta);
+        val_t score = lead >= 0 ? lead_general(c, played, leader, lead, beta - 1, beta)
+                      : c->general ? search_general(c, played, leader, beta - 1, beta)
+                                   : search(c, played, leader, beta - 1, beta);
         if (c->timed_out) break;
         int direction = score < beta ? -1 : 1;
         if (score < beta) *high = score; else *low = score;
@@ -1165,7 +1175,7 @@ static PyObject *Core_value(Core *c, PyObject *args) {
      * more on handing the GIL to another thread and waiting to take it back. */
     c->gil_release_at = c->nodes + GIL_NODES;
     c->gil_saved = NULL;
-    mtd(c, goal, target, played, leader, &low, &high, guess);
+    mtd(c, goal, target, played, leader, -1, &low, &high, guess);
     if (c->gil_saved) PyEval_RestoreThread(c->gil_saved);
     c->gil_release_at = 0;
     c->busy = 0;
@@ -1194,10 +1204,6 @@ static PyObject *Core_lead_values(Core *c, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "played: a mask of 52 slots");
         return NULL;
     }
-    if (c->general) {
-        PyErr_SetString(PyExc_ValueError, "runs with choices are searched a lead at a time");
-        return NULL;
-    }
     if (c->busy) {
         PyErr_SetString(PyExc_RuntimeError, "this Core is already searching in another thread");
         return NULL;
@@ -1211,34 +1217,47 @@ static PyObject *Core_lead_values(Core *c, PyObject *args) {
     c->gil_release_at = c->nodes + GIL_NODES;
     c->gil_saved = NULL;
     prepare(c, GOAL_GUARANTEED, target);
-    const val_t most = c->all_mine;  /* the Game and every award of the target's */
+    val_t paid = 0, most = c->game_stake;  /* what it may pay, and take, in awards */
+    for (int a = 0; a < c->n_owned[target]; a++) {
+        if (c->owned_amount[target][a] < 0) paid += c->owned_amount[target][a];
+        else most += c->owned_amount[target][a];
+    }
+    /* The general mode walks a lead's run card by card; once the card in lieu is played every
+     * run is forced again (search_general hands such positions to search). */
+    const int general = c->general && !(c->plain_after_lieu && (played >> c->lieu_slot & 1));
     int can_out[MAX_SEATS];
     const int n_can_out = seats_near_out(c, played, can_out);
     for (int i = 0; i < n_moves; i++) {
         const uint64_t run = c->up[moves[i]] & ~played;
         val_t *v = found[i];
         uint64_t reached;
-        const int winner = first_out(c, played, run, can_out, n_can_out, &reached);
+        const int winner = general ? -1 : first_out(c, played, run, can_out, n_can_out, &reached);
         if (winner >= 0) {
             v[0] = v[1] = payoff(c, played | reached, winner, target);
             v[2] = v[3] = winner == target;
             continue;
         }
-        const uint64_t after = played | run;
-        const int next = c->holder[top_index(run)];
-        v[0] = -popcount(c->dealt[target] & ~after);  /* the static bounds, as the driver's */
+        /* the static bounds (as the driver's), from the position after a forced run, or
+         * before the lead in the general mode (its run is not known yet) */
+        const uint64_t after = general ? played : played | run;
+        const int next = general ? leader : c->holder[top_index(run)];
+        const int lead = general ? moves[i] : -1;
+        v[0] = paid - popcount(c->dealt[target] & ~after);
         v[1] = most;
         for (int o = 0; o < c->n; o++)
             if (o != target) v[1] += popcount(c->dealt[o] & ~after);
         if (deadline > 0 && now_seconds() > deadline) c->timed_out = 1;
-        mtd(c, GOAL_GUARANTEED, target, after, next, &v[0], &v[1], guess);
+        mtd(c, GOAL_GUARANTEED, target, after, next, lead, &v[0], &v[1], guess);
         if (v[0] == v[1]) guess = v[0];  /* the next lead starts from this one's value */
         v[2] = 0;
         v[3] = 1;
         if (!forced_win) continue;
-        if (v[1] < c->game_stake) { v[3] = 0; continue; }  /* no payments between players */
+        if (v[1] < c->game_stake && c->general != 2) {  /* no payments between players */
+            v[3] = 0;
+            continue;
+        }
         if (v[0] > staying) { v[2] = 1; continue; }
-        mtd(c, GOAL_FORCED_WIN, target, after, next, &v[2], &v[3], 1);
+        mtd(c, GOAL_FORCED_WIN, target, after, next, lead, &v[2], &v[3], 1);
     }
     if (c->gil_saved) PyEval_RestoreThread(c->gil_saved);
     c->gil_release_at = 0;

@@ -529,9 +529,9 @@ class FastEngine:
                     ) -> tuple[dict[int, tuple[tuple[int, int], tuple[int, int]]], bool] | None:
         """Every legal lead of the seat on lead (card-space ``played``) in one call of the
         compiled core: by card, its paranoid value's bounds and its forced win's (0..1 where
-        not searched), and whether all are exact; None where the core cannot (not built, or
-        choices inside runs): then search/leads.py values the leads one at a time."""
-        if self._core is None or self.slots.general:
+        not searched), and whether all are exact; None without the core: then
+        search/leads.py values the leads one at a time."""
+        if self._core is None:
             return None
         guess = self._guess.get(Objective(Goal.GUARANTEED, leader), 0)
         found, done = self._core.lead_values(leader, self.slots.to_slots(played), leader,
