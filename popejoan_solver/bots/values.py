@@ -9,6 +9,7 @@ same way under the same opponent model.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -46,9 +47,10 @@ class SampleEval:
     nodes: int = 0
     """Positions the paranoid searches visited (for benchmarks; max^n's not counted)."""
 
-    @property
+    @functools.cached_property
     def best(self) -> frozenset[int]:
-        """Indices of the leads of the highest value."""
+        """Indices of the leads of the highest value (worked out once: the advice's summary
+        asks it for every lead)."""
         top = max(self.values)
         return frozenset(i for i, v in enumerate(self.values) if v == top)
 

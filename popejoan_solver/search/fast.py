@@ -355,14 +355,19 @@ class SlotGame:
                 ups = _SUIT_UPS[key] = _suit_ups(*key)
             up += ups
         self.up = up
+        self._compile_payoffs(ruled, board)
+
+    @functools.cached_property
+    def stretch(self) -> tuple[Mask, ...]:
+        """Each slot's whole stretch, up[] of its bottom card (0 for a slot not dealt): fact 5
+        (the Python search's; the compiled core finds stretches by its own fill masks)."""
+        in_play, up = self.in_play, self.up
         stretch = [0] * 52
-        for slot in range(52):  # each slot's whole stretch: up[] of its bottom card
+        for slot in range(52):
             if in_play >> slot & 1 and (slot % 13 == 0 or not in_play >> (slot - 1) & 1):
                 for card in iter_mask(up[slot]):
                     stretch[card] = up[slot]
-        self.stretch: tuple[Mask, ...] = tuple(stretch)
-        """Each card's whole stretch (0 for a card not dealt): fact 5."""
-        self._compile_payoffs(ruled, board)
+        return tuple(stretch)
 
     def to_slots(self, mask: Mask) -> Mask:
         """A card mask in slot space (the same mask where every card is its own slot: ace
