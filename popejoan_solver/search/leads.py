@@ -3,7 +3,9 @@
 One engine (and its transposition table, and its history of good leads) serves every lead of
 the deal, so the positions the leads share are searched once. Each lead's paranoid value comes
 first; its forced win is searched only where that value reaches the Game stake (a leader who can
-force going out is worth at least that much).
+force going out is worth at least that much) and does not exceed the most the leader can end
+with without going out (above it, it must go out). The compiled core makes these searches for
+all the leads in one call; the lead-at-a-time path below is the same, for the other engines.
 """
 
 from __future__ import annotations
