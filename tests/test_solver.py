@@ -802,3 +802,63 @@ def test_isolated_cards_save_nodes() -> None:
     finally:
         patch.undo()
     assert with_fact.nodes < without.nodes
+
+
+def _kept_card_above_position() -> tuple[Game, Board, int]:
+    """peel with divided pairs, hearts trumps: seat 1 on lead holds J♥ and Q♥, the top of its
+    stretch, and the Q♥ pays the target (seat 0, who played the K♥) its half of Matrimony.
+    The J♥ is isolated, but it cannot be played without the Q♥ above it (found by a review)."""
+    from popejoan_solver.model.cards import parse_card
+    from popejoan_solver.model.deal import Deal
+
+    rules = get_ruleset("peel+pairs=divided")
+
+    def cards(*names: str) -> int:
+        return sum(1 << parse_card(name) for name in names)
+
+    hands = [cards("4C", "4D"), cards("3C", "AD", "3D", "JH", "QH"), cards("7C", "TD", "5S")]
+    played = [cards("KH", "2S"), cards("3S"), 0]
+    deal = Deal.create(hands, rules.pack & ~(sum(hands) | sum(played)), parse_card("TH"), rules,
+                       played=played, leader=1)
+    return Game.from_deal(deal), Board(1, 8, 1, 1, 1, 1, 1, 1), deal.played_mask
+
+
+def _isolated_ignoring_kept_above(stretch: tuple[int, ...], in_play: int,
+                                  dealt: tuple[int, ...], played: int, seat: int,
+                                  keep_apart: int) -> int:
+    """A wrong fact 5: a card kept apart above an isolated card in its stretch ignored (the
+    first version: it played the J♥ and left the Q♥ above it)."""
+    held = dealt[seat] & ~played
+    others = in_play & ~played & ~held
+    found, cards = 0, held & ~keep_apart
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        if not stretch[low.bit_length() - 1] & others:
+            found |= low
+    return found
+
+
+@pytest.mark.parametrize("compiled", CORES)
+def test_isolated_cards_below_a_kept_card_are_not_played_first(compiled: bool) -> None:
+    """Fact 5 in the middle of a deal: a card kept apart (here one of the target's divided
+    award) above an isolated card keeps it in hand; every seat's value and goal against the
+    reference (the first version gave the target 7 for 8)."""
+    game, board, played = _kept_card_above_position()
+    fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+    for goal in (Goal.GUARANTEED, Goal.FORCED_WIN, Goal.BEST_CASE):
+        for seat in range(game.players):
+            objective = Objective(goal, seat)
+            assert fast.value(objective, played, 1) == reference.value(objective, played, 1), (
+                goal, seat)
+    assert reference.value(Objective(Goal.GUARANTEED, 0), played, 1) == 8
+
+
+def test_a_kept_card_above_ignored_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation test of that condition: the Python engine ignoring it gives the target 7."""
+    from popejoan_solver.search import fast as fast_module
+
+    monkeypatch.setattr(fast_module, "isolated_cards", _isolated_ignoring_kept_above)
+    game, board, played = _kept_card_above_position()
+    assert FastEngine(game, board, compiled=False).value(
+        Objective(Goal.GUARANTEED, 0), played, 1) == 7

@@ -746,12 +746,13 @@ HOT static int out_in_two(const Core *c, uint64_t played) {
 }
 
 /* Fact 5 (docs/solver.md): the cards of another seat `x` on lead (lead=any, runs forced)
- * whose stretch's unplayed cards are all its own, none kept apart: nobody else can ever play
- * into them, and playing them at once is as good for the others as keeping them. */
+ * whose stretch's unplayed cards are all its own, none kept apart at or above them (leading
+ * one plays all above it): nobody else can ever play into them, and playing them at once is
+ * as good for the others as keeping them. */
 static inline uint64_t isolated_cards(const Core *c, uint64_t played, int x) {
     const uint64_t held = c->dealt[x] & ~played;
     const uint64_t others = c->in_play & ~played & ~held;
-    return held & ~c->keep_apart & ~at_or_above(c, others) & ~at_or_below(c, others);
+    return held & ~at_or_above(c, others) & ~at_or_below(c, others | (held & c->keep_apart));
 }
 
 /* The position a search takes `played` for (fact 5): another seat on lead has played its

@@ -181,16 +181,19 @@ def kept_apart(goal: Goal, exempt_bit: Mask, awards: Iterable[Mask]) -> Mask:
 def isolated_cards(stretch: tuple[Mask, ...], in_play: Mask, dealt: tuple[Mask, ...],
                    played: Mask, seat: int, keep_apart: Mask) -> Mask:
     """Fact 5 (docs/solver.md): the cards of ``seat`` (another seat, on lead) whose stretch's
-    unplayed cards are all its own, those ``keep_apart`` aside: nobody else can ever play into
-    them, and playing them at once is as good for the others as keeping them."""
+    unplayed cards are all its own, with none of ``keep_apart`` at or above them (leading one
+    plays every card above it): nobody else can ever play into them, and playing them at once
+    is as good for the others as keeping them."""
     held = dealt[seat] & ~played
     others = in_play & ~played & ~held
+    kept = held & keep_apart
     found = 0
     cards = held & ~keep_apart
     while cards:
         low = cards & -cards
         cards ^= low
-        if not stretch[low.bit_length() - 1] & others:
+        whole = stretch[low.bit_length() - 1]
+        if not whole & others and not whole & ~(low - 1) & kept:
             found |= low
     return found
 
