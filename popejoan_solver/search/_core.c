@@ -535,10 +535,10 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
 
 /* Fact 3f (docs/solver.md): the fewest of the target's cards `held` that are played before
  * another seat can go out, if at least `need` (the floor wants that many), else 0: the seats
- * are not all tried once one stays under it. Before seat x goes out, every unplayed card above its lowest card
- * in a stretch is played, but in the stretch where it goes out on a card k: there the cards
- * from its lowest up to k, and all from its next card above k to the top (fact 3's argument,
- * for x). The target is not charged for its cards among them. */
+ * are not all tried once one stays under it. Before seat x goes out, every unplayed card
+ * above its lowest card in a stretch is played, but in the stretch where it goes out on a
+ * card k: there the cards from its lowest up to k, and all from its next card above k to the
+ * top (fact 3's argument, for x). The target is not charged for its cards among them. */
 HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need) {
     int least = popcount(held);
     for (int x = 0; x < c->n; x++)  /* a seat whose every stretch holds too few is enough */
