@@ -10,7 +10,7 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from functools import cache
+from functools import cache, cached_property
 from typing import Protocol, TypeVar
 
 from ..model.board import Board
@@ -174,7 +174,12 @@ class _Driver:
         self.board = board
         self.deadline = deadline
         self.exact = True
-        self.static_bounds = StaticBounds(game, board)
+
+    @cached_property
+    def static_bounds(self) -> StaticBounds:
+        """The deal's static bounds, built on the first search this driver makes (the compiled
+        core's batch of leads makes none here)."""
+        return StaticBounds(self.game, self.board)
 
     def value(self, objective: Objective, played: Mask, leader: int,
               known: Value | None = None, guess: int | None = None) -> Value:
