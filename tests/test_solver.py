@@ -369,15 +369,21 @@ OWN_RUN_DEALS = [("not-on-lead", "hoyle-modernized", 0, 2),
 value wrong (found by searching seeds); "pope" deals have the Pope dealt to a player."""
 
 
-def _own_run_deal(mutation: str, rules: str, seed: int) -> tuple[Game, Board]:
+def _small_deal(pope: bool, rules: str, seed: int) -> tuple[Game, Board]:
+    """``short_deal(3 + seed % 3, 4 + seed % 2, seed)``, or with the Pope dealt to a player
+    (``pope``), and a board that varies with the seed: the deals the facts' tests search."""
     from popejoan_solver.model.cards import POPE
 
     from .conftest import deal_holding
 
     players, per_hand = 3 + seed % 3, 4 + seed % 2
-    deal = (deal_holding(rules, POPE, players, per_hand, seed) if mutation == "pope"
+    deal = (deal_holding(rules, POPE, players, per_hand, seed) if pope
             else short_deal(players, per_hand, seed, get_ruleset(rules)))
     return Game.from_deal(deal), Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
+
+
+def _own_run_deal(mutation: str, rules: str, seed: int) -> tuple[Game, Board]:
+    return _small_deal(mutation == "pope", rules, seed)
 
 
 @pytest.mark.parametrize("compiled", CORES)
@@ -748,14 +754,7 @@ seat's value wrong (found by searching seeds); "pope" deals have the Pope dealt 
 
 
 def _isolated_deal(kind: str, rules: str, seed: int) -> tuple[Game, Board]:
-    from popejoan_solver.model.cards import POPE
-
-    from .conftest import deal_holding
-
-    players, per_hand = 3 + seed % 3, 4 + seed % 2
-    deal = (deal_holding(rules, POPE, players, per_hand, seed) if kind == "pope"
-            else short_deal(players, per_hand, seed, get_ruleset(rules)))
-    return Game.from_deal(deal), Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
+    return _small_deal(kind == "pope", rules, seed)
 
 
 @pytest.mark.parametrize("compiled", CORES)
@@ -785,7 +784,7 @@ def test_a_wrong_isolation_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
             assert _mutant_differs(game, board, Objective(goal, seat)), (mutation, seed)
 
 
-def test_isolated_cards_save_nodes() -> None:
+def test_isolated_cards_save_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fact 5 is used: on a 4-player first lead the Python engine searches fewer nodes with
     it than with it switched off (the same values)."""
     from popejoan_solver.search import fast as fast_module
@@ -794,13 +793,9 @@ def test_isolated_cards_save_nodes() -> None:
     game, board = Game.from_deal(deal), Board()
     with_fact = FastEngine(game, board, compiled=False)
     value = with_fact.value(Objective(Goal.GUARANTEED, 0), 0, 0)
-    patch = pytest.MonkeyPatch()
-    patch.setattr(fast_module, "isolation_applies", lambda *_: False)
-    try:
-        without = FastEngine(game, board, compiled=False)
-        assert without.value(Objective(Goal.GUARANTEED, 0), 0, 0) == value
-    finally:
-        patch.undo()
+    monkeypatch.setattr(fast_module, "isolation_applies", lambda *_: False)
+    without = FastEngine(game, board, compiled=False)
+    assert without.value(Objective(Goal.GUARANTEED, 0), 0, 0) == value
     assert with_fact.nodes < without.nodes
 
 
