@@ -226,6 +226,38 @@ def test_the_compiled_bounds_with_the_pope_in_lieu_agree_with_reference(variant:
                     variant, seed, seat, goal)
 
 
+PAYMENT_DEALS = [*range(8), 17, 23, 33, 40]
+"""Seeds of 4-card Spinado deals (3 to 5 players); on 17, 23, 33 and 40 the compiled core's
+floor is one counter too high if the target is taken to lead when another seat does."""
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled core not built")
+@pytest.mark.parametrize("variant", ["spinado", "spinado+lead=any"])
+def test_the_compiled_bounds_with_payments_between_players_agree_with_reference(
+        variant: str) -> None:
+    """Fact 6 (docs/solver.md): the compiled general mode's bounds from the awards taken, still
+    open and to be paid, and the cards left, at the first lead and after each first run."""
+    for seed in PAYMENT_DEALS:
+        players = 3 + seed % 3
+        deal = deal_holding(variant, SPIN, players, 4 if players < 5 else 3, seed)
+        board = Board(pope=0, matrimony=2 + seed % 7, intrigue=1 + seed % 5, ace=0, king=0,
+                      queen=0, jack=0, game=3)
+        game = Game.from_deal(deal)
+        fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)
+        start = Position.from_deal(deal)
+        positions = [start] + [start.after(start.outcomes(lead)[-1])
+                               for lead in start.legal_leads()]
+        for position in positions:
+            if position.is_over:
+                continue
+            for seat in range(players):
+                for goal in Goal:
+                    objective = Objective(goal, seat)
+                    assert (fast.value(objective, position.played, position.leader)
+                            == reference.value(objective, position.played, position.leader)), (
+                        variant, seed, position.played, seat, goal)
+
+
 @pytest.mark.parametrize("compiled", CORES)
 def test_the_pope_played_in_lieu_leaves_the_cards_above_it_unforced(compiled: bool) -> None:
     """Seat 1 holds Pope, 5C and 3S: it leads the 5C (a stop), plays Pope in lieu, leads the 3S

@@ -592,6 +592,50 @@ MUTANTS: tuple[Mutant, ...] = (
         (checks("tests/test_lead_values.py"),),
     ),
     Mutant(
+        "c-fact6-leader-card-always",
+        "the C core's floor with payments between players counts the card the target leads "
+        "even when another seat is on lead",
+        (Hunk(CORE_C, "now + loss - held + (leader == target)", "now + loss - held + 1"),),
+        (checks("tests/test_choices.py::"
+                "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact6-losses-ignored",
+        "the C core's floor with payments between players leaves out the others' Kings and "
+        "Spin still to be played (what the target may yet pay)",
+        (Hunk(CORE_C, "now + loss - held + (leader == target)",
+              "now - held + (leader == target)"),),
+        (checks("tests/test_choices.py::"
+                "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact6-gains-ignored",
+        "the C core's bound with payments between players counts only the awards the target "
+        "has taken, not those it may still take",
+        (Hunk(CORE_C, "const val_t bound = now + gain + c->game_stake +",
+              "const val_t bound = now + c->game_stake +"),),
+        (checks("tests/test_choices.py::"
+                "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact6-losses-in-bound",
+        "the C core's bound with payments between players charges the target for the others' "
+        "Kings and Spin not yet played (they may never be)",
+        (Hunk(CORE_C, "const val_t bound = now + gain + c->game_stake +",
+              "const val_t bound = now + gain + loss + c->game_stake +"),),
+        (checks("tests/test_choices.py::"
+                "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact6-forced-win",
+        "the C core's bounds with payments between players, counters, used for the forced win "
+        "(a 0 or 1)",
+        (Hunk(CORE_C, "if (c->general == 2 && c->goal != GOAL_FORCED_WIN &&",
+              "if (c->general == 2 &&"),),
+        (checks("tests/test_choices.py::"
+                "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
+    ),
+    Mutant(
         "forced-win-at-staying-bound",
         "lead_values reads a forced win off a paranoid value equal to the most the leader can "
         "end with without going out (not only above it)",

@@ -1027,6 +1027,29 @@ HOT static val_t play_card(Core *c, uint64_t played, int slot, int seat, val_t a
     return best;
 }
 
+/* Fact 6 (docs/solver.md): with payments between players, bounds on the target's counters
+ * from the awards it has taken, may take and may pay, and the cards left. */
+HOT static int payment_bounds(const Core *c, uint64_t played, int leader, val_t *alpha,
+                              val_t *beta, val_t *cut) {
+    val_t now = 0, gain = 0, loss = 0;
+    const int target = c->target;
+    for (int i = 0; i < c->n_owned[target]; i++) {
+        const val_t amount = c->owned_amount[target][i];
+        if (!(c->owned_mask[target][i] & ~played)) now += amount;
+        else if (amount > 0) gain += amount;
+        else loss += amount;
+    }
+    const int held = popcount(c->dealt[target] & ~played);
+    const val_t floor = now + loss - held + (leader == target);
+    if (floor >= *beta) { *cut = floor; return 1; }
+    const val_t bound = now + gain + c->game_stake +
+                        popcount(c->in_play & ~played & ~c->dealt[target]);
+    if (bound <= *alpha) { *cut = bound; return 1; }
+    if (floor > *alpha) *alpha = floor;
+    if (bound < *beta) *beta = bound;
+    return 0;
+}
+
 /* The alpha-beta of `search` without the facts that assume a forced run. */
 HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
     /* The Pope played, no choice is left: every run is forced again, and played cards form the
@@ -1044,6 +1067,9 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
     if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN) {
         if (target_bounds(c, played, leader, &alpha, &beta, &cut, 0)) return cut;
     }
+    if (c->general == 2 && c->goal != GOAL_FORCED_WIN &&
+        payment_bounds(c, played, leader, &alpha, &beta, &cut))
+        return cut;
     const val_t window_low = alpha, window_high = beta;
     int moves[52], keys[52];
     int n_moves = gen_leads(c, played, leader, moves);
