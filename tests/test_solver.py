@@ -23,6 +23,8 @@ from popejoan_solver.search.fast import isolation_applies as fast_isolation_appl
 from popejoan_solver.search.fast import kept_apart as fast_kept_apart
 from popejoan_solver.search.fast import lead_floor as fast_lead_floor
 from popejoan_solver.search.fast import out_in_two as fast_out_in_two
+from popejoan_solver.search.fast import own_isolation_applies as fast_own_isolation_applies
+from popejoan_solver.search.fast import own_kept_apart as fast_own_kept_apart
 from popejoan_solver.search.fast import played_first as fast_played_first
 from popejoan_solver.search.reference import ReferenceEngine
 
@@ -549,10 +551,11 @@ def _any_seat_out(lead_any: bool, up: tuple[int, ...], dealt: tuple[int, ...], p
     return -1
 
 
-OTHER_OUT_SEEDS = [(1, 0), (2, 0), (5, 4), (7, 1)]
+OTHER_OUT_SEEDS = [(9, 0), (2, 0), (5, 4), (7, 1)]
 """(seed, seat) of ``short_deal(3 + seed % 3, 4 + seed % 2, seed)`` (hoyle-modernized) where
 the wrong fact 3j gets the seat's guaranteed value wrong (found by searching seeds; (5, 0)
-stopped showing it once fact 3k cut first, and (5, 4), (7, 1) were found the same way)."""
+stopped showing it once fact 3k cut first, and (5, 4), (7, 1) were found the same way; (1, 0)
+once fact 5b did, and (9, 0) replaced it)."""
 
 
 def test_the_other_seat_going_out_agrees_with_reference() -> None:
@@ -794,6 +797,73 @@ def test_isolated_cards_save_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
     with_fact = FastEngine(game, board, compiled=False)
     value = with_fact.value(Objective(Goal.GUARANTEED, 0), 0, 0)
     monkeypatch.setattr(fast_module, "isolation_applies", lambda *_: False)
+    without = FastEngine(game, board, compiled=False)
+    assert without.value(Objective(Goal.GUARANTEED, 0), 0, 0) == value
+    assert with_fact.nodes < without.nodes
+
+
+OWN_ISOLATED_DEALS = [("britannica", 0, 0), ("britannica", 6, 0), ("hoyle-modernized", 7, 0),
+                      ("early-hoyle", 3, 1), ("peel+pairs=divided", 515, 0)]
+"""(rules, seed, seat) of ``_small_deal`` deals: on the two britannica ones fact 5b used under
+the lowest-card lead rules gets the seat's guaranteed value wrong (found by searching seeds);
+the others are deals of the rulesets where it is used."""
+
+
+@pytest.mark.parametrize("compiled", CORES)
+def test_own_isolated_cards_agree_with_reference(compiled: bool) -> None:
+    """Fact 5b (the target on lead plays its isolated cards first): every seat's value for
+    every goal against the reference."""
+    for rules, seed, _ in OWN_ISOLATED_DEALS:
+        game, board = _small_deal(False, rules, seed)
+        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        for goal in Goal:
+            for seat in range(game.players):
+                objective = Objective(goal, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    rules, seed, seat, goal)
+
+
+def test_a_wrong_own_isolation_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation test of fact 5b: used under the lowest-card lead rules (where leaving a
+    card out changes which leads are legal) it gets the values of the britannica deals
+    wrong."""
+    from popejoan_solver.search import fast as fast_module
+
+    monkeypatch.setattr(fast_module, "own_isolation_applies",
+                        lambda goal, lead_any, awards, own: fast_own_isolation_applies(
+                            goal, True, awards, own))
+    for rules, seed, seat in OWN_ISOLATED_DEALS[:2]:
+        game, board = _small_deal(False, rules, seed)
+        assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), (rules, seed)
+
+
+def test_own_isolation_holds_only_where_its_argument_does() -> None:
+    """Fact 5b's conditions, checked directly (no small deal among those searched showed the
+    wrong versions): not for the best case, nor under the lowest-card rules; for the paranoid
+    value not where an award the target takes has another seat's card (going out sooner could
+    lose it), and the target's Pope kept in hand; for the forced win neither matters."""
+    own, other, pope = 0b0110, 0b1000, 0b0100
+    shared, alone = ((own | other, 3),), ((own, 3), (other, -2))
+    assert fast_own_isolation_applies(Goal.GUARANTEED, True, alone, own)
+    assert not fast_own_isolation_applies(Goal.GUARANTEED, True, shared, own)
+    assert fast_own_isolation_applies(Goal.FORCED_WIN, True, shared, own)
+    assert not fast_own_isolation_applies(Goal.BEST_CASE, True, alone, own)
+    assert not fast_own_isolation_applies(Goal.GUARANTEED, False, alone, own)
+    assert not fast_own_isolation_applies(Goal.FORCED_WIN, False, (), own)
+    assert fast_own_kept_apart(Goal.GUARANTEED, pope) == pope
+    assert fast_own_kept_apart(Goal.FORCED_WIN, pope) == 0
+
+
+def test_own_isolated_cards_save_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fact 5b is used: on a 4-player first lead the Python engine searches fewer nodes with
+    it than with it switched off (the same values)."""
+    from popejoan_solver.search import fast as fast_module
+
+    deal = short_deal(4, 6, 2, get_ruleset("hoyle-modernized"))
+    game, board = Game.from_deal(deal), Board()
+    with_fact = FastEngine(game, board, compiled=False)
+    value = with_fact.value(Objective(Goal.GUARANTEED, 0), 0, 0)
+    monkeypatch.setattr(fast_module, "own_isolation_applies", lambda *_: False)
     without = FastEngine(game, board, compiled=False)
     assert without.value(Objective(Goal.GUARANTEED, 0), 0, 0) == value
     assert with_fact.nodes < without.nodes

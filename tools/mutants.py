@@ -592,6 +592,14 @@ MUTANTS: tuple[Mutant, ...] = (
         (checks("tests/test_lead_values.py"),),
     ),
     Mutant(
+        "c-fact5b-any-lead-rule",
+        "the C core's fact 5b (the target on lead plays its isolated cards first) used under "
+        "the lowest-card lead rules",
+        (Hunk(CORE_C, "    c->self_isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY;",
+              "    c->self_isolating = goal != GOAL_BEST_CASE;"),),
+        (checks("tests/test_solver.py::test_own_isolated_cards_agree_with_reference"),),
+    ),
+    Mutant(
         "c-fact6-leader-card-always",
         "the C core's floor with payments between players counts the card the target leads "
         "even when another seat is on lead",

@@ -115,6 +115,8 @@ typedef struct {
     uint64_t in_play;
     int isolating;         /* fact 5 holds for this search (settled) */
     uint64_t keep_apart;   /* fact 5: cards another seat may not be taken to play at once */
+    int self_isolating;    /* fact 5b holds for this search: the target settles too */
+    uint64_t self_keep;    /* fact 5b: the target's cards it is not taken to play at once */
     /* fill[i]: the slots linked to the slot 2^i above them inside one stretch (facts 3g, 3i) */
     uint64_t fill[4];
     /* each seat's awards (mask, amount), summed over its shares: what it has taken */
@@ -749,17 +751,18 @@ HOT static int out_in_two(const Core *c, uint64_t played) {
  * whose stretch's unplayed cards are all its own, none kept apart at or above them (leading
  * one plays all above it): nobody else can ever play into them, and playing them at once is
  * as good for the others as keeping them. */
-static inline uint64_t isolated_cards(const Core *c, uint64_t played, int x) {
+static inline uint64_t isolated_cards(const Core *c, uint64_t played, int x, uint64_t keep) {
     const uint64_t held = c->dealt[x] & ~played;
     const uint64_t others = c->in_play & ~played & ~held;
-    return held & ~at_or_above(c, others) & ~at_or_below(c, others | (held & c->keep_apart));
+    return held & ~at_or_above(c, others) & ~at_or_below(c, others | (held & keep));
 }
 
-/* The position a search takes `played` for (fact 5): another seat on lead has played its
- * isolated cards first. */
+/* The position a search takes `played` for: the seat on lead has played its isolated cards
+ * first (fact 5 for another seat, fact 5b for the target). */
 static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
-    return c->isolating && leader != c->target ? played | isolated_cards(c, played, leader)
-                                               : played;
+    if (leader != c->target)
+        return c->isolating ? played | isolated_cards(c, played, leader, c->keep_apart) : played;
+    return c->self_isolating ? played | isolated_cards(c, played, leader, c->self_keep) : played;
 }
 
 /* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
@@ -825,7 +828,7 @@ static inline void store_node(Core *c, uint64_t key, uint64_t played, int leader
 }
 
 HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
-    played = settled(c, played, leader);  /* fact 5 */
+    played = settled(c, played, leader);  /* facts 5 and 5b */
     if (!(c->dealt[leader] & ~played)) return terminal(c, played, leader);
     if (count_node(c)) return 0;
     uint64_t key = tt_key(c, played, leader);
@@ -1129,6 +1132,14 @@ static void prepare(Core *c, int goal, int target) {
     c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY &&
                    !(goal == GOAL_GUARANTEED && (c->dealt[target] & c->exempt_bit) &&
                      !c->exempt_kept);
+    /* Fact 5b: the target on lead too, its Pope kept for the paranoid value, and there only
+     * where every award it takes is of its own cards (going out sooner then loses none). */
+    c->self_isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY;
+    c->self_keep = goal == GOAL_GUARANTEED ? c->exempt_bit : 0;
+    if (goal == GOAL_GUARANTEED)
+        for (int i = 0; i < c->n_owned[target]; i++)
+            if (c->owned_amount[target][i] > 0 && (c->owned_mask[target][i] & ~c->dealt[target]))
+                c->self_isolating = 0;
     c->keep_apart = 0;
     if (goal == GOAL_GUARANTEED) {
         c->keep_apart = c->exempt_bit;

@@ -178,6 +178,22 @@ def kept_apart(goal: Goal, exempt_bit: Mask, awards: Iterable[Mask]) -> Mask:
     return exempt_bit | functools.reduce(operator.or_, awards, 0)
 
 
+def own_isolation_applies(goal: Goal, lead_any: bool, awards: Iterable[tuple[Mask, int]],
+                          own: Mask) -> bool:
+    """Whether fact 5b (docs/solver.md) holds for a search: the target on lead plays its own
+    isolated cards first. Not for the best case, only under lead=any, and for the paranoid
+    value only where every award the target takes is of its own cards (going out sooner then
+    loses none)."""
+    return goal is not Goal.BEST_CASE and lead_any and not (
+        goal is Goal.GUARANTEED and any(amount > 0 and cards & ~own for cards, amount in awards))
+
+
+def own_kept_apart(goal: Goal, exempt_bit: Mask) -> Mask:
+    """Fact 5b: the target's cards it is not taken to play at once: its Pope, for the paranoid
+    value (kept, it pays nothing when another seat goes out)."""
+    return exempt_bit if goal is Goal.GUARANTEED else 0
+
+
 def isolated_cards(stretch: tuple[Mask, ...], in_play: Mask, dealt: tuple[Mask, ...],
                    played: Mask, seat: int, keep_apart: Mask) -> Mask:
     """Fact 5 (docs/solver.md): the cards of ``seat`` (another seat, on lead) whose stretch's
@@ -676,6 +692,8 @@ class FastEngine:
         isolating = isolation_applies(objective.goal, prune_blocks,
                                       bool(my_cards & exempt_bit) and not exempt_kept)
         keep_apart = kept_apart(objective.goal, exempt_bit, (cards for cards, _ in mine))
+        own_isolating = own_isolation_applies(objective.goal, prune_blocks, mine, my_cards)
+        own_keep = own_kept_apart(objective.goal, exempt_bit)
 
         def pope_floor(held: Mask, sure: int) -> int:
             """The least the target ends with, awards aside, when ``sure`` of its cards are
@@ -700,6 +718,11 @@ class FastEngine:
             if isolating and leader != target:
                 # Fact 5: another seat on lead plays its isolated cards first.
                 played |= isolate(stretch, in_play, dealt, played, leader, keep_apart)
+                if not dealt[leader] & ~played:
+                    return terminal(played, leader)
+            elif own_isolating and leader == target:
+                # Fact 5b: so does the target, but its Pope for the paranoid value.
+                played |= isolate(stretch, in_play, dealt, played, leader, own_keep)
                 if not dealt[leader] & ~played:
                     return terminal(played, leader)
             engine._nodes += 1
