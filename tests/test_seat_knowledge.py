@@ -23,7 +23,7 @@ from popejoan_solver.model.deal import Deal
 from popejoan_solver.model.errors import IllegalPlayError
 from popejoan_solver.model.play import Choice, Position, Run, RunTree, outcomes
 from popejoan_solver.model.rules import Ruleset, get_ruleset
-from popejoan_solver.model.settlement import going_out
+from popejoan_solver.model.settlement import going_out, turnup_award
 from popejoan_solver.model.table import compile_rules
 from popejoan_solver.seat import (
     ViewError,
@@ -76,6 +76,10 @@ def composed_deal(rules: Ruleset, rng: random.Random, seat: int) -> tuple[Deal, 
 
 
 def random_line(deal: Deal, rng: random.Random, runs: int) -> list[Run]:
+    """Up to ``runs`` random runs from the outset (none when the turn-up ends the deal
+    unplayed, as a Pope does under cassell: hypothesis found such a deal)."""
+    if not turnup_award(deal, deal.board_or_dressed).deal_is_played:
+        return []
     position = Position.from_deal(deal)
     line: list[Run] = []
     while len(line) < runs and not position.is_over:

@@ -542,8 +542,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core's fact 5 calls a card isolated when nobody else holds a card above "
         "it in its stretch (someone below can still run into it)",
         (Hunk(CORE_C, "    return held & ~at_or_above(c, others) & "
-                      "~at_or_below(c, others | (held & c->keep_apart));",
-              "    return held & ~at_or_below(c, others | (held & c->keep_apart));"),),
+                      "~at_or_below(c, others | (held & keep));",
+              "    return held & ~at_or_below(c, others | (held & keep));"),),
         (checks("tests/test_solver.py::test_isolated_cards_agree_with_reference"),
          DIFFERENTIAL),
     ),
@@ -552,8 +552,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core's fact 5 plays an isolated card that has a card kept apart above it in its "
         "stretch (leading it would play that card too)",
         (Hunk(CORE_C, "    return held & ~at_or_above(c, others) & "
-                      "~at_or_below(c, others | (held & c->keep_apart));",
-              "    return held & ~c->keep_apart & ~at_or_above(c, others) & "
+                      "~at_or_below(c, others | (held & keep));",
+              "    return held & ~keep & ~at_or_above(c, others) & "
               "~at_or_below(c, others);"),),
         (checks("tests/test_solver.py::"
                 "test_isolated_cards_below_a_kept_card_are_not_played_first"),
