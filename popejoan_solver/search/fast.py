@@ -715,14 +715,10 @@ class FastEngine:
             return payoff(final, winner, target)
 
         def search(played: Mask, leader: int, alpha: int, beta: int) -> int:
-            if isolating and leader != target:
-                # Fact 5: another seat on lead plays its isolated cards first.
-                played |= isolate(stretch, in_play, dealt, played, leader, keep_apart)
-                if not dealt[leader] & ~played:
-                    return terminal(played, leader)
-            elif own_isolating and leader == target:
-                # Fact 5b: so does the target, but its Pope for the paranoid value.
-                played |= isolate(stretch, in_play, dealt, played, leader, own_keep)
+            if isolating if leader != target else own_isolating:
+                # Facts 5 and 5b: the seat on lead plays its isolated cards first.
+                played |= isolate(stretch, in_play, dealt, played, leader,
+                                  keep_apart if leader != target else own_keep)
                 if not dealt[leader] & ~played:
                     return terminal(played, leader)
             engine._nodes += 1
