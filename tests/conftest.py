@@ -40,6 +40,21 @@ def short_deal(players: int, per_hand: int, seed: int, rules: Ruleset,
     return Deal.create(hands, dead, cards[-1], rules)
 
 
+def dense_deal(players: int, per_hand: int, seed: int, rules: Ruleset, suits: int) -> Deal:
+    """A deal of ``per_hand`` cards to each seat from ``suits`` suits only, every other card
+    dead: short hands in long stretches (races, stops and runs that climb through many
+    hands)."""
+    rng = random.Random(seed)
+    pack = list(iter_mask(rules.pack))
+    chosen = rng.sample(range(4), suits)
+    cards = [card for card in pack if card // 13 in chosen]
+    rng.shuffle(cards)
+    hands = [0] * players
+    for i, card in enumerate(cards[:players * per_hand]):
+        hands[i % players] |= 1 << card
+    return Deal.create(hands, rules.pack & ~sum(hands), cards[-1], rules)
+
+
 def deal_holding(rules_name: str, card: int, players: int, per_hand: int, seed: int) -> Deal:
     """A short deal with ``card`` in some player's hand (the choice card in play)."""
     rules = get_ruleset(rules_name)

@@ -282,7 +282,8 @@ def test_the_kept_pope_floor_needs_lead_any(seed: int, compiled: bool) -> None:
 
 
 def _race_without_the_last_stretch(up: tuple[int, ...], dealt: tuple[int, ...], target: int,
-                                   played: int, held: int) -> int:
+                                   played: int, held: int, off_lead: bool = False,
+                                   lead_any: bool = False) -> int:
     """A wrong fact 3f: as if the seat going out climbed to the top of every stretch, its
     last one too (it may go out in the middle of a run)."""
     least = held.bit_count()

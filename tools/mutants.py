@@ -600,6 +600,15 @@ MUTANTS: tuple[Mutant, ...] = (
         (checks("tests/test_solver.py::test_own_isolated_cards_agree_with_reference"),),
     ),
     Mutant(
+        "c-fact3m-own-topped-stretch",
+        "the C core's fact 3m (the target's lead in the others' race) counts its card more even "
+        "where the seat goes out in its one stretch the target's card tops",
+        (Hunk(CORE_C, "            sure = total - saving_topped;",
+              "            sure = total - saving_topped + 1;"),),
+        (checks("tests/test_race_lead.py::"
+                "test_the_targets_lead_in_the_race_agrees_with_reference"),),
+    ),
+    Mutant(
         "c-fact6-leader-card-always",
         "the C core's floor with payments between players counts the card the target leads "
         "even when another seat is on lead",

@@ -540,23 +540,39 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
  * are not all tried once one stays under it. Before seat x goes out, every unplayed card
  * above its lowest card in a stretch is played, but in the stretch where it goes out on a
  * card k: there the cards from its lowest up to k, and all from its next card above k to the
- * top (fact 3's argument, for x). The target is not charged for its cards among them. */
-HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need) {
+ * top (fact 3's argument, for x). The target is not charged for its cards among them.
+ * Fact 3m, `off_lead` (another seat on lead, lead=any): if the target holds a card no other
+ * seat can run into, then for each stretch of x's topped by a target card but the one x goes
+ * out in, the first run there stopped on the target's card, and the target led that free
+ * card then: one card more. */
+HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need, int off_lead) {
+    const uint64_t open = c->in_play & ~played;
+    /* fact 3m: the target's free cards (none of another seat's at or below them in their
+     * stretch) and, if it has one, its cards that top what is left of their stretch */
+    const uint64_t others = open & ~c->dealt[c->target];
+    const int free_card = off_lead && c->lead_rule == LEAD_ANY &&
+                          (held & ~at_or_above(c, others)) != 0;
+    const uint64_t stops = free_card ? held & ~((open >> 1) & c->fill[0]) : 0;
     int least = popcount(held);
-    for (int x = 0; x < c->n; x++)  /* a seat whose every stretch holds too few is enough */
-        if (x != c->target &&
-            popcount(at_or_above(c, c->dealt[x] & ~played) & held) < need) return 0;
+    for (int x = 0; x < c->n; x++) {  /* a seat whose every stretch holds too few is enough */
+        if (x == c->target) continue;
+        const uint64_t above = at_or_above(c, c->dealt[x] & ~played);
+        if (popcount(above & held) + ((above & stops) != 0) < need) return 0;
+    }
     for (int x = 0; x < c->n && least >= need; x++) {
         if (x == c->target) continue;
         const uint64_t theirs = c->dealt[x] & ~played;
-        int total = 0, saving = 0;
+        int total = 0, saving = 0;  /* saving: the most one stretch saves (any stretch) */
+        int topped = 0, saving_topped = 0, saving_rest = 0;  /* fact 3m's stretches, and the rest */
         uint64_t rest = theirs;
         while (rest) {
             const uint64_t span = c->up[bit_index(rest)];
             rest &= ~span;
             const int whole = popcount(span & held);
+            const int is_topped = (span & stops) != 0;
+            topped += is_topped;
             total += whole;
-            if (whole <= saving) continue;  /* this stretch cannot save more */
+            if (whole <= saving && !stops) continue;  /* this stretch cannot save more */
             int cheapest = whole;
             uint64_t cards = theirs & span;
             while (cards) {
@@ -567,8 +583,17 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need
                 if (cost < cheapest) cheapest = cost;
             }
             if (whole - cheapest > saving) saving = whole - cheapest;
+            if (is_topped) saving_topped = whole - cheapest;
+            else if (whole - cheapest > saving_rest) saving_rest = whole - cheapest;
         }
-        if (total - saving < least) least = total - saving;
+        /* fact 3m: one card more wherever x goes out, but in its one topped stretch */
+        int sure = total - saving;
+        if (topped >= 2) sure = total - saving + 1;
+        else if (topped == 1) {
+            sure = total - saving_topped;
+            if (total - saving_rest + 1 < sure) sure = total - saving_rest + 1;
+        }
+        if (sure < least) least = sure;
     }
     return least >= need ? least : 0;
 }
@@ -700,7 +725,8 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
         const int own = popcount(held_now & ~held);
         const int need = race_needed(c, held_now, beta - taken) - own;
         if (need <= popcount(held)) {
-            const int raced = own + race_sure(c, played, held, need > 0 ? need : 0);
+            const int raced = own + race_sure(c, played, held, need > 0 ? need : 0,
+                                              leader != t);
             if (raced > sure) floor = pope_floor(c, held_now, raced) + taken;
         }
     }

@@ -56,17 +56,21 @@ def _longest_block(held: Mask) -> int:
 
 
 def race_sure(up: tuple[Mask, ...], dealt: tuple[Mask, ...], target: int, played: Mask,
-              held: Mask) -> int:
+              held: Mask, off_lead: bool = False, lead_any: bool = False) -> int:
     """Fact 3f (docs/solver.md): the fewest of the target's cards ``held`` played before
     another seat can go out (fact 3's argument for that seat: every card above its lowest in
     a stretch is played, but where it goes out on ``k``: its lowest up to ``k``, and from its
-    next card above ``k`` to the top)."""
+    next card above ``k`` to the top). With another seat on lead (``off_lead``) under
+    lead=any, fact 3m: one card more where that seat's going out first gives the target the
+    lead."""
+    stops = target_stops(up, dealt, target, played, held) if off_lead and lead_any else 0
     least = held.bit_count()
     for seat, cards_dealt in enumerate(dealt):
         if seat == target or not least:
             continue
         theirs = cards_dealt & ~played
-        total = saving = 0
+        total = 0
+        savings: list[tuple[int, bool]] = []  # each stretch's saving, and whether it is topped
         rest = theirs
         while rest:
             span = up[(rest & -rest).bit_length() - 1]
@@ -82,9 +86,33 @@ def race_sure(up: tuple[Mask, ...], dealt: tuple[Mask, ...], target: int, played
                 if cards:
                     cost += (up[(cards & -cards).bit_length() - 1] & held).bit_count()
                 cheapest = min(cheapest, cost)
-            saving = max(saving, whole - cheapest)
-        least = min(least, total - saving)
+            savings.append((whole - cheapest, bool(span & stops)))
+        topped = sum(is_topped for _, is_topped in savings)
+        # Going out in a stretch, it saves that stretch's cards and, but in its one topped
+        # stretch, pays one more for the target's lead in another (fact 3m).
+        least = min([least] + [total - saving + (topped > is_topped)
+                               for saving, is_topped in savings])
     return least
+
+
+def target_stops(up: tuple[Mask, ...], dealt: tuple[Mask, ...], target: int, played: Mask,
+                  held: Mask) -> Mask:
+    """Fact 3m (docs/solver.md): the target's cards ``held`` that top what is left of their
+    stretch, where it holds a card no other seat can run into (none of theirs at or below it
+    in its stretch; else none): a run that stops on one gives it the lead, and it leads that
+    card."""
+    covered = 0
+    rest = 0
+    for seat, cards in enumerate(dealt):
+        if seat != target:
+            rest |= cards & ~played
+    while rest:
+        span = up[(rest & -rest).bit_length() - 1]
+        covered |= span
+        rest &= ~span
+    if not held & ~covered:
+        return 0
+    return sum(1 << k for k in range(52) if held >> k & 1 and up[k] & ~played == 1 << k)
 
 
 def played_first(up: tuple[Mask, ...], on_lead: bool, lead_any: bool, played: Mask,
@@ -793,8 +821,8 @@ class FastEngine:
                     floor = payoff(played | held, target, target)
                 elif floor < beta <= taken and not (held & exempt_bit and exempt_kept):
                     # Fact 3f: another seat's race to go out plays some of the target's cards.
-                    raced = (held ^ rest_held).bit_count() + race(up, dealt, target, after_own,
-                                                                  rest_held)
+                    raced = (held ^ rest_held).bit_count() + race(
+                        up, dealt, target, after_own, rest_held, target != leader, prune_blocks)
                     if raced > sure:
                         floor = pope_floor(held, raced) + taken
                 if floor < beta and target == leader and prune_blocks:
