@@ -572,7 +572,7 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need
             const int is_topped = (span & stops) != 0;
             topped += is_topped;
             total += whole;
-            if (whole <= saving && !stops) continue;  /* this stretch cannot save more */
+            if (!is_topped && whole <= saving_rest) continue;  /* it cannot save more */
             int cheapest = whole;
             uint64_t cards = theirs & span;
             while (cards) {
