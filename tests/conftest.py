@@ -40,15 +40,21 @@ def short_deal(players: int, per_hand: int, seed: int, rules: Ruleset,
     return Deal.create(hands, dead, cards[-1], rules)
 
 
-def dense_deal(players: int, per_hand: int, seed: int, rules: Ruleset, suits: int) -> Deal:
+def dense_deal(players: int, per_hand: int, seed: int, rules: Ruleset, suits: int,
+               holding: int | None = None) -> Deal:
     """A deal of ``per_hand`` cards to each seat from ``suits`` suits only, every other card
     dead: short hands in long stretches (races, stops and runs that climb through many
-    hands)."""
+    hands); ``holding``, a card dealt to some seat (its suit among those dealt)."""
     rng = random.Random(seed)
     pack = list(iter_mask(rules.pack))
     chosen = rng.sample(range(4), suits)
+    if holding is not None and holding // 13 not in chosen:
+        chosen[0] = holding // 13
     cards = [card for card in pack if card // 13 in chosen]
     rng.shuffle(cards)
+    if holding is not None:
+        cards.remove(holding)
+        cards.insert(rng.randrange(players * per_hand), holding)
     hands = [0] * players
     for i, card in enumerate(cards[:players * per_hand]):
         hands[i % players] |= 1 << card

@@ -609,6 +609,15 @@ MUTANTS: tuple[Mutant, ...] = (
                 "test_the_targets_lead_in_the_race_agrees_with_reference"),),
     ),
     Mutant(
+        "c-fact3m-topped-stretch-skipped",
+        "the C core's race skips a stretch the target's card tops when it holds no more of the "
+        "target's cards than the best saving so far (fact 3m needs its own saving)",
+        (Hunk(CORE_C, "            if (!is_topped && whole <= saving_rest) continue;",
+              "            if (whole <= saving_rest) continue;"),),
+        (checks("tests/test_race_lead.py::"
+                "test_the_targets_lead_in_the_race_agrees_with_reference"),),
+    ),
+    Mutant(
         "c-fact6-leader-card-always",
         "the C core's floor with payments between players counts the card the target leads "
         "even when another seat is on lead",

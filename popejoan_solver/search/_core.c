@@ -556,8 +556,8 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need
     int least = popcount(held);
     for (int x = 0; x < c->n; x++) {  /* a seat whose every stretch holds too few is enough */
         if (x == c->target) continue;
-        const uint64_t above = at_or_above(c, c->dealt[x] & ~played);
-        if (popcount(above & held) + ((above & stops) != 0) < need) return 0;
+        /* (fact 3m's card more leaves it at most that: a topped stretch saves its top) */
+        if (popcount(at_or_above(c, c->dealt[x] & ~played) & held) < need) return 0;
     }
     for (int x = 0; x < c->n && least >= need; x++) {
         if (x == c->target) continue;
