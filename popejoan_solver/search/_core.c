@@ -556,14 +556,16 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need
     int least = popcount(held);
     for (int x = 0; x < c->n; x++) {  /* a seat whose every stretch holds too few is enough */
         if (x == c->target) continue;
-        /* (fact 3m's card more leaves it at most that: a topped stretch saves its top) */
+        /* (fact 3m's card more keeps a seat's count within this: a topped stretch it goes
+         * out in saves at least the target's top card) */
         if (popcount(at_or_above(c, c->dealt[x] & ~played) & held) < need) return 0;
     }
     for (int x = 0; x < c->n && least >= need; x++) {
         if (x == c->target) continue;
         const uint64_t theirs = c->dealt[x] & ~played;
         int total = 0, saving = 0;  /* saving: the most one stretch saves (any stretch) */
-        int topped = 0, saving_topped = 0, saving_rest = 0;  /* fact 3m's stretches, and the rest */
+        /* fact 3m: the topped stretches, the saving of one, the most another saves */
+        int topped = 0, saving_topped = 0, saving_rest = 0;
         uint64_t rest = theirs;
         while (rest) {
             const uint64_t span = c->up[bit_index(rest)];

@@ -88,8 +88,9 @@ def race_sure(up: tuple[Mask, ...], dealt: tuple[Mask, ...], target: int, played
                 cheapest = min(cheapest, cost)
             savings.append((whole - cheapest, bool(span & stops)))
         topped = sum(is_topped for _, is_topped in savings)
-        # Going out in a stretch, it saves that stretch's cards and, but in its one topped
-        # stretch, pays one more for the target's lead in another (fact 3m).
+        # Going out in a stretch saves some of its cards; wherever but in the seat's one
+        # topped stretch, the target's lead after a run into another counts one more
+        # (fact 3m).
         least = min([least] + [total - saving + (topped > is_topped)
                                for saving, is_topped in savings])
     return least
