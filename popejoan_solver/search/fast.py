@@ -113,7 +113,13 @@ def target_stops(up: tuple[Mask, ...], dealt: tuple[Mask, ...], target: int, pla
         rest &= ~span
     if not held & ~covered:
         return 0
-    return sum(1 << k for k in range(52) if held >> k & 1 and up[k] & ~played == 1 << k)
+    stops, cards = 0, held
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        if up[low.bit_length() - 1] & ~played == low:
+            stops |= low
+    return stops
 
 
 def played_first(up: tuple[Mask, ...], on_lead: bool, lead_any: bool, played: Mask,
