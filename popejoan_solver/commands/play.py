@@ -155,9 +155,10 @@ def _show_turnup(deal: Any) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from ..analysis.outfile import check_output_path, write_output
     from ..bots.driver import play_deal, session_record
     from ..bots.registry import make_bot, split_bots
-    from ..cli import UsageError, check_writable
+    from ..cli import UsageError
     from ..model.deal import deal_random
     from ..model.record import record_to_text
     from ..model.rules import get_ruleset
@@ -168,8 +169,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     deal = deal_random(players, args.seed, rules, 0)
     if not 1 <= args.seat <= players:
         raise UsageError(f"--seat must be from 1 to {players}, not {args.seat}")
-    if args.record:
-        check_writable(args.record, "--record")
+    if args.record is not None:
+        check_output_path(args.record, "--record")
+    if sys.stdin is None:
+        raise UsageError("standard input is closed: play reads your leads from it (a terminal "
+                         "or a pipe)")
     others = [make_bot(specs[i % len(specs)], args.seed) for i in range(players - 1)]
     person = Person(lambda k: _advice_text(deal, k), sys.stdout, sys.stdin)
     seats: list[Any] = [*others[:args.seat - 1], person, *others[args.seat - 1:]]
@@ -189,7 +193,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(f"result (counters won, the dressing included): {', '.join(scores)}")
     text = record_to_text(session_record([played], names))
     print("\nthe record (popejoan check reads it):\n" + text)
-    if args.record:
-        with open(args.record, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    if args.record is not None:
+        write_output(args.record, text, "--record")
     return 0
