@@ -111,17 +111,24 @@ def read_deal(text: str | None, stdin: Any = None) -> Deal:
     """A deal from a file path, ``-`` (standard input), the one-line notation, or the example."""
     if text is None:
         return hoyle_dead_hand()
+    return parse_deal_text(position_text(text, stdin))
+
+
+def position_text(text: str, stdin: Any = None) -> str:
+    """The text a DEAL or POSITION argument gives: a file's (a named pipe's once written),
+    standard input's for ``-``, or the argument itself in the one-line notation (it holds
+    the ``|`` before the dead hand or the ``^`` of the turn-up)."""
     if text == "-":
         stream = stdin if stdin is not None else sys.stdin
         if stream is None:
             raise UsageError("standard input is closed: give the deal as a file or on a pipe")
-        return parse_deal_text(read_bounded(getattr(stream, "buffer", stream), "standard input"))
+        return read_bounded(getattr(stream, "buffer", stream), "standard input")
     if os.path.exists(text):
-        return parse_deal_text(read_text_file(text))
-    if "^" in text:
+        return read_text_file(text)
+    if "^" in text or "|" in text:
         if len(text) > MAX_INPUT_BYTES:
             raise UsageError(f"the deal is larger than {MAX_INPUT_BYTES} bytes: not a deal")
-        return parse_deal_text(text)
+        return text
     raise UsageError(f"no such file {clip(text)!r}, and not a one-line deal "
                      "(see docs/notation.md)")
 

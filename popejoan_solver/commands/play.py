@@ -45,7 +45,8 @@ class Person:
 
     advice: Callable[[Any], str]
     out: TextIO
-    inp: TextIO
+    inp: TextIO | None
+    """Where the answers are read (``None``: standard input is closed)."""
     name: str = "you"
     peeks: bool = False
     shown: int = 0
@@ -69,9 +70,11 @@ class Person:
                        f"your hand (seat {k.seat + 1}): {format_cards(k.own)}\n")
 
     def _ask(self, prompt: str) -> str:
+        from ..analysis.textfile import read_prompt_line
+
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        line = read_prompt_line(self.inp)
         if not line or line.strip().lower() in ("q", "quit"):
             raise LeftTableError
         return line.strip()

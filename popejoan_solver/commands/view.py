@@ -9,8 +9,6 @@ tag); ``--line STEPS`` plays steps from a deal first.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from dataclasses import replace
 from typing import Any
 
@@ -36,17 +34,9 @@ def register(sub: Any) -> None:
 
 
 def _text(position: str) -> str:
-    from ..analysis.textfile import MAX_INPUT_BYTES, read_bounded, read_text_file
-    from ..cli import UsageError
+    from ..cli import position_text
 
-    if position == "-":
-        return read_bounded(getattr(sys.stdin, "buffer", sys.stdin), "standard input")
-    if os.path.exists(position):
-        return read_text_file(position)
-    if "^" in position and len(position) <= MAX_INPUT_BYTES:
-        return position
-    raise UsageError(f"no such file {position[:60]!r}, and not a one-line deal "
-                     "(see docs/notation.md)")
+    return position_text(position)
 
 
 def _from_record(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]] | None:
