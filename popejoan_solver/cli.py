@@ -34,7 +34,7 @@ from .commands import register_all
 from .logic.find import DESCRIPTIONS, FindQuery, Property, find_deals, parse_hold
 from .model.cards import CardSet, card_name, format_cards
 from .model.deal import Deal, deal_random, deal_warnings
-from .model.errors import PopeJoanError, clip
+from .model.errors import PopeJoanError, clip, escape_controls
 from .model.examples import hoyle_dead_hand
 from .model.notation import (
     deal_from_json,
@@ -399,12 +399,18 @@ def json_text(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def print_lines(lines: Sequence[str]) -> None:
+    """Lines of a report that shows text from a file (players' names, tags, bots' names), its
+    control characters escaped: a terminal shows them, never acts on them."""
+    print("\n".join(escape_controls(line) for line in lines))
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     result = replay(read_record(args.record))
     if args.json:
         _print_json(check_json(result))
     else:
-        print("\n".join(describe(result)))
+        print_lines(describe(result))
     return EXIT_OK if result.legal else EXIT_DISAGREE
 
 
@@ -425,7 +431,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(result.to_json(only))
     else:
-        print("\n".join(describe_grade(result, only)))
+        print_lines(describe_grade(result, only))
     exact = all(g.grade.kept.is_exact and g.grade.best.is_exact for g in result.leads)
     return EXIT_OK if exact else EXIT_TIME_LIMIT
 
@@ -936,7 +942,7 @@ def _run(argv: Sequence[str] | None) -> int:
         result: int = args.func(args)
         return result
     except PopeJoanError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {escape_controls(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # The reader went away (``popejoan graph ... | head``): stop quietly, as Unix tools do.

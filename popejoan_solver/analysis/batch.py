@@ -50,7 +50,7 @@ from types import FrameType
 from typing import Any, Final, Protocol
 
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, deal_random
-from ..model.errors import PopeJoanError, clip
+from ..model.errors import CONTROL_CHARACTERS, PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.rules import get_ruleset
 from ..search.api import check_time_limit, solve, usable_cores
@@ -852,8 +852,8 @@ def _fingerprint(path: Path) -> tuple[int, int, int]:
 def _row_problem(data: dict[str, Any]) -> str | None:
     """What is wrong with a decoded row, or None: a damaged row is refused, never counted."""
     players = data["players"]
-    if not isinstance(data["rules"], str):
-        return "its ruleset is not text"
+    if not isinstance(data["rules"], str) or CONTROL_CHARACTERS.search(data["rules"]):
+        return "its ruleset is not text without control characters"
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         return f"its player count is {_show(str(players))}"
     if type(data["idx"]) is not int or data["idx"] < 0:

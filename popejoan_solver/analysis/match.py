@@ -31,7 +31,7 @@ from typing import Any, Final
 from ..bots.driver import PlayedDeal, play_session, session_record
 from ..bots.registry import make_bot
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS
-from ..model.errors import PopeJoanError
+from ..model.errors import CONTROL_CHARACTERS, PopeJoanError
 from ..model.record import Record, record_from_json, record_to_json
 from ..model.rules import get_ruleset
 from . import batch
@@ -91,11 +91,17 @@ class MatchSettings:
     @classmethod
     def from_meta(cls, meta: dict[str, str], path: Path) -> MatchSettings:
         try:
-            return cls(meta["rules"], int(meta["players"]), tuple(json.loads(meta["bots"])),
-                       int(meta["seed"]), int(meta["session"]))
+            settings = cls(meta["rules"], int(meta["players"]), tuple(json.loads(meta["bots"])),
+                           int(meta["seed"]), int(meta["session"]))
         except (KeyError, ValueError, TypeError) as exc:
             raise BatchFileError(f"{path} is damaged: its settings are incomplete ({exc})") \
                 from None
+        if any(not isinstance(text, str) or CONTROL_CHARACTERS.search(text)
+               for text in (settings.rules, *settings.bots)):
+            # the names are printed (standings): text a terminal would act on is refused
+            raise BatchFileError(f"{path} is damaged: its ruleset or a bot's name is not "
+                                 "text without control characters")
+        return settings
 
 
 def check_match(bots: Sequence[str], players: int, deals: int, session: int,

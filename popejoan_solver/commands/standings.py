@@ -33,7 +33,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     from ..analysis.match import read_match, session_records
     from ..analysis.outfile import check_output_folder, check_output_path, write_output
     from ..analysis.standings import describe, plot, standings
-    from ..cli import UsageError, _print_json
+    from ..cli import UsageError, _print_json, print_lines
     from ..model.record import record_to_json
 
     if args.plot is not None:
@@ -64,7 +64,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(result.to_json())
     else:
-        print("\n".join(describe(result)))
+        print_lines(describe(result))
     return 0
 
 
@@ -81,7 +81,7 @@ def _make_folder(folder: Path, given: str) -> None:
 
 def _maxims(settings: Any, rows: Any, args: argparse.Namespace) -> int:
     from ..analysis.agreement import agreement, describe_agreement
-    from ..cli import UsageError, _print_json
+    from ..cli import UsageError, _print_json, print_lines
 
     if args.maxims not in settings.bots:
         raise UsageError(f"--maxims {args.maxims[:60]!r}: not a bot of this match (bots: "
@@ -91,5 +91,5 @@ def _maxims(settings: Any, rows: Any, args: argparse.Namespace) -> int:
     if args.json:
         _print_json(found.to_json())
     else:
-        print("\n".join(describe_agreement(found)))
+        print_lines(describe_agreement(found))
     return 0

@@ -20,7 +20,7 @@ from typing import Any, Final
 from .board import Board, Compartment
 from .cards import Card, Mask, card_name, format_cards
 from .deal import Deal, deal_random
-from .errors import CardError, NotationError, PopeJoanError, clip
+from .errors import CONTROL_CHARACTERS, CardError, NotationError, PopeJoanError, clip
 from .notation import (
     _WHOLE,
     _cards_field,
@@ -193,6 +193,7 @@ def _tags(data: object, what: str) -> tuple[tuple[str, str], ...]:
                                 f"at most 40: not {clip(key)!r}")
         if key.lower() in RESERVED_TAGS:
             raise NotationError(f"{what}: {key!r} names a field of the record, not a free tag")
+        _no_controls(data[key], f"{what}: the tag {key}")
     return tuple(data.items())
 
 
@@ -291,7 +292,18 @@ def _players_from_json(data: object) -> tuple[str, ...]:
             or any("\n" in p or len(p) > 200 for p in data)):
         raise NotationError("players must be a list of names (one line each, at most 200 "
                             "characters)")
+    for number, name in enumerate(data, 1):
+        _no_controls(name, f"the name of player {number}")
     return tuple(data)
+
+
+def _no_controls(text: str, what: str) -> None:
+    """Refuse text that a terminal would act on when it is shown (``ESC [2J``, BEL, an OSC,
+    U+202E): a record's names and tags are printed by ``popejoan check``."""
+    found = CONTROL_CHARACTERS.search(text)
+    if found is not None:
+        raise NotationError(f"{what} holds the control character U+{ord(found[0]):04X} "
+                            "(names and tags are text to show: no control characters)")
 
 
 def _final_from_json(data: object, rules: Ruleset) -> tuple[Mask, ...]:
