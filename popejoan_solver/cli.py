@@ -133,14 +133,22 @@ def position_text(text: str, stdin: Any = None) -> str:
                      "(see docs/notation.md)")
 
 
+BUILT_IN_NOTE: Final = ("the built-in example: Hoyle's dead-hand deal, eleven cards to each "
+                        "of four players and his seven dead cards (not a ruleset's own split: "
+                        "`popejoan deal` deals one)")
+"""What ``solve`` says of the built-in example on standard output, in place of the warning
+that its split is not the ruleset's own (Hoyle's example chose the seven dead cards)."""
+
+
 def _load(args: argparse.Namespace) -> Deal:
     deal = read_deal(args.deal)
     if args.rules is not None or args.set:
         rules = get_ruleset(args.rules) if args.rules is not None else deal.rules
         rules = rules.with_options(parse_assignments(args.set or []))
         deal = deal.with_rules(rules)
-    for warning in deal_warnings(deal):
-        print(f"warning: {warning}", file=sys.stderr)
+    if args.deal is not None:  # the built-in example's split is Hoyle's: noted, not warned of
+        for warning in deal_warnings(deal):
+            print(f"warning: {warning}", file=sys.stderr)
     return deal
 
 
@@ -360,6 +368,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(solve_json(solution))
     else:
+        if args.deal is None:
+            print(BUILT_IN_NOTE)
         _print_solution(deal, solution)
     return EXIT_OK if solution.exact else EXIT_TIME_LIMIT
 
@@ -740,11 +750,19 @@ def _seconds(text: str) -> float:
     return value
 
 
+MAX_DIGITS: Final = 1000
+"""The most digits of a whole number given on the command line."""
+
+
 def _whole(text: str) -> int:
     """A whole number of at least 0, in ASCII digits."""
-    if not text.strip().isascii() or not text.strip().isdigit():
+    digits = text.strip()
+    if not digits.isascii() or not digits.isdigit():
         raise argparse.ArgumentTypeError(f"not a whole number >= 0: {clip(text)!r}")
-    return int(text)
+    if len(digits) > MAX_DIGITS:  # int() itself refuses more than 4300
+        raise argparse.ArgumentTypeError(f"too large: {len(digits)} digits (at most "
+                                         f"{MAX_DIGITS})")
+    return int(digits)
 
 
 def _version() -> str:
