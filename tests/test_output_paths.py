@@ -252,6 +252,17 @@ def test_a_full_disk_names_the_file_and_leaves_nothing(writer: str, files: dict[
     assert sorted(p.name for p in full_disk.iterdir()) == ["filler"]
 
 
+@pytest.mark.parametrize("writer", ["batch --out", "match --out"])
+def test_a_new_sqlite_file_on_a_full_disk_leaves_nothing(writer: str, files: dict[str, str],
+                                                        full_disk: Path) -> None:
+    """SQLite made the new file before its tables: a full disk left an empty file."""
+    path = full_disk / "out.db"
+    outcome = run_cli(WRITERS[writer](str(path), files))
+    assert_contract(outcome, 2)
+    assert str(path) in outcome.stderr
+    assert sorted(p.name for p in full_disk.iterdir()) == ["filler"]
+
+
 def test_a_full_disk_keeps_the_old_file(files: dict[str, str], full_disk: Path) -> None:
     (full_disk / "filler").unlink()
     old = full_disk / "old.png"
