@@ -358,3 +358,20 @@ def test_a_record_written_through_a_link_is_a_record(short_dir: Path) -> None:
     link, target = _link(short_dir, existing=False)
     assert_contract(run_cli(["solve", DEAL, "--seat", "1", "--record", str(link)]), 0)
     assert json.loads(target.read_text())["format"] == "popejoan-record"
+
+
+def test_a_file_system_without_hard_links_still_gets_a_new_batch_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new file is linked into place; where there are no hard links (FAT), renamed."""
+    import errno
+
+    from popejoan_solver.analysis.batch import BatchStore
+
+    def no_links(source: object, target: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    out = tmp_path / "b.db"
+    BatchStore(out, 1, None).close()
+    BatchStore(out, 1, None).close()  # and resumed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.db"]

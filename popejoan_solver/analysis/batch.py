@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import errno
 import itertools
 import json
 import math
@@ -426,6 +427,12 @@ def solve_task(task: Task) -> dict[str, Any]:
     }
 
 
+NO_HARD_LINKS: Final = frozenset({errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS,
+                                   errno.EMLINK})
+"""What ``os.link`` fails with on a file system that has no hard links (FAT, some network and
+FUSE file systems)."""
+
+
 def open_store(path: Path, schema: str, settings: dict[str, str],
                noun: str = "batch file") -> sqlite3.Connection:
     """Open the SQLite file ``path`` for writing, by the rules of every output path
@@ -472,6 +479,11 @@ def _create_whole(path: Path, target: Path, schema: str, settings: dict[str, str
             os.link(temporary, target)
         except FileExistsError:  # another run made it first, or an empty file is there
             if target.stat().st_size == 0:
+                os.replace(temporary, target)
+        except OSError as exc:
+            if exc.errno not in NO_HARD_LINKS:
+                raise
+            if not target.exists():  # a file system without hard links: renamed instead
                 os.replace(temporary, target)
     except OSError as exc:
         raise BatchFileError(f"cannot create {path}: {exc.strerror or exc}") from None
