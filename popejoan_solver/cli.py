@@ -10,19 +10,23 @@ encoding and the rules model disagree, or a frame of a proof is impossible: a bu
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import io
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from .analysis.batch import parse_players, run_batch, tty_progress
 from .analysis.grading import describe as describe_grade
 from .analysis.grading import grade_record
 from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
+from .analysis.outfile import check_output_folder, check_output_path, write_output
 from .analysis.referee import RecordReplay, describe, replay
 from .analysis.stats import groups, interval_text, plot, wilson
 from .analysis.textfile import MAX_INPUT_BYTES, read_bounded, read_text_file
@@ -30,7 +34,7 @@ from .commands import register_all
 from .logic.find import DESCRIPTIONS, FindQuery, Property, find_deals, parse_hold
 from .model.cards import CardSet, card_name, format_cards
 from .model.deal import Deal, deal_random, deal_warnings
-from .model.errors import PopeJoanError, clip
+from .model.errors import PopeJoanError, clip, escape_controls
 from .model.examples import hoyle_dead_hand
 from .model.notation import (
     deal_from_json,
@@ -64,6 +68,8 @@ from .search import ENGINES, Solution, solve
 from .search.fast import DEFAULT_TT_ENTRIES
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     from .analysis.cases import CaseResult
     from .logic.prover import TheoremResult
 
@@ -79,30 +85,59 @@ class UsageError(PopeJoanError):
     """A command line that cannot be understood."""
 
 
+_QUOTED: Final = re.compile(r"'[^']{80,}'|\"[^\"]{80,}\"")
+"""A value argparse echoes in quotes, long enough to be cut to what a message shows."""
+_ARGPARSE_TYPE: Final = re.compile(r"invalid _\w+ value")
+"""argparse's "invalid TYPE value", TYPE the name of one of this module's functions."""
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one ``error: ...`` line and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(clip(message, 300))
+        # argparse quotes the user's value whole, and names a type by its function's name.
+        message = _ARGPARSE_TYPE.sub("invalid value", message)
+        message = _QUOTED.sub(lambda quoted: repr(clip(quoted[0][1:-1])), message)
+        raise UsageError(clip(message, 200))
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """Help, usage and version text, written without argparse's swallowing of a write
+        error: ``--help`` onto a full disk is an error (see :func:`main`), not status 0."""
+        if message:
+            (file or sys.stderr).write(message)
 
 
 def read_deal(text: str | None, stdin: Any = None) -> Deal:
     """A deal from a file path, ``-`` (standard input), the one-line notation, or the example."""
     if text is None:
         return hoyle_dead_hand()
+    return parse_deal_text(position_text(text, stdin))
+
+
+def position_text(text: str, stdin: Any = None) -> str:
+    """The text a DEAL or POSITION argument gives: a file's (a named pipe's once written),
+    standard input's for ``-``, or the argument itself in the one-line notation (it holds
+    the ``|`` before the dead hand or the ``^`` of the turn-up)."""
     if text == "-":
         stream = stdin if stdin is not None else sys.stdin
         if stream is None:
             raise UsageError("standard input is closed: give the deal as a file or on a pipe")
-        return parse_deal_text(read_bounded(getattr(stream, "buffer", stream), "standard input"))
+        return read_bounded(getattr(stream, "buffer", stream), "standard input")
     if os.path.exists(text):
-        return parse_deal_text(read_text_file(text))
-    if "^" in text:
+        return read_text_file(text)
+    if "^" in text or "|" in text:
         if len(text) > MAX_INPUT_BYTES:
             raise UsageError(f"the deal is larger than {MAX_INPUT_BYTES} bytes: not a deal")
-        return parse_deal_text(text)
+        return text
     raise UsageError(f"no such file {clip(text)!r}, and not a one-line deal "
                      "(see docs/notation.md)")
+
+
+BUILT_IN_NOTE: Final = ("the built-in example: Hoyle's dead-hand deal, eleven cards to each "
+                        "of four players and his seven dead cards (not a ruleset's own split: "
+                        "`popejoan deal` deals one)")
+"""What ``solve`` says of the built-in example on standard output, in place of the warning
+that its split is not the ruleset's own (Hoyle's example chose the seven dead cards)."""
 
 
 def _load(args: argparse.Namespace) -> Deal:
@@ -111,8 +146,9 @@ def _load(args: argparse.Namespace) -> Deal:
         rules = get_ruleset(args.rules) if args.rules is not None else deal.rules
         rules = rules.with_options(parse_assignments(args.set or []))
         deal = deal.with_rules(rules)
-    for warning in deal_warnings(deal):
-        print(f"warning: {warning}", file=sys.stderr)
+    if args.deal is not None:  # the built-in example's split is Hoyle's: noted, not warned of
+        for warning in deal_warnings(deal):
+            print(f"warning: {warning}", file=sys.stderr)
     return deal
 
 
@@ -179,30 +215,18 @@ def cmd_stops(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- graph
 
 def cmd_graph(args: argparse.Namespace) -> int:
-    from .analysis.graph import write_atomically
-
     deal = _load(args)
-    output = Path(args.output).resolve() if args.output else None
-    if args.output == "":
-        raise UsageError("--output names no file")
-    if output is not None:  # checked before the graph, which may take minutes to build
+    if args.output is not None:  # checked before the graph, which may take minutes to build
+        check_output_path(args.output, "--output")
         if args.format is None:
             raise UsageError("--output needs --format (graphml, dot or json)")
-        if output.exists() and not output.is_dir() and not output.is_file():
-            raise UsageError(f"--output {clip(args.output)} is not a regular file (a device, "
-                             "pipe or socket): it would be replaced")
-        if output.is_dir():
-            raise UsageError(f"--output {clip(args.output)} is a directory")
-        if not output.parent.is_dir():
-            raise UsageError(f"--output {clip(args.output)}: no such directory "
-                             f"{clip(str(output.parent))}")
     graph, root = build_graph(deal, args.max_states)
     summary = summarise(graph, root)
     out = sys.stdout
     if args.format:
         text = export(graph, args.format)
-        if output is not None:
-            write_atomically(output, text)  # whole or not at all, even on Ctrl-C
+        if args.output is not None:
+            write_output(args.output, text, "--output")  # whole or not at all, even on Ctrl-C
         else:
             sys.stdout.write(text)
             out = sys.stderr
@@ -335,7 +359,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.record is not None and deal.played:
         raise UsageError("--record starts from a deal as dealt, not a position with cards played")
     if args.record is not None:
-        check_writable(args.record, "--record")
+        check_output_path(args.record, "--record")
     solution = solve(deal, seats=seats, engine=args.engine, time_limit=args.time_limit,
                      tt_entries=args.tt_entries, threads=args.threads)
     if args.record is not None:
@@ -344,40 +368,21 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(solve_json(solution))
     else:
+        if args.deal is None:
+            print(BUILT_IN_NOTE)
         _print_solution(deal, solution)
     return EXIT_OK if solution.exact else EXIT_TIME_LIMIT
 
 
-def check_writable(path: str, option: str) -> None:
-    """Refuse an output file that could not be written before the work rather than after it
-    (opened to append and, if it was not there, removed again)."""
-    if os.path.isdir(path):
-        raise UsageError(f"{option} {clip(path, 60)!r} is a folder, not a file")
-    existed = os.path.exists(path)
-    try:
-        with open(path, "a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise UsageError(f"{option} {clip(path, 60)!r}: cannot write it: "
-                         f"{exc.strerror or exc}") from None
-    if not existed:
-        os.remove(path)
-
-
 def _write_record(path: str, record: Record, exact: bool) -> None:
-    """Write the optimal line as a record (text form for a ``.txt`` file, else JSON), by a
-    temporary file renamed into place."""
+    """Write the optimal line as a record (text form for a ``.txt`` file, else JSON), whole
+    or not at all (``analysis.outfile``)."""
     if not exact:
         print("warning: --record: the time limit ran out, so the line recorded may not be "
               "optimal or complete", file=sys.stderr)
     text = (record_to_text(record) if path.endswith(".txt")
             else json.dumps(record_to_json(record), indent=2, ensure_ascii=False) + "\n")
-    temporary = Path(f"{path}.tmp{os.getpid()}")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    write_output(path, text, "--record")
 
 
 # ----------------------------------------------------------------------------- check
@@ -404,12 +409,18 @@ def json_text(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def print_lines(lines: Sequence[str]) -> None:
+    """Lines of a report that shows text from a file (players' names, tags, bots' names), its
+    control characters escaped: a terminal shows them, never acts on them."""
+    print("\n".join(escape_controls(line) for line in lines))
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     result = replay(read_record(args.record))
     if args.json:
         _print_json(check_json(result))
     else:
-        print("\n".join(describe(result)))
+        print_lines(describe(result))
     return EXIT_OK if result.legal else EXIT_DISAGREE
 
 
@@ -430,7 +441,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(result.to_json(only))
     else:
-        print("\n".join(describe_grade(result, only)))
+        print_lines(describe_grade(result, only))
     exact = all(g.grade.kept.is_exact and g.grade.best.is_exact for g in result.leads)
     return EXIT_OK if exact else EXIT_TIME_LIMIT
 
@@ -473,11 +484,12 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
     rules = _ruleset_from(args)
     names = args.theorem or None
+    folder = _certificate_folder(args)
     try:  # Ctrl-C: KeyboardInterrupt, never a verdict
-        if args.certificate is not None:
+        if folder is not None:
             from .logic.certificates import prove_certified
 
-            results = prove_certified(rules, names, args.certificate, _command(args))
+            results = prove_certified(rules, names, folder, _command(args))
         else:
             results = prove(rules, names)
     except ProofError as exc:  # neither an answer nor bad input
@@ -508,6 +520,14 @@ def cmd_prove(args: argparse.Namespace) -> int:
     return EXIT_TIME_LIMIT if statuses & {Status.UNKNOWN, Status.VACUOUS} else EXIT_OK
 
 
+def _certificate_folder(args: argparse.Namespace) -> str | None:
+    """``--certificate DIR`` checked as every output path is (``analysis.outfile``): the
+    folder through any symbolic link, or None."""
+    if args.certificate is None:
+        return None
+    return str(check_output_folder(args.certificate, "--certificate"))
+
+
 def _command(args: argparse.Namespace) -> list[str]:
     """The command line, for a certificate's manifest."""
     return ["popejoan", *(sys.argv[1:] if args.argv is None else args.argv)]
@@ -517,6 +537,7 @@ def _command(args: argparse.Namespace) -> list[str]:
 
 def cmd_find(args: argparse.Namespace) -> int:
     rules = _ruleset_from(args)
+    folder = _certificate_folder(args)
     # The time limit (finite, above 0), the seat and the cards are checked by find_deals.
     if not 3 <= args.players <= 8:
         raise UsageError(f"--players must be from 3 to 8, not {args.players}")
@@ -531,12 +552,12 @@ def cmd_find(args: argparse.Namespace) -> int:
             raise UsageError("--dead names no cards (write CARDS, like 8S,TS)")
     query = FindQuery(Property(args.property), rules, args.players, args.seat - 1, hold, dead,
                       args.count, args.seed, args.time_limit)
-    if args.certificate is not None:
+    if folder is not None:
         from .logic.certificates import find_certified
         from .logic.prover import ProofError
 
         try:
-            result = find_certified(query, args.certificate, _command(args))
+            result = find_certified(query, folder, _command(args))
         except ProofError as exc:  # the proof failed its check: a bug, never a verdict
             print(f"error: internal error: {clip(str(exc), 400)} (a bug of popejoan: please "
                   "report it)", file=sys.stderr)
@@ -586,6 +607,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     for name in rules:
         get_ruleset(name)
     players = parse_players(args.players)
+    check_output_path(args.out, "--out")
     try:  # run_batch checks --deals, --workers, --cluster and the file before any work
         report = run_batch(Path(args.out), rules, players, args.deals, args.seed,
                            workers=args.workers, cluster=args.cluster,
@@ -601,10 +623,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from .analysis.batch import read_rows
-    if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg"):
-        raise UsageError("--plot writes a .png or .svg file")
+    if args.plot is not None:
+        if Path(args.plot).suffix.lower() not in (".png", ".svg"):
+            raise UsageError("--plot writes a .png or .svg file")
+        check_output_path(args.plot, "--plot")
     found = groups(read_rows(Path(args.file)))  # read-only; a bad or damaged file: one error
-    if args.plot:
+    if args.plot is not None:
         plot(found, Path(args.plot))
     if args.json:
         _print_json({"groups": [g.to_json() for g in found]})
@@ -639,16 +663,16 @@ STUDIES = ("hoyle-maxims", "seat-values")
 def cmd_study(args: argparse.Namespace) -> int:
     from .analysis.batch import EXIT_TERMINATED, MAX_DEALS, BatchTerminatedError, read_rows
     from .analysis.maxims import study
-    from .analysis.reports import maxims_report, seat_values_report
+    from .analysis.reports import check_report, maxims_report, seat_values_report
 
     # A ruleset may carry its own deal count (``early-hoyle:120``) when it is slower to solve.
     if args.name == "hoyle-maxims" and args.rules is not None:
         raise UsageError("--rules is for seat-values: hoyle-maxims studies Hoffmann's maxims "
                          "under hoyle-modernized")
-    report = Path(args.report) if args.report else None
-    if args.report is not None and (report is None or (report.exists() and not report.is_dir())):
-        raise UsageError(f"--report {clip(args.report)!r}: not a directory (checked before the "
-                         "study runs)")
+    # The report's folder and files, checked before the study runs.
+    report = Path(args.report) if args.report is not None else None
+    if args.report is not None:
+        check_report(args.name, args.report, "--report")
     wanted: dict[str, int] = {}
     for entry in (["hoyle-modernized"] if args.name == "hoyle-maxims"
                   else split_rulesets(",".join(RULESETS) if args.rules is None
@@ -666,6 +690,7 @@ def cmd_study(args: argparse.Namespace) -> int:
         raise UsageError(f"--rules names no ruleset: {(args.rules or '')[:60]!r}")
     rules = list(wanted)
     players = parse_players(args.players)
+    check_output_path(args.out, "--out")
     out = Path(args.out)
     try:  # run_batch checks the counts, --workers, --cluster and the file before any work
         for deals in sorted(set(wanted.values())):
@@ -683,13 +708,13 @@ def cmd_study(args: argparse.Namespace) -> int:
             and r["idx"] < wanted[r["rules"]]]
     if args.name == "seat-values":
         found = groups(rows)
-        if args.report:
-            print(f"wrote {seat_values_report(found, command, Path(args.report))}")
+        if report is not None:
+            print(f"wrote {seat_values_report(found, command, report)}")
         _print_json({"groups": [g.to_json() for g in found]})
         return EXIT_OK
     results = study(rows)
-    if args.report:
-        print(f"wrote {maxims_report(results, command, Path(args.report))}")
+    if report is not None:
+        print(f"wrote {maxims_report(results, command, report)}")
     for p in sorted(results):
         for label, summary in results[p].items():
             rate, lo, hi = summary.optimal_rate
@@ -725,11 +750,19 @@ def _seconds(text: str) -> float:
     return value
 
 
+MAX_DIGITS: Final = 1000
+"""The most digits of a whole number given on the command line."""
+
+
 def _whole(text: str) -> int:
     """A whole number of at least 0, in ASCII digits."""
-    if not text.strip().isascii() or not text.strip().isdigit():
+    digits = text.strip()
+    if not digits.isascii() or not digits.isdigit():
         raise argparse.ArgumentTypeError(f"not a whole number >= 0: {clip(text)!r}")
-    return int(text)
+    if len(digits) > MAX_DIGITS:  # int() itself refuses more than 4300
+        raise argparse.ArgumentTypeError(f"too large: {len(digits)} digits (at most "
+                                         f"{MAX_DIGITS})")
+    return int(digits)
 
 
 def _version() -> str:
@@ -897,37 +930,128 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status. Standard output is flushed here, not at
+    the interpreter's exit: output that cannot be written (a full disk) is an error."""
+    _whole_writes_to_stdout()
     for stream in (sys.stdout, sys.stderr):
         # A terminal or pipe that cannot show a card's suit symbol gets an escape, not a crash.
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
+    try:
+        status = _run(argv)
+    except SystemExit:  # --help and --version: printed, then flushed below
+        failed = _flush_stdout(EXIT_OK)
+        if failed is not None:
+            return failed
+        raise
+    failed = _flush_stdout(status)
+    return status if failed is None else failed
+
+
+WRITE_ERRORS: Final = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO})
+"""Errors of a write: one with no file name is standard output's (every file the commands
+write goes through ``analysis.outfile``, whose errors name the file)."""
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
         args.argv = None if argv is None else list(argv)
         result: int = args.func(args)
         return result
     except PopeJoanError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {escape_controls(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # The reader went away (``popejoan graph ... | head``): stop quietly, as Unix tools do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _silence_stdout()
         return EXIT_BROKEN_PIPE
     except MemoryError:
         print("error: out of memory (a smaller --max-states or --tt-entries may help)",
               file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
-        print(clip(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), 300),
-              file=sys.stderr)
+        if exc.filename is None and exc.errno in WRITE_ERRORS:
+            _silence_stdout()
+            print(f"error: cannot write standard output: {exc.strerror or exc}",
+                  file=sys.stderr)
+        else:
+            print(clip(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "),
+                       300), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         resume = " (every row stored is kept: run it again to resume)" if argv_command(
             argv) in ("batch", "study") else ""
         print(f"error: interrupted{resume}", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+class _WholeWrites(io.RawIOBase):
+    """A file descriptor written whole or with an error: the buffered writer of Python's
+    standard output drops what a short write (a disk that fills mid-write) left over, and
+    says nothing."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self.fd, view[done:])
+        return done
+
+
+def _whole_writes_to_stdout() -> None:
+    """Standard output (the process's own, not a test's capture) through :class:`_WholeWrites`,
+    so that output a full disk cut short is an error."""
+    stdout = sys.stdout
+    if stdout is None or stdout is not sys.__stdout__ or not isinstance(stdout, io.TextIOWrapper):
+        return
+    try:
+        fd = stdout.fileno()
+        stdout.flush()
+    except (OSError, ValueError):
+        return
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding=stdout.encoding,
+                                  errors=stdout.errors, line_buffering=stdout.line_buffering)
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null: what is left in its buffer cannot be written, and
+    the interpreter's own flush at exit must not fail again (status 120, a second message)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _flush_stdout(status: int) -> int | None:
+    """Flush standard output; the status to exit with instead when that fails: 141 for a
+    reader gone, else 2 with one ``error:`` line (none more if the command already failed)."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as exc:
+        _silence_stdout()
+        if status in (EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE):
+            return status  # its error line is printed already
+        print(f"error: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return None
 
 
 STOPPED_BY_CTRL_C = frozenset({"serve"})

@@ -7,6 +7,7 @@ has no traceback and, for an error, exactly one line starting ``error:``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import signal
@@ -16,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY_CAP = 2 << 30
@@ -34,28 +36,41 @@ class Outcome:
     """The process (and process-group) id, for checks after it ended."""
 
 
-def _limits(memory: int) -> None:
+def _limits(memory: int, file_size: int | None = None, stdin_closed: bool = False) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    if file_size is not None:  # a write past it fails with EFBIG (Python ignores SIGXFSZ)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
+    if stdin_closed:
+        os.close(0)
 
 
 def run_cli(args: Sequence[str], *, stdin: bytes | None = None, timeout: float = 60,
             memory: int = MEMORY_CAP, cwd: Path | None = None,
-            env: dict[str, str] | None = None) -> Outcome:
+            env: dict[str, str] | None = None, stdout_file: Path | None = None,
+            file_size: int | None = None, stdin_closed: bool = False) -> Outcome:
     """Run ``python -m popejoan_solver ARGS`` under a memory cap; killed (and failed) past
-    ``timeout`` seconds, its whole process group with it."""
+    ``timeout`` seconds, its whole process group with it. ``stdout_file``: standard output
+    goes to that file (``Outcome.stdout`` is then empty); ``file_size``: no file may grow past
+    that many bytes (RLIMIT_FSIZE: a full disk, as a write sees it); ``stdin_closed``: the
+    command starts with no standard input at all (``<&-``)."""
     started = time.monotonic()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "popejoan_solver", *args],
-        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd or ROOT,
-        env=env, start_new_session=True, preexec_fn=lambda: _limits(memory))
-    try:
-        out, err = proc.communicate(stdin, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise AssertionError(f"popejoan {' '.join(args)[:200]} ran past {timeout} s") from None
-    return Outcome(proc.returncode, out.decode("utf-8", "replace"),
+    with contextlib.ExitStack() as stack:
+        out_to: Any = (stack.enter_context(open(stdout_file, "wb")) if stdout_file is not None
+                       else subprocess.PIPE)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "popejoan_solver", *args],
+            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdout=out_to, stderr=subprocess.PIPE, cwd=cwd or ROOT,
+            env=env, start_new_session=True,
+            preexec_fn=lambda: _limits(memory, file_size, stdin_closed))
+        try:
+            out, err = proc.communicate(stdin, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise AssertionError(f"popejoan {' '.join(args)[:200]} ran past {timeout} s") \
+                from None
+    return Outcome(proc.returncode, (out or b"").decode("utf-8", "replace"),
                    err.decode("utf-8", "replace"), time.monotonic() - started)
 
 

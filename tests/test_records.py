@@ -16,7 +16,7 @@ from popejoan_solver.analysis.referee import Breach, RecordReplay, replay
 from popejoan_solver.model.board import Board, Compartment
 from popejoan_solver.model.cards import card_name, parse_card
 from popejoan_solver.model.deal import Deal, deal_random
-from popejoan_solver.model.errors import NotationError
+from popejoan_solver.model.errors import CONTROL_CHARACTERS, NotationError
 from popejoan_solver.model.notation import deal_from_json
 from popejoan_solver.model.play import Position, Run
 from popejoan_solver.model.record import (
@@ -238,7 +238,8 @@ def records(draw: st.DrawFn) -> Record:
     names = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,10}", fullmatch=True).filter(
         lambda k: k.lower() not in ("rules", "player", "dealer", "deal", "claimedvalues",
                                     "claimedboard", "finalround"))
-    tags = tuple(draw(st.dictionaries(names, st.text(max_size=20), max_size=3)).items())
+    shown = st.text(max_size=20).filter(lambda s: not CONTROL_CHARACTERS.search(s))
+    tags = tuple(draw(st.dictionaries(names, shown, max_size=3)).items())
     play_list = draw(st.lists(st.builds(Play, st.integers(0, players - 1), st.integers(0, 51)
                                         .filter(lambda c: card_name(c) != "8D"), st.booleans()),
                               max_size=12))
@@ -253,7 +254,8 @@ def records(draw: st.DrawFn) -> Record:
                             tags, claim, dealt_by)
     session = (recorded,) * draw(st.integers(1, 3))
     people = draw(st.none() | st.lists(st.text(min_size=1, max_size=8).filter(
-        lambda s: s.strip() != "" and "\n" not in s), min_size=players, max_size=players))
+        lambda s: s.strip() != "" and not CONTROL_CHARACTERS.search(s)), min_size=players,
+        max_size=players))  # control characters are refused (test_terminal_safety.py)
     return Record(deal.rules, session, tags, tuple(people or ()),
                   draw(st.none() | st.integers(1, players)))
 

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import errno
 import itertools
 import json
 import math
 import multiprocessing
 import os
 import re
+import secrets
 import signal
 import socket
 import sqlite3
@@ -49,10 +51,11 @@ from types import FrameType
 from typing import Any, Final, Protocol
 
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, deal_random
-from ..model.errors import PopeJoanError, clip
+from ..model.errors import CONTROL_CHARACTERS, PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.rules import get_ruleset
 from ..search.api import check_time_limit, solve, usable_cores
+from .outfile import check_output_path
 
 FORMAT: Final = "popejoan-batch"
 VERSION: Final = 1
@@ -424,29 +427,92 @@ def solve_task(task: Task) -> dict[str, Any]:
     }
 
 
+NO_HARD_LINKS: Final = frozenset({errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS,
+                                   errno.EMLINK})
+"""What ``os.link`` fails with on a file system that has no hard links (FAT, some network and
+FUSE file systems)."""
+
+
+def open_store(path: Path, schema: str, settings: dict[str, str],
+               noun: str = "batch file") -> sqlite3.Connection:
+    """Open the SQLite file ``path`` for writing, by the rules of every output path
+    (``analysis.outfile``): a device, pipe or socket refused, a symbolic link written through.
+    A new file is made whole beside it (its tables and ``settings``), then linked into place:
+    a failure (a full disk) leaves no file, and of two runs racing to make it one makes it
+    and the other opens it (and checks its settings as any file it resumes)."""
+    fresh = _inspect(path, writing=True, noun=noun)
+    target = check_output_path(path)
+    if fresh:
+        _create_whole(path, target, schema, settings)
+    with _sql(path, "open"):
+        db = sqlite3.connect(target, timeout=30)
+    try:
+        with _sql(path, "write to"):
+            _interruptible(db)
+            db.execute("PRAGMA synchronous=NORMAL")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def setup_script(schema: str, settings: dict[str, str]) -> str:
+    """The tables and the settings in one transaction (a settings row another run wrote
+    first is kept, and then compared)."""
+    values = ", ".join(f"({_quote(k)}, {_quote(v)})" for k, v in settings.items())
+    return f"BEGIN IMMEDIATE; {schema} INSERT OR IGNORE INTO meta VALUES {values}; COMMIT;"
+
+
+def _create_whole(path: Path, target: Path, schema: str, settings: dict[str, str]) -> None:
+    """Make the new file ``target`` (``path`` through any link) complete in a temporary file
+    beside it, then link it into place; an empty file there is replaced."""
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.new")
+    try:
+        with _sql(path, "create"):
+            db = sqlite3.connect(temporary)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.executescript(setup_script(schema, settings))
+            finally:
+                db.close()
+        try:
+            os.link(temporary, target)
+        except FileExistsError:  # another run made it first, or an empty file is there
+            if target.stat().st_size == 0:
+                os.replace(temporary, target)
+        except OSError as exc:
+            if exc.errno not in NO_HARD_LINKS:
+                raise
+            if not target.exists():  # a file system without hard links: renamed instead
+                os.replace(temporary, target)
+    except OSError as exc:
+        raise BatchFileError(f"cannot create {path}: {exc.strerror or exc}") from None
+    finally:
+        for leftover in (temporary, _wal(temporary), temporary.with_name(temporary.name + "-shm")):
+            leftover.unlink(missing_ok=True)
+
+
 class BatchStore:
     """The SQLite file: its settings, the rows done, and one transaction per new row."""
 
     def __init__(self, path: Path, seed: int, time_limit: float | None) -> None:
         self.path = path
-        fresh = _inspect(path, writing=True)
-        with _sql(path, "open"):
-            self.db = sqlite3.connect(path, timeout=30)
+        settings = {"format": FORMAT, "version": str(VERSION), "seed": str(seed),
+                    "time_limit": "none" if time_limit is None else repr(time_limit)}
+        self.db = open_store(path, SCHEMA, settings)
         try:
             with _sql(path, "write to"):
-                _interruptible(self.db)
-                self._prepare(seed, time_limit, fresh)
+                self._prepare(settings)
         except BaseException:
             self.db.close()
             raise
 
-    def _prepare(self, seed: int, time_limit: float | None, fresh: bool) -> None:
-        """Check a file we resume (ours, undamaged, same settings), or set up a new one in one
-        transaction, so a kill leaves either nothing or a whole, empty batch file."""
+    def _prepare(self, settings: dict[str, str]) -> None:
+        """Check a file we resume (ours, undamaged, same settings); an SQLite file with no
+        tables yet is set up in one transaction, so a kill leaves either nothing or a whole,
+        empty batch file."""
         path = self.path
-        settings = {"format": FORMAT, "version": str(VERSION), "seed": str(seed),
-                    "time_limit": "none" if time_limit is None else repr(time_limit)}
-        tables = set() if fresh else {r[0] for r in self.db.execute(
+        tables = {r[0] for r in self.db.execute(
             "SELECT name FROM sqlite_master WHERE type='table'")}
         stored = _check_ours(self.db, path) if tables else {}
         if stored and "deals" not in tables:
@@ -455,11 +521,9 @@ class BatchStore:
                 "SELECT 1 FROM deals LIMIT 1").fetchone():
             raise BatchFileError(f"{path} is not a popejoan batch file (rows but no settings)")
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
         if not stored:
-            values = ", ".join(f"({_quote(k)}, {_quote(v)})" for k, v in settings.items())
-            self.db.executescript(f"BEGIN; {SCHEMA} INSERT INTO meta VALUES {values}; COMMIT;")
-            stored = settings
+            self.db.executescript(setup_script(SCHEMA, settings))
+            stored = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
         for key in ("version", "seed", "time_limit"):
             if stored.get(key) != settings[key]:
                 raise BatchFileError(
@@ -800,8 +864,8 @@ def _fingerprint(path: Path) -> tuple[int, int, int]:
 def _row_problem(data: dict[str, Any]) -> str | None:
     """What is wrong with a decoded row, or None: a damaged row is refused, never counted."""
     players = data["players"]
-    if not isinstance(data["rules"], str):
-        return "its ruleset is not text"
+    if not isinstance(data["rules"], str) or CONTROL_CHARACTERS.search(data["rules"]):
+        return "its ruleset is not text without control characters"
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         return f"its player count is {_show(str(players))}"
     if type(data["idx"]) is not int or data["idx"] < 0:

@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import secrets
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
@@ -15,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.cards import Mask, card_name, format_cards
 from ..model.deal import Deal
-from ..model.errors import PopeJoanError, clip
+from ..model.errors import PopeJoanError
 from ..model.play import Game, Position, StopReason
+from .outfile import write_output
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -199,23 +197,8 @@ def _export(graph: nx.DiGraph, fmt: str) -> str:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all.
-
-    The text goes to a temporary file beside ``path``, renamed into place only once it is
-    complete and on disk: a failed or interrupted run (Ctrl-C) leaves neither a half-written
-    ``path`` nor the temporary file. A file that cannot be written is a
-    :class:`PopeJoanError` naming ``path``.
-    """
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
-    try:
-        with open(temp, "x", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            temp.unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise PopeJoanError(f"cannot write {clip(str(path))}: {exc.strerror or exc}") from None
-        raise
+    """Write ``text`` to ``path`` whole or not at all, by the rules every output file follows
+    (:func:`~popejoan_solver.analysis.outfile.write_output`): a failed or interrupted run
+    (Ctrl-C) leaves neither a half-written ``path`` nor a temporary file; an error is a
+    :class:`PopeJoanError` naming ``path``."""
+    write_output(path, text)

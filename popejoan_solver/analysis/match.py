@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import Any, Final
 from ..bots.driver import PlayedDeal, play_session, session_record
 from ..bots.registry import make_bot
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS
-from ..model.errors import PopeJoanError
+from ..model.errors import CONTROL_CHARACTERS, PopeJoanError
 from ..model.record import Record, record_from_json, record_to_json
 from ..model.rules import get_ruleset
 from . import batch
@@ -43,8 +42,6 @@ from .batch import (
     _check_ours,
     _connect_read,
     _inspect,
-    _interruptible,
-    _quote,
     _sigterm_stops_the_batch,
     _sql,
     _table_info,
@@ -94,11 +91,17 @@ class MatchSettings:
     @classmethod
     def from_meta(cls, meta: dict[str, str], path: Path) -> MatchSettings:
         try:
-            return cls(meta["rules"], int(meta["players"]), tuple(json.loads(meta["bots"])),
-                       int(meta["seed"]), int(meta["session"]))
+            settings = cls(meta["rules"], int(meta["players"]), tuple(json.loads(meta["bots"])),
+                           int(meta["seed"]), int(meta["session"]))
         except (KeyError, ValueError, TypeError) as exc:
             raise BatchFileError(f"{path} is damaged: its settings are incomplete ({exc})") \
                 from None
+        if any(not isinstance(text, str) or CONTROL_CHARACTERS.search(text)
+               for text in (settings.rules, *settings.bots)):
+            # the names are printed (standings): text a terminal would act on is refused
+            raise BatchFileError(f"{path} is damaged: its ruleset or a bot's name is not "
+                                 "text without control characters")
+        return settings
 
 
 def check_match(bots: Sequence[str], players: int, deals: int, session: int,
@@ -171,28 +174,23 @@ class MatchStore:
 
     def __init__(self, path: Path, settings: MatchSettings) -> None:
         self.path = path
-        fresh = _inspect(path, writing=True, noun=KIND.noun)
-        with _sql(path, "open"):
-            self.db = sqlite3.connect(path, timeout=30)
+        self.db = batch.open_store(path, SCHEMA, settings.to_meta(), KIND.noun)
         try:
             with _sql(path, "write to"):
-                _interruptible(self.db)
-                self._prepare(settings, fresh)
+                self._prepare(settings)
         except BaseException:
             self.db.close()
             raise
 
-    def _prepare(self, settings: MatchSettings, fresh: bool) -> None:
+    def _prepare(self, settings: MatchSettings) -> None:
         wanted = settings.to_meta()
-        tables = set() if fresh else {r[0] for r in self.db.execute(
+        tables = {r[0] for r in self.db.execute(
             "SELECT name FROM sqlite_master WHERE type='table'")}
         stored = _check_ours(self.db, self.path, KIND) if tables else {}
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
         if not stored:
-            values = ", ".join(f"({_quote(k)}, {_quote(v)})" for k, v in wanted.items())
-            self.db.executescript(f"BEGIN; {SCHEMA} INSERT INTO meta VALUES {values}; COMMIT;")
-            stored = wanted
+            self.db.executescript(batch.setup_script(SCHEMA, wanted))
+            stored = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
         for key, value in wanted.items():
             if stored.get(key) != value:
                 raise BatchFileError(

@@ -20,6 +20,7 @@ from typing import Any, Final
 from ..model.board import Board, Compartment
 from ..model.cards import Card, card_name
 from ..model.deal import Deal
+from ..model.errors import PopeJoanError
 from ..model.play import Position, Run, outcomes
 from ..model.record import Play, Record, RecordedDeal
 from ..model.rules import GameKind, Ruleset, ruleset_sources
@@ -199,7 +200,11 @@ def replay(record: Record) -> RecordReplay:
     board: Board | None = None
     try:
         for index, recorded in enumerate(record.deals):
-            replayed = _replay_deal(record, index, recorded, board)
+            try:
+                replayed = _replay_deal(record, index, recorded, board)
+            except PopeJoanError as exc:  # a board carried past the limit: which deal's
+                carried = " (the board carried from the deal before)" if index else ""
+                raise type(exc)(f"deal {index + 1}{carried}: {exc}") from None
             done.append(replayed)
             board = replayed.board_after
     except _StopError as stop:

@@ -4,9 +4,40 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Final
 
+from ..model.errors import clip
 from .maxims import MAXIMS, MaximSummary
+from .outfile import (
+    OutputPathError,
+    check_output_folder,
+    check_output_path,
+    save_figure,
+    write_output,
+)
 from .stats import Group, interval_text, plot, wilson
+
+REPORT_FILES: Final = {"seat-values": ("seat-values.md", "seat-values.png"),
+                       "hoyle-maxims": ("hoyle-maxims.md", "hoyle-maxims.png")}
+"""The files each study's report writes into its folder."""
+
+
+def check_report(study: str, directory: Path | str, option: str | None = None) -> Path:
+    """Refuse, before the study runs, a report folder (or a file in it) that could not be
+    written (``analysis.outfile``); returns the folder through any symbolic link."""
+    folder = check_output_folder(directory, option, parents=True)
+    if folder.is_dir():
+        for name in REPORT_FILES[study]:
+            check_output_path(folder / name, option)
+    return folder
+
+
+def _make_folder(directory: Path) -> None:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputPathError(f"cannot make the folder {clip(str(directory))}: "
+                              f"{exc.strerror or exc}") from None
 
 
 def _ci(low: float, high: float, digits: int = 3) -> str:
@@ -15,7 +46,7 @@ def _ci(low: float, high: float, digits: int = 3) -> str:
 
 def seat_values_report(found: list[Group], command: str, directory: Path) -> Path:
     """``seat-values.md`` and its figure."""
-    directory.mkdir(parents=True, exist_ok=True)
+    _make_folder(directory)
     figure = directory / "seat-values.png"
     plot(found, figure)
     lines = [
@@ -46,7 +77,7 @@ def seat_values_report(found: list[Group], command: str, directory: Path) -> Pat
             f"{g.forced_win_rate[-1]:.3f} {_ci(d_lo, d_hi)} | {means} | "
             f"{g.mean_seconds:.3f} / {g.worst_seconds:.2f} |")
     path = directory / "seat-values.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_output(path, "\n".join(lines) + "\n")
     return path
 
 
@@ -58,7 +89,7 @@ def maxims_report(results: dict[int, dict[str, MaximSummary]], command: str,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    directory.mkdir(parents=True, exist_ok=True)
+    _make_folder(directory)
     players = sorted(results)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for label in ("all advice", "random lead"):
@@ -74,8 +105,10 @@ def maxims_report(results: dict[int, dict[str, MaximSummary]], command: str,
     axes[1].set(title="mean cost of the first lead", xlabel="players", ylabel="counters")
     axes[0].legend()
     fig.tight_layout()
-    fig.savefig(directory / "hoyle-maxims.png")
-    plt.close(fig)
+    try:
+        save_figure(fig, directory / "hoyle-maxims.png")
+    finally:
+        plt.close(fig)
     lines = [
         "# Hoyle's maxims against double-dummy play",
         "",
@@ -107,5 +140,5 @@ def maxims_report(results: dict[int, dict[str, MaximSummary]], command: str,
             lines.append(f"| {p} | {name} | {summary.deals} | {rate:.3f} {_ci(lo, hi)} | "
                          f"{cost:.2f} {_ci(clo, chi, 2)} |")
     path = directory / "hoyle-maxims.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_output(path, "\n".join(lines) + "\n")
     return path

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .match import MatchRow, MatchSettings
+from .outfile import save_figure
 from .stats import _figure, interval_text, mean_ci
 
 
@@ -164,5 +165,7 @@ def plot(result: Standings, path: Path) -> None:
     ax.set_title(f"{s.rules}, {s.players} players, {result.units} units", fontsize=9)
     ax.tick_params(axis="x", labelrotation=20, labelsize=8)
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        save_figure(fig, path)
+    finally:
+        plt.close(fig)

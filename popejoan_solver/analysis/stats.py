@@ -10,6 +10,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .outfile import save_figure
+
 Z95 = 1.959963984540054
 
 
@@ -209,5 +211,7 @@ def plot(groups_: list[Group], path: Path) -> None:
                 ylabel="counters")
     axes[1].legend(fontsize=6, ncol=2)
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        save_figure(fig, path)
+    finally:
+        plt.close(fig)

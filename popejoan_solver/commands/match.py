@@ -37,8 +37,10 @@ def register(sub: Any) -> None:
 def cmd_match(args: argparse.Namespace) -> int:
     from ..analysis.batch import EXIT_TERMINATED, BatchTerminatedError, tty_progress
     from ..analysis.match import run_match
+    from ..analysis.outfile import check_output_path
     from ..bots.registry import split_bots
 
+    check_output_path(args.out, "--out")
     try:
         report = run_match(Path(args.out), split_bots(args.bots), args.players, args.deals,
                            args.seed, rules=args.rules, session=args.session,

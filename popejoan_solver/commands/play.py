@@ -45,7 +45,8 @@ class Person:
 
     advice: Callable[[Any], str]
     out: TextIO
-    inp: TextIO
+    inp: TextIO | None
+    """Where the answers are read (``None``: standard input is closed)."""
     name: str = "you"
     peeks: bool = False
     shown: int = 0
@@ -69,9 +70,11 @@ class Person:
                        f"your hand (seat {k.seat + 1}): {format_cards(k.own)}\n")
 
     def _ask(self, prompt: str) -> str:
+        from ..analysis.textfile import read_prompt_line
+
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        line = read_prompt_line(self.inp)
         if not line or line.strip().lower() in ("q", "quit"):
             raise LeftTableError
         return line.strip()
@@ -155,9 +158,10 @@ def _show_turnup(deal: Any) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from ..analysis.outfile import check_output_path, write_output
     from ..bots.driver import play_deal, session_record
     from ..bots.registry import make_bot, split_bots
-    from ..cli import UsageError, check_writable
+    from ..cli import UsageError
     from ..model.deal import deal_random
     from ..model.record import record_to_text
     from ..model.rules import get_ruleset
@@ -168,8 +172,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     deal = deal_random(players, args.seed, rules, 0)
     if not 1 <= args.seat <= players:
         raise UsageError(f"--seat must be from 1 to {players}, not {args.seat}")
-    if args.record:
-        check_writable(args.record, "--record")
+    if args.record is not None:
+        check_output_path(args.record, "--record")
+    if sys.stdin is None:
+        raise UsageError("standard input is closed: play reads your leads from it (a terminal "
+                         "or a pipe)")
     others = [make_bot(specs[i % len(specs)], args.seed) for i in range(players - 1)]
     person = Person(lambda k: _advice_text(deal, k), sys.stdout, sys.stdin)
     seats: list[Any] = [*others[:args.seat - 1], person, *others[args.seat - 1:]]
@@ -189,7 +196,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(f"result (counters won, the dressing included): {', '.join(scores)}")
     text = record_to_text(session_record([played], names))
     print("\nthe record (popejoan check reads it):\n" + text)
-    if args.record:
-        with open(args.record, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    if args.record is not None:
+        write_output(args.record, text, "--record")
     return 0

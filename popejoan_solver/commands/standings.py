@@ -31,17 +31,20 @@ def register(sub: Any) -> None:
 
 def cmd_standings(args: argparse.Namespace) -> int:
     from ..analysis.match import read_match, session_records
+    from ..analysis.outfile import check_output_folder, check_output_path, write_output
     from ..analysis.standings import describe, plot, standings
-    from ..cli import UsageError, _print_json
+    from ..cli import UsageError, _print_json, print_lines
     from ..model.record import record_to_json
 
-    if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg"):
-        raise UsageError("--plot writes a .png or .svg file")
-    if args.plot and args.maxims is not None:
-        raise UsageError("--plot draws the standings: leave out --maxims for it")
-    folder = Path(args.records) if args.records else None
-    if folder is not None and folder.exists() and not folder.is_dir():
-        raise UsageError(f"--records {args.records[:60]!r}: not a folder")
+    if args.plot is not None:
+        if Path(args.plot).suffix.lower() not in (".png", ".svg"):
+            raise UsageError("--plot writes a .png or .svg file")
+        if args.maxims is not None:
+            raise UsageError("--plot draws the standings: leave out --maxims for it")
+        check_output_path(args.plot, "--plot")
+    folder = Path(args.records) if args.records is not None else None
+    if args.records is not None:
+        check_output_folder(args.records, "--records")
     settings, rows = read_match(Path(args.file))
     if args.seat is not None and not 1 <= args.seat <= settings.players:
         raise UsageError(f"--seat must be from 1 to {settings.players}, not {args.seat}")
@@ -50,18 +53,18 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
         _make_folder(folder, args.records)
         for session, rotation, record in session_records(settings, rows):
-            path = folder / f"s{session}-r{rotation}.json"
-            path.write_text(json.dumps(record_to_json(record), ensure_ascii=False) + "\n",
-                            encoding="utf-8")
+            write_output(folder / f"s{session}-r{rotation}.json",
+                         json.dumps(record_to_json(record), ensure_ascii=False) + "\n",
+                         "--records")
     if args.maxims is not None:
         return _maxims(settings, rows, args)
     result = standings(settings, rows, None if args.seat is None else args.seat - 1)
-    if args.plot:
+    if args.plot is not None:
         plot(result, Path(args.plot))
     if args.json:
         _print_json(result.to_json())
     else:
-        print("\n".join(describe(result)))
+        print_lines(describe(result))
     return 0
 
 
@@ -78,7 +81,7 @@ def _make_folder(folder: Path, given: str) -> None:
 
 def _maxims(settings: Any, rows: Any, args: argparse.Namespace) -> int:
     from ..analysis.agreement import agreement, describe_agreement
-    from ..cli import UsageError, _print_json
+    from ..cli import UsageError, _print_json, print_lines
 
     if args.maxims not in settings.bots:
         raise UsageError(f"--maxims {args.maxims[:60]!r}: not a bot of this match (bots: "
@@ -88,5 +91,5 @@ def _maxims(settings: Any, rows: Any, args: argparse.Namespace) -> int:
     if args.json:
         _print_json(found.to_json())
     else:
-        print("\n".join(describe_agreement(found)))
+        print_lines(describe_agreement(found))
     return 0

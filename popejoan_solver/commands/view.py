@@ -9,8 +9,7 @@ tag); ``--line STEPS`` plays steps from a deal first.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -36,17 +35,9 @@ def register(sub: Any) -> None:
 
 
 def _text(position: str) -> str:
-    from ..analysis.textfile import MAX_INPUT_BYTES, read_bounded, read_text_file
-    from ..cli import UsageError
+    from ..cli import position_text
 
-    if position == "-":
-        return read_bounded(getattr(sys.stdin, "buffer", sys.stdin), "standard input")
-    if os.path.exists(position):
-        return read_text_file(position)
-    if "^" in position and len(position) <= MAX_INPUT_BYTES:
-        return position
-    raise UsageError(f"no such file {position[:60]!r}, and not a one-line deal "
-                     "(see docs/notation.md)")
+    return position_text(position)
 
 
 def _from_record(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]] | None:
@@ -59,6 +50,8 @@ def _from_record(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]] |
     try:
         record = parse_record_text(text)
     except PopeJoanError:
+        if _looks_like_record(text):  # its own error, not the deal reader's
+            raise
         return None
     if args.line is not None:
         raise UsageError("--line plays runs from a deal; POSITION is a game record (pick a "
@@ -80,6 +73,14 @@ def _from_record(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]] |
         raise UsageError(f"--after must be from 0 to {len(runs)} (the runs of deal {number}), "
                          f"not {after}")
     return replayed.deal, runs[:after]
+
+
+def _looks_like_record(text: str) -> bool:
+    """A record's text, by its opening: a JSON record names its format; the text form opens
+    with a tag (``[Rules "..."]``)."""
+    opening = text.lstrip("\ufeff \t\r\n")
+    return (re.match(r'\[[A-Za-z][A-Za-z0-9_-]*\s+"', opening) is not None
+            or (opening.startswith("{") and '"popejoan-record"' in opening[:4096]))
 
 
 def _from_deal(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]]:

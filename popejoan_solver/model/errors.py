@@ -1,4 +1,8 @@
-"""Exceptions for bad input. All subclass ``ValueError`` so callers can catch one type."""
+"""Exceptions for bad input. All subclass ``ValueError`` so callers can catch one type; and the
+escaping of a user's text shown in a message or on a terminal."""
+
+import re
+from typing import Final
 
 
 class PopeJoanError(ValueError):
@@ -25,11 +29,31 @@ class IllegalPlayError(PopeJoanError):
     """A lead that the rules do not allow in the given position."""
 
 
+CONTROL_CHARACTERS: Final = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""Characters a terminal acts on rather than shows: C0 and C1 controls and DEL (``ESC [2J``
+clears the screen, an OSC sets the window title, BEL rings), line and paragraph separators,
+and the bidirectional controls that reorder what is shown (U+202E)."""
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match[0])
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every character of :data:`CONTROL_CHARACTERS` written as an escape
+    (``\\x1b``, ``\\u202e``): text from a file or a command line, safe to show on a
+    terminal. Line breaks are escaped too: keep them out of ``text``."""
+    return CONTROL_CHARACTERS.sub(_escape, text)
+
+
 def clip(text: str, limit: int = 80) -> str:
-    """Text on one line and cut short, for an error message (a ruleset name may be 100 KB
-    long; SQLite's and JSON's messages may span lines)."""
+    """Text on one line, cut short and its control characters escaped, for an error message
+    (a ruleset name may be 100 KB long; SQLite's and JSON's messages may span lines)."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    text = text if len(text) <= limit else text[:limit - 3] + "..."
+    return escape_controls(text)
 
 
 class InputError(PopeJoanError):

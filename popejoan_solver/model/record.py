@@ -20,7 +20,7 @@ from typing import Any, Final
 from .board import Board, Compartment
 from .cards import Card, Mask, card_name, format_cards
 from .deal import Deal, deal_random
-from .errors import CardError, NotationError, PopeJoanError, clip
+from .errors import CONTROL_CHARACTERS, CardError, NotationError, PopeJoanError, clip
 from .notation import (
     _WHOLE,
     _cards_field,
@@ -193,6 +193,7 @@ def _tags(data: object, what: str) -> tuple[tuple[str, str], ...]:
                                 f"at most 40: not {clip(key)!r}")
         if key.lower() in RESERVED_TAGS:
             raise NotationError(f"{what}: {key!r} names a field of the record, not a free tag")
+        _no_controls(data[key], f"{what}: the tag {key}")
     return tuple(data.items())
 
 
@@ -291,7 +292,18 @@ def _players_from_json(data: object) -> tuple[str, ...]:
             or any("\n" in p or len(p) > 200 for p in data)):
         raise NotationError("players must be a list of names (one line each, at most 200 "
                             "characters)")
+    for number, name in enumerate(data, 1):
+        _no_controls(name, f"the name of player {number}")
     return tuple(data)
+
+
+def _no_controls(text: str, what: str) -> None:
+    """Refuse text that a terminal would act on when it is shown (``ESC [2J``, BEL, an OSC,
+    U+202E): a record's names and tags are printed by ``popejoan check``."""
+    found = CONTROL_CHARACTERS.search(text)
+    if found is not None:
+        raise NotationError(f"{what} holds the control character U+{ord(found[0]):04X} "
+                            "(names and tags are text to show: no control characters)")
 
 
 def _final_from_json(data: object, rules: Ruleset) -> tuple[Mask, ...]:
@@ -325,7 +337,11 @@ def record_from_json(data: object) -> Record:
     obj = _object(data, "a record", RECORD_KEYS)
     if obj.get("format") != FORMAT:
         raise NotationError(f"a record has \"format\": \"{FORMAT}\"")
-    if obj.get("version") != VERSION:
+    version = obj.get("version")
+    if type(version) is not int:  # true and 1.0 equal 1 in Python, not in a record
+        raise NotationError(f"a record's \"version\" is the whole number {VERSION}, not "
+                            f"{clip(json.dumps(version, ensure_ascii=False), 40)}")
+    if version != VERSION:
         raise NotationError(f"unsupported record version (this tool reads version {VERSION})")
     rules_name = obj.get("rules")
     if not isinstance(rules_name, str):
@@ -402,7 +418,10 @@ RESERVED_TAGS: Final = ("rules", "player", "dealer", "deal", "claimedvalues", "c
 _TAG_LINE: Final = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{0,39})\s+(\".*\")\]")
 _PLAY: Final = re.compile(r"(\+?)([^\s()+]+)\(([0-9]{1,2})\)")
 _MOVE_NUMBER: Final = re.compile(r"[0-9]{1,4}\.")
-_SEEDED: Final = re.compile(r"seed (-?[0-9]{1,19}) index ([0-9]{1,10}) players ([0-9]{1,2})")
+_SEEDED: Final = re.compile(r"seed (-?[0-9]+) index ([0-9]+) players ([0-9]+)")
+_DIGITS: Final = 20
+"""A seed, index or player count of the text form is read as a number up to this many
+digits (more is out of range either way)."""
 
 
 def _tag_line(name: str, value: str) -> str:
@@ -539,7 +558,9 @@ def _new_deal(draft: _Draft, value: str) -> None:
     seed = None
     try:
         if seeded is not None:
-            seed = DealSeed(int(seeded[1]), int(seeded[2]), int(seeded[3]))
+            seed = _seed_from_json(dict(zip(("seed", "index", "players"), (
+                int(n) if len(n.lstrip("-")) <= _DIGITS else SEED_LIMIT for n in seeded.groups()),
+                strict=True)), "")
             deal = seed.deal(draft.rules)
         else:
             deal = deal_from_line(value if ":" in value.split("|")[0]

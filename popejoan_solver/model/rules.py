@@ -741,6 +741,7 @@ def get_ruleset(name: str) -> Ruleset:
     if not isinstance(name, str):
         raise RulesError(f"a ruleset is named by a string, not {clip(repr(name))}")
     base, plus, overrides = name.strip().partition("+")
+    base = base.strip()  # "parlett + ace=high" names parlett
     try:
         ruleset = RULESETS[base]
     except KeyError:
