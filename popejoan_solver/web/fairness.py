@@ -1,0 +1,110 @@
+"""Who goes next: the requests waiting for a worker, bounded in all, per address and per
+client, and taken in turn between clients, so that one client's ten requests do not hold up
+another's one.
+
+A client is its address and the ``X-Client-Id`` its page sends (a random id per tab); a
+client that sends none is its address alone. The next request is the oldest of the client
+whose address has the fewest requests at work, then which has the fewest itself, then was
+served longest ago. Not thread-safe: the scheduler holds its lock around every call.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict, deque
+from typing import Final, Generic, Protocol, TypeVar
+
+from .limits import Limits
+
+ClientKey = tuple[str, str]
+"""A client: its address and its client id ('' when it sends none)."""
+
+REMEMBERED: Final = 1024
+"""Clients whose last turn is remembered; one forgotten counts as served longest ago (the
+least recently served are the ones forgotten, so the order holds)."""
+
+
+class Queued(Protocol):
+    """What waits: a request's work, from a client."""
+
+    @property
+    def client(self) -> ClientKey: ...
+
+
+_Q = TypeVar("_Q", bound=Queued)
+
+
+class FairQueue(Generic[_Q]):
+    """Requests waiting, per client, and the count of each client's requests at work."""
+
+    def __init__(self, limits: Limits) -> None:
+        self._limits = limits
+        self._waiting: dict[ClientKey, deque[_Q]] = {}
+        self._running: Counter[ClientKey] = Counter()
+        self._served: OrderedDict[ClientKey, None] = OrderedDict()
+        self._turn = 0
+        self.size = 0
+
+    def add(self, item: _Q) -> str | None:
+        """Queue ``item``; or, past a limit, the reason it is refused (nothing is queued)."""
+        limits, client = self._limits, item.client
+        if self.size >= limits.queue:
+            return (f"the server is busy: {self.size} requests are waiting for it already; "
+                    "ask again in a while")
+        from_address = sum(len(q) for (address, _), q in self._waiting.items()
+                           if address == client[0])
+        if from_address >= limits.per_address:
+            return (f"{from_address} requests from this address are waiting already (the most "
+                    "one address may have): ask again once they are answered")
+        mine = self._waiting.setdefault(client, deque())
+        if len(mine) >= limits.per_client:
+            return (f"{len(mine)} of this client's requests are waiting already (the most one "
+                    "client may have): ask again once they are answered")
+        mine.append(item)
+        self.size += 1
+        return None
+
+    def remove(self, item: _Q) -> bool:
+        """Take ``item`` out if it is still waiting; whether it was."""
+        mine = self._waiting.get(item.client)
+        if mine is None or item not in mine:
+            return False
+        mine.remove(item)
+        self.size -= 1
+        if not mine:
+            del self._waiting[item.client]
+        return True
+
+    def take(self) -> _Q | None:
+        """The next request to work on (now counted at work), or None if none waits."""
+        candidates = [c for c, q in self._waiting.items() if q]
+        if not candidates:
+            return None
+        by_address: Counter[str] = Counter()
+        for (address, _), count in self._running.items():
+            by_address[address] += count
+        order = {c: k for k, c in enumerate(self._served)}
+        client = min(candidates, key=lambda c: (by_address[c[0]], self._running[c],
+                                                order.get(c, -1)))
+        item = self._waiting[client].popleft()
+        self.size -= 1
+        if not self._waiting[client]:
+            del self._waiting[client]
+        self._running[client] += 1
+        self._served[client] = None
+        self._served.move_to_end(client)
+        while len(self._served) > REMEMBERED:
+            self._served.popitem(last=False)
+        return item
+
+    def finished(self, item: _Q) -> None:
+        """``item``'s work is over (answered, stopped or lost)."""
+        self._running[item.client] -= 1
+        if self._running[item.client] <= 0:
+            del self._running[item.client]
+
+    def drain(self) -> list[_Q]:
+        """Every request waiting, taken out (the server shuts down)."""
+        items = [item for q in self._waiting.values() for item in q]
+        self._waiting.clear()
+        self.size = 0
+        return items
