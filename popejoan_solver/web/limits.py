@@ -60,11 +60,15 @@ class Limits:
     def __post_init__(self) -> None:
         for field in fields(self):
             value = getattr(self, field.name)
-            low = 0 if field.name == "study_workers" else 1
-            if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                    or not math.isfinite(value) or value < low \
-                    or (isinstance(value, float) and value <= 0):
-                raise PopeJoanError(f"web limit {field.name} must be a positive number, not "
-                                    f"{value!r}")
+            if field.type == "float":  # seconds: a finite number above 0
+                what = "a number of seconds above 0"
+                good = (isinstance(value, (int, float)) and not isinstance(value, bool)
+                        and math.isfinite(value) and value > 0)
+            else:  # a count: a whole number from 1 (study_workers: 0, one per core)
+                what = "a whole number from 1"
+                good = (type(value) is int
+                        and value >= (0 if field.name == "study_workers" else 1))
+            if not good:
+                raise PopeJoanError(f"web limit {field.name}: {value!r} is not {what}")
         if not self.per_client <= self.per_address <= self.queue:
             raise PopeJoanError("web limits: per_client <= per_address <= queue")
