@@ -179,31 +179,37 @@ def test_one_clients_many_requests_do_not_hold_up_anothers(server: str) -> None:
 
 
 def test_a_games_work_never_waits_behind_study(server: str) -> None:
-    """While study's worker is busy with one client's checks and more wait, another
-    client's bot move and table are answered at once (the game has workers of its own)."""
+    """While study is busy (a long check at work, advice waiting, from two clients),
+    another client's bot move and table are answered at once: the game has workers of its
+    own."""
     async def scenario() -> None:
-        student, player = client(server, "student"), client(server, "player")
+        students = [client(server, f"student{k}") for k in (1, 2)]
+        player = client(server, "player")
         done = Finished()
-        tasks = [asyncio.create_task(done.track(f"s{k}", student.post(
-            "/api/check", content=long()))) for k in (1, 2)]
+        advice = {"deal": LINE, "samples": 200}
+        tasks = [asyncio.create_task(done.track("check", students[0].post(
+            "/api/check", content=long())))]
         await asyncio.sleep(0.5)
+        tasks += [asyncio.create_task(done.track(f"advice{k}", students[k % 2].post(
+            "/api/advice", json=advice))) for k in range(3)]
+        await asyncio.sleep(0.3)
         move = await done.track("bot", player.post("/api/bot", json={"deal": LINE,
                                                                      "bot": "hoyle"}))
         table = await done.track("table", player.post("/api/table", json={
             "deal": LINE, "line": [move.json()["step"]]}))
         assert (move.status_code, table.status_code) == (200, 200)
-        assert done.order == ["bot", "table"]  # study's first check is not done yet
+        assert done.order == ["bot", "table"]  # no study work is done yet
         await _leave(*tasks)
-        await student.aclose()
-        await player.aclose()
+        for each in (*students, player):
+            await each.aclose()
     asyncio.run(scenario())
 
 
 def test_light_requests_are_answered_while_long_answers_are_made(server: str) -> None:
-    """Long checks from three clients (one at work, two waiting): the page's options, a
+    """Long checks from four clients (one at work, three waiting): the page's options, a
     deal and a table are each answered in well under a second."""
     async def scenario() -> None:
-        busy = [client(server, f"busy{k}") for k in range(3)]
+        busy = [client(server, f"busy{k}") for k in range(4)]
         tasks = [asyncio.create_task(each.post("/api/check", content=long())) for each in busy]
         await asyncio.sleep(0.5)
         async with client(server, "light") as light:
@@ -224,22 +230,25 @@ def test_light_requests_are_answered_while_long_answers_are_made(server: str) ->
 # ----------------------------------------------------------------------------- stopping work
 
 def test_the_work_of_a_client_that_left_is_stopped(server: str) -> None:
-    """A client hangs up with one request at work and one waiting: the work is stopped at
-    once (the same worker, not a new one, takes the next request) and the waiting one
-    dropped, so another client is answered at once."""
+    """Two clients hang up with four long checks, one at work and three waiting: the work
+    is stopped at once (the same worker, not a new one, takes the next request) and the
+    waiting ones dropped, so another client is answered at once."""
     async def scenario() -> None:
-        leaving, staying = client(server, "leaving"), client(server, "staying")
+        leaving = [client(server, "leaving1"), client(server, "leaving2")]
+        staying = client(server, "staying")
         pids = APP.state.scheduler.pids()
-        tasks = [asyncio.create_task(leaving.post("/api/check", content=long()))]
+        tasks = [asyncio.create_task(leaving[0].post("/api/check", content=long()))]
         await asyncio.sleep(0.5)
-        tasks.append(asyncio.create_task(leaving.post("/api/check", content=long())))
+        tasks += [asyncio.create_task(leaving[k % 2].post("/api/check", content=long()))
+                  for k in (1, 2, 3)]
         await asyncio.sleep(0.3)
         await _leave(*tasks)
-        await leaving.aclose()
+        for each in leaving:
+            await each.aclose()
         started = time.monotonic()
         answer = await staying.post("/api/check", content=SHORT)
         assert answer.status_code == 200
-        assert time.monotonic() - started < 1.5  # the check it left had seconds to go
+        assert time.monotonic() - started < 1.5  # the checks left had seconds to go
         assert APP.state.scheduler.pids() == pids  # stopped, not killed
         await staying.aclose()
     asyncio.run(scenario())
