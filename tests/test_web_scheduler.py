@@ -81,6 +81,59 @@ def test_the_least_recently_served_goes_first_among_equals() -> None:
     assert item.name == "a2"
 
 
+def test_a_client_that_used_the_workers_longer_waits_behind_one_that_did_not() -> None:
+    """Two clients served alike, one for seconds of work, the other for milliseconds: the
+    lighter one goes first. Use fades: seconds of work a minute ago (two half-lives) count
+    for a quarter against work done now."""
+    now = [100.0]
+    q: FairQueue[Item] = FairQueue(Limits(), clock=lambda: now[0])
+    heavy, light = ("h", "heavy"), ("h", "light")
+
+    def serve(client: tuple[str, str], seconds: float) -> None:
+        q.add(Item(client, "x"))
+        item = q.take()
+        assert item is not None
+        q.finished(item, seconds)
+
+    serve(heavy, 4.0)
+    serve(light, 0.01)
+    heavy2 = Item(heavy, "heavy2")
+    q.add(heavy2)
+    q.add(Item(light, "light2"))
+    item = q.take()
+    assert item is not None
+    assert item.name == "light2"  # 0.01 s against 4 s
+    q.finished(item, 0.0)
+    assert q.remove(heavy2)
+    now[0] += 60.0
+    serve(light, 1.5)  # the light one, now: 1.5 s; the heavy one's 4 s, a minute ago: 1 s
+    q.add(Item(light, "light3"))
+    q.add(Item(heavy, "heavy3"))
+    item = q.take()
+    assert item is not None
+    assert item.name == "heavy3"
+
+
+def test_a_client_has_at_most_its_share_of_the_workers_at_once() -> None:
+    """With at most one at work per client (two workers: one kept for the others), a
+    client's second request waits even with a worker free, until its first is done."""
+    q: FairQueue[Item] = FairQueue(Limits(), at_once=1)
+    a, b = ("h", "a"), ("h", "b")
+    q.add(Item(a, "a1"))
+    q.add(Item(a, "a2"))
+    first = q.take()
+    assert first is not None
+    assert q.take() is None  # a2 waits: A has one at work
+    q.add(Item(b, "b1"))
+    second = q.take()
+    assert second is not None
+    assert second.name == "b1"
+    q.finished(first)
+    third = q.take()
+    assert third is not None
+    assert third.name == "a2"
+
+
 def test_the_queue_is_bounded_in_all_per_address_and_per_client() -> None:
     q = queue(queue=4, per_address=3, per_client=2)
     assert q.add(Item(("h", "a"), "1")) is None

@@ -4,13 +4,21 @@ another's one.
 
 A client is its address and the ``X-Client-Id`` its page sends (a random id per tab); a
 client that sends none is its address alone. The next request is the oldest of the client
-whose address has the fewest requests at work, then which has the fewest itself, then was
-served longest ago. Not thread-safe: the scheduler holds its lock around every call.
+whose address has the fewest requests at work, then which has the fewest itself (a client
+has at most all the lane's workers but one at work, so one is left for the others), then has
+used the workers least of late (seconds of work, halved every :data:`HALF_LIFE` seconds: a
+client whose requests take a second each does not get the turns of one whose requests take
+ten milliseconds), then was served longest ago. Not thread-safe: the scheduler holds its lock
+around every call.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections import Counter, OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final, Generic, Protocol, TypeVar
 
 from .limits import Limits
@@ -19,8 +27,22 @@ ClientKey = tuple[str, str]
 """A client: its address and its client id ('' when it sends none)."""
 
 REMEMBERED: Final = 1024
-"""Clients whose last turn is remembered; one forgotten counts as served longest ago (the
-least recently served are the ones forgotten, so the order holds)."""
+"""Clients whose use and last turn are remembered; one forgotten counts as having used
+nothing and been served longest ago (the least recently served are the ones forgotten)."""
+
+HALF_LIFE: Final = 30.0
+"""Seconds over which a client's use of the workers counts for half as much."""
+
+
+@dataclass
+class _Use:
+    """A client's use of the workers: seconds of work, as of ``when``."""
+
+    seconds: float = 0.0
+    when: float = 0.0
+
+    def now(self, when: float) -> float:
+        return self.seconds * math.exp2(-max(0.0, when - self.when) / HALF_LIFE)
 
 
 class Queued(Protocol):
@@ -36,12 +58,16 @@ _Q = TypeVar("_Q", bound=Queued)
 class FairQueue(Generic[_Q]):
     """Requests waiting, per client, and the count of each client's requests at work."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, at_once: int = 1 << 30,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._limits = limits
+        self._at_once = at_once
+        """The most requests one client may have at work at once."""
+        self._clock = clock
         self._waiting: dict[ClientKey, deque[_Q]] = {}
         self._running: Counter[ClientKey] = Counter()
-        self._served: OrderedDict[ClientKey, None] = OrderedDict()
-        self._turn = 0
+        self._served: OrderedDict[ClientKey, _Use] = OrderedDict()
+        """Clients by their last turn, the longest ago first, with their use."""
         self.size = 0
 
     def add(self, item: _Q) -> str | None:
@@ -75,32 +101,45 @@ class FairQueue(Generic[_Q]):
         return True
 
     def take(self) -> _Q | None:
-        """The next request to work on (now counted at work), or None if none waits."""
-        candidates = [c for c, q in self._waiting.items() if q]
+        """The next request to work on (now counted at work), or None if none waits (or
+        those waiting are of clients with as many at work as one may have)."""
+        candidates = [c for c, q in self._waiting.items()
+                      if q and self._running[c] < self._at_once]
         if not candidates:
             return None
         by_address: Counter[str] = Counter()
         for (address, _), count in self._running.items():
             by_address[address] += count
+        now = self._clock()
         order = {c: k for k, c in enumerate(self._served)}
-        client = min(candidates, key=lambda c: (by_address[c[0]], self._running[c],
-                                                order.get(c, -1)))
+        unused = _Use()
+
+        def turn(c: ClientKey) -> tuple[int, int, float, int]:
+            return (by_address[c[0]], self._running[c],
+                    self._served.get(c, unused).now(now), order.get(c, -1))
+
+        client = min(candidates, key=turn)
         item = self._waiting[client].popleft()
         self.size -= 1
         if not self._waiting[client]:
             del self._waiting[client]
         self._running[client] += 1
-        self._served[client] = None
+        self._served[client] = self._served.get(client, _Use(0.0, now))
         self._served.move_to_end(client)
         while len(self._served) > REMEMBERED:
             self._served.popitem(last=False)
         return item
 
-    def finished(self, item: _Q) -> None:
-        """``item``'s work is over (answered, stopped or lost)."""
-        self._running[item.client] -= 1
-        if self._running[item.client] <= 0:
-            del self._running[item.client]
+    def finished(self, item: _Q, seconds: float = 0.0) -> None:
+        """``item``'s work is over (answered, stopped or lost) after ``seconds`` at work."""
+        client = item.client
+        self._running[client] -= 1
+        if self._running[client] <= 0:
+            del self._running[client]
+        use = self._served.get(client)
+        if use is not None:
+            now = self._clock()
+            use.seconds, use.when = use.now(now) + seconds, now
 
     def drain(self) -> list[_Q]:
         """Every request waiting, taken out (the server shuts down)."""

@@ -45,8 +45,9 @@ class Limits:
     replaced)."""
     queue: int = 32
     """Requests waiting for a worker, in each lane (play, study); past it, a 503."""
-    per_address: int = 16
-    """... of them from one address (one machine, whatever client ids it sends)."""
+    per_address: int = 24
+    """... of them from one address (one machine, whatever client ids it sends): the rest of
+    the queue stays for the others."""
     per_client: int = 4
     """... of them from one client (its ``X-Client-Id`` and address)."""
     requests: int = 128

@@ -71,7 +71,7 @@ class Lane:
         self._limits = limits
         self._preload = preload
         self._lock = threading.Condition()
-        self._queue: FairQueue[Pending] = FairQueue(limits)
+        self._queue: FairQueue[Pending] = FairQueue(limits, at_once=max(1, workers - 1))
         self._workers: list[WorkerProcess | None] = [None] * workers
         self._threads: list[threading.Thread] = []
         self._closed = False
@@ -141,11 +141,13 @@ class Lane:
                     item = self._queue.take()
                 if item is None:
                     return
+            started = time.monotonic()
             try:
                 answer = self._work(slot, item)
             finally:
                 with self._lock:
-                    self._queue.finished(item)
+                    self._queue.finished(item, time.monotonic() - started)
+                    self._lock.notify_all()  # its client's next may go now
             item.deliver(answer)
 
     def _worker(self, slot: int) -> WorkerProcess:
