@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import ipaddress
-import sys
 import threading
 from collections.abc import Iterable
 from typing import Final
@@ -27,7 +26,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..model.errors import clip
-from .worker import json_bytes
+from .worker import internal_error, json_bytes
 
 CONTENT_SECURITY_POLICY: Final = (
     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
@@ -135,10 +134,11 @@ class Guard:
         try:
             await self.app(scope, receive, send_with_headers)
         except Exception as exc:  # a bug of the server: one line, no traceback
-            print(f"warning: internal error in the web server: {type(exc).__name__}: "
-                  f"{clip(str(exc))}", file=sys.stderr, flush=True)
+            message = internal_error(exc)
             if not started:
-                await _failure(send_with_headers, exc)
+                await _answer(send_with_headers, *((503, "out of memory")
+                                                   if isinstance(exc, MemoryError)
+                                                   else (500, message)))
         finally:
             with self._lock:
                 self._held -= 1
@@ -169,10 +169,3 @@ async def _answer(send: Send, status: int, message: str,
                             (b"content-length", str(len(body)).encode()), *headers]})
     await send({"type": "http.response.body", "body": body})
 
-
-async def _failure(send: Send, exc: Exception) -> None:
-    if isinstance(exc, MemoryError):
-        await _answer(send, 503, "out of memory")
-    else:
-        await _answer(send, 500, f"internal error: {type(exc).__name__} (a bug of popejoan: "
-                                 "please report it)")

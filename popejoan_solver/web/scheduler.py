@@ -25,7 +25,7 @@ from typing import Any, Final, Literal
 from ..model.errors import clip
 from .fairness import ClientKey, FairQueue
 from .limits import Limits
-from .worker import Answer, Job, WorkerProcess, error_answer
+from .worker import Answer, Job, WorkerProcess, error_answer, internal_error
 
 LaneName = Literal["play", "study"]
 
@@ -144,6 +144,8 @@ class Lane:
             started = time.monotonic()
             try:
                 answer = self._work(slot, item)
+            except Exception as exc:  # a bug here: that request is told, the lane goes on
+                answer = error_answer(500, internal_error(exc))
             finally:
                 with self._lock:
                     self._queue.finished(item, time.monotonic() - started)

@@ -81,6 +81,14 @@ def error_answer(status: int, message: str, *headers: tuple[str, str]) -> Answer
     return Answer(status, json_bytes({"error": message}), headers=headers)
 
 
+def internal_error(exc: BaseException) -> str:
+    """A failure of the tool itself: one ``warning:`` line on the server's terminal (no
+    traceback), and the answer's message, which names only the error's kind."""
+    print(f"warning: internal error in the web server: {type(exc).__name__}: "
+          f"{clip(str(exc))}", file=sys.stderr, flush=True)
+    return f"internal error: {type(exc).__name__} (a bug of popejoan: please report it)"
+
+
 def json_bytes(data: Any, limit: int | None = None) -> bytes:
     """``data`` as the commands print it, in UTF-8; past ``limit`` bytes the writing stops
     (:class:`AnswerTooLargeError`), so a huge answer costs neither its time nor its memory."""
@@ -129,10 +137,7 @@ def answer_job(job: Job) -> Answer:
     except MemoryError:
         return error_answer(503, "out of memory")
     except Exception as exc:  # a bug: said in one line, the server goes on
-        print(f"warning: internal error in the web server: {type(exc).__name__}: "
-              f"{clip(str(exc))}", file=sys.stderr, flush=True)
-        return error_answer(500, f"internal error: {type(exc).__name__} (a bug of popejoan: "
-                                 "please report it)")
+        return error_answer(500, internal_error(exc))
 
 
 def serve_jobs(connection: Connection, target: Any, server: int,
