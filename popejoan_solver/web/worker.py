@@ -203,8 +203,12 @@ class WorkerProcess:
         self._connection.send(job)
 
     def ready(self, timeout: float) -> bool:
-        """Whether an answer came (or the process died) within ``timeout`` seconds."""
-        return bool(wait([self._connection, self._process.sentinel], timeout))
+        """Whether an answer came (or the process died, or was closed) within ``timeout``
+        seconds."""
+        try:
+            return bool(wait([self._connection, self._process.sentinel], timeout))
+        except (OSError, ValueError):  # closed meanwhile (the server shuts down)
+            return True
 
     def receive(self) -> Answer:
         """The answer sent (EOFError or OSError: the process died before it answered)."""
