@@ -163,14 +163,16 @@ class Lane:
         if worker is not None:
             worker.close()
         worker = WorkerProcess(self._preload)
-        if not worker.started(START_SECONDS):
+        with self._lock:  # kept before it is ready, so that a shutdown ends it too
+            closed = self._closed
+            if not closed:
+                self._workers[slot] = worker
+        if closed:
             worker.close()
+            raise OSError("the server is shutting down")
+        if not worker.started(START_SECONDS):
+            self._drop(slot, worker)
             raise OSError(f"a worker process did not start within {START_SECONDS} s")
-        with self._lock:
-            if self._closed:  # closed while it started: it is not kept
-                worker.close()
-                raise OSError("the server is shutting down")
-            self._workers[slot] = worker
         return worker
 
     def _drop(self, slot: int, worker: WorkerProcess) -> None:
