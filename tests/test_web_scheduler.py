@@ -114,6 +114,30 @@ def test_a_client_that_used_the_workers_longer_waits_behind_one_that_did_not() -
     assert item.name == "heavy3"
 
 
+def test_a_client_that_used_the_workers_longer_is_not_kept_waiting_for_good() -> None:
+    """The heavier client's request, once it has waited longer than the work it used (4 s),
+    goes before a lighter client's request that has just come."""
+    now = [100.0]
+    q: FairQueue[Item] = FairQueue(Limits(), clock=lambda: now[0])
+    heavy, light = ("h", "heavy"), ("h", "light")
+    q.add(Item(heavy, "x"))
+    item = q.take()
+    assert item is not None
+    q.finished(item, 4.0)
+    q.add(Item(heavy, "heavy2"))
+    now[0] += 3.0
+    q.add(Item(light, "light-early"))  # 4 - 3 against 0: the light one first
+    item = q.take()
+    assert item is not None
+    assert item.name == "light-early"
+    q.finished(item, 0.01)
+    now[0] += 2.0
+    q.add(Item(light, "light-late"))  # 4 - 5 against 0.01: the heavy one now
+    item = q.take()
+    assert item is not None
+    assert item.name == "heavy2"
+
+
 def test_a_client_has_at_most_its_share_of_the_workers_at_once() -> None:
     """With at most one at work per client (two workers: one kept for the others), a
     client's second request waits even with a worker free, until its first is done."""
@@ -145,11 +169,24 @@ def test_the_queue_is_bounded_in_all_per_address_and_per_client() -> None:
     refusal = q.add(Item(("h", "c"), "5"))
     assert refusal is not None
     assert "from this address" in refusal
-    assert q.add(Item(("g", ""), "6")) is None
+    assert q.add(Item(("127.0.0.1", "x"), "6")) is None  # loopback: any number of clients
     refusal = q.add(Item(("f", ""), "7"))
     assert refusal is not None
     assert "busy: 4 requests are waiting" in refusal
     assert q.size == 4
+
+
+def test_loopback_has_no_bound_of_its_own_beyond_the_queues() -> None:
+    """Every client of this machine (each tab) shares its address: a remote address stops at
+    its bound, loopback at the queue's."""
+    q = queue(queue=6, per_address=2, per_client=2)
+    for k in range(3):
+        assert q.add(Item(("::1", f"tab{k}"), str(k))) is None
+    assert q.add(Item(("192.168.1.5", "a"), "a")) is None
+    assert q.add(Item(("192.168.1.5", "b"), "b")) is None
+    refusal = q.add(Item(("192.168.1.5", "c"), "c"))
+    assert refusal is not None
+    assert "from this address" in refusal
 
 
 def test_a_request_taken_out_is_not_served() -> None:

@@ -5,15 +5,17 @@ another's one.
 A client is its address and the ``X-Client-Id`` its page sends (a random id per tab); a
 client that sends none is its address alone. The next request is the oldest of the client
 whose address has the fewest requests at work, then which has the fewest itself (a client
-has at most all the lane's workers but one at work, so one is left for the others), then has
-used the workers least of late (seconds of work, halved every :data:`HALF_LIFE` seconds: a
-client whose requests take a second each does not get the turns of one whose requests take
-ten milliseconds), then was served longest ago. Not thread-safe: the scheduler holds its lock
-around every call.
+has at most all the lane's workers but one at work, so one is left for the others), then
+whose recent use of the workers less the time its request has waited is least (seconds of
+work, halved every :data:`HALF_LIFE` seconds: a client whose requests take a second each goes
+after one whose requests take ten milliseconds, but only by about the time it used, never
+for good), then was served longest ago. Not thread-safe: the scheduler holds its lock around
+every call.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections import Counter, OrderedDict, deque
@@ -32,6 +34,15 @@ nothing and been served longest ago (the least recently served are the ones forg
 
 HALF_LIFE: Final = 30.0
 """Seconds over which a client's use of the workers counts for half as much."""
+
+
+def _loopback(address: str) -> bool:
+    """Whether ``address`` is this machine's own: every local client (each tab of each
+    browser) shares it, so it has no bound of its own beyond the queue's."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclass
@@ -64,7 +75,8 @@ class FairQueue(Generic[_Q]):
         self._at_once = at_once
         """The most requests one client may have at work at once."""
         self._clock = clock
-        self._waiting: dict[ClientKey, deque[_Q]] = {}
+        self._waiting: dict[ClientKey, deque[tuple[_Q, float]]] = {}
+        """Each client's requests waiting, oldest first, with the time each came."""
         self._running: Counter[ClientKey] = Counter()
         self._served: OrderedDict[ClientKey, _Use] = OrderedDict()
         """Clients by their last turn, the longest ago first, with their use."""
@@ -78,23 +90,24 @@ class FairQueue(Generic[_Q]):
                     "ask again in a while")
         from_address = sum(len(q) for (address, _), q in self._waiting.items()
                            if address == client[0])
-        if from_address >= limits.per_address:
+        if from_address >= limits.per_address and not _loopback(client[0]):
             return (f"{from_address} requests from this address are waiting already (the most "
                     "one address may have): ask again once they are answered")
         mine = self._waiting.setdefault(client, deque())
         if len(mine) >= limits.per_client:
             return (f"{len(mine)} of this client's requests are waiting already (the most one "
                     "client may have): ask again once they are answered")
-        mine.append(item)
+        mine.append((item, self._clock()))
         self.size += 1
         return None
 
     def remove(self, item: _Q) -> bool:
         """Take ``item`` out if it is still waiting; whether it was."""
         mine = self._waiting.get(item.client)
-        if mine is None or item not in mine:
+        found = next((entry for entry in mine or () if entry[0] is item), None)
+        if mine is None or found is None:
             return False
-        mine.remove(item)
+        mine.remove(found)
         self.size -= 1
         if not mine:
             del self._waiting[item.client]
@@ -115,11 +128,12 @@ class FairQueue(Generic[_Q]):
         unused = _Use()
 
         def turn(c: ClientKey) -> tuple[int, int, float, int]:
+            waited = now - self._waiting[c][0][1]
             return (by_address[c[0]], self._running[c],
-                    self._served.get(c, unused).now(now), order.get(c, -1))
+                    self._served.get(c, unused).now(now) - waited, order.get(c, -1))
 
         client = min(candidates, key=turn)
-        item = self._waiting[client].popleft()
+        item, _ = self._waiting[client].popleft()
         self.size -= 1
         if not self._waiting[client]:
             del self._waiting[client]
@@ -143,7 +157,7 @@ class FairQueue(Generic[_Q]):
 
     def drain(self) -> list[_Q]:
         """Every request waiting, taken out (the server shuts down)."""
-        items = [item for q in self._waiting.values() for item in q]
+        items = [item for q in self._waiting.values() for item, _ in q]
         self._waiting.clear()
         self.size = 0
         return items

@@ -47,7 +47,7 @@ class Limits:
     """Requests waiting for a worker, in each lane (play, study); past it, a 503."""
     per_address: int = 24
     """... of them from one address (one machine, whatever client ids it sends): the rest of
-    the queue stays for the others."""
+    the queue stays for the others. Not for loopback, whose clients are all this machine's."""
     per_client: int = 4
     """... of them from one client (its ``X-Client-Id`` and address)."""
     requests: int = 128
