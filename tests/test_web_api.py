@@ -421,7 +421,7 @@ def test_a_killed_worker_process_is_a_500_then_replaced() -> None:
         broken = own.post("/api/check", content=record)
         killer.join()
         assert broken.status_code == 500
-        assert broken.json()["error"].startswith("a worker process died (killed?)")
+        assert broken.json()["error"].startswith("a search process died (killed?)")
         assert own.post("/api/solve", content=LINE).status_code == 200
         assert app.state.scheduler.pids() != [before]
     finally:

@@ -37,7 +37,13 @@ START_SECONDS: Final = 60
 
 RETRY_AFTER: Final = ("Retry-After", "5")
 
-LOST: Final = "a worker process died (killed?) before it answered: ask again"
+LOST: Final = "a search process died (killed?) before it answered: ask again"
+"""The answer when a worker process dies at work (the words of the server before its lanes,
+when only searches ran in processes: kept, as clients may read them)."""
+
+
+class WorkerDiedError(OSError):
+    """A worker process died (killed) as it started."""
 
 
 @dataclass(eq=False)
@@ -126,21 +132,23 @@ class Lane:
                 thread.join(5)
 
     def _serve(self, slot: int) -> None:
-        """A worker's thread: its process started at once, then the next request, in turn."""
-        try:
-            self._worker(slot)
-        except Exception as exc:  # its requests are told; the next one tries again
-            if not self._closed:
-                print(f"warning: cannot start a web worker process: {clip(str(exc))}",
-                      file=sys.stderr, flush=True)
+        """A worker's thread: the next request, in turn, each in the slot's process. The
+        first request starts the process (so the request is told if it dies as it starts);
+        a thread that finds none waiting starts its process at once, for the next."""
+        with self._lock:
+            item = self._queue.take()
+        if item is None:
+            with contextlib.suppress(Exception):  # the next request tries again, and says
+                self._worker(slot)
         while True:
-            with self._lock:
-                item = self._queue.take()
-                while item is None and not self._closed:
-                    self._lock.wait()
+            if item is None:
+                with self._lock:
                     item = self._queue.take()
-                if item is None:
-                    return
+                    while item is None and not self._closed:
+                        self._lock.wait()
+                        item = self._queue.take()
+                    if item is None:
+                        return
             started = time.monotonic()
             try:
                 answer = self._work(slot, item)
@@ -151,9 +159,11 @@ class Lane:
                     self._queue.finished(item, time.monotonic() - started)
                     self._lock.notify_all()  # its client's next may go now
             item.deliver(answer)
+            item = None
 
     def _worker(self, slot: int) -> WorkerProcess:
-        """The slot's worker process, started anew if there is none or it died."""
+        """The slot's worker process, started anew if there is none or it died (OSError if
+        it cannot be; :class:`WorkerDiedError` if it died as it started)."""
         with self._lock:
             worker = self._workers[slot]
             if worker is not None and worker.alive():
@@ -171,7 +181,10 @@ class Lane:
             worker.close()
             raise OSError("the server is shutting down")
         if not worker.started(START_SECONDS):
+            died = worker.died()
             self._drop(slot, worker)
+            if died:
+                raise WorkerDiedError("a worker process died as it started")
             raise OSError(f"a worker process did not start within {START_SECONDS} s")
         return worker
 
@@ -188,7 +201,9 @@ class Lane:
         try:
             worker = self._worker(slot)
             worker.send(item.job)
-        except Exception as exc:  # cannot start one, or it died at once
+        except (WorkerDiedError, BrokenPipeError):  # killed before it took the request
+            return self._lost(slot, None)
+        except Exception as exc:  # cannot start one
             return error_answer(503, f"no worker process for the request: {clip(str(exc))}",
                                 RETRY_AFTER)
         limits = self._limits
@@ -209,12 +224,14 @@ class Lane:
                 self._drop(slot, worker)  # it did not stop: killed, and replaced
                 return self._timed_out()
 
-    def _lost(self, slot: int, worker: WorkerProcess) -> Answer:
-        self._drop(slot, worker)
+    def _lost(self, slot: int, worker: WorkerProcess | None) -> Answer:
+        """The answer to a request whose worker died (killed) before it answered."""
+        if worker is not None:
+            self._drop(slot, worker)
         if self._closed:
             return error_answer(503, "the server is shutting down")
-        print("warning: a web worker process died (killed?) before it answered; the next "
-              "request starts a new one", file=sys.stderr, flush=True)
+        print("warning: a search process died (killed?) before it answered; the next search "
+              "starts new ones", file=sys.stderr, flush=True)
         return error_answer(500, LOST)
 
     def _timed_out(self) -> Answer:

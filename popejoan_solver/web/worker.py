@@ -199,6 +199,12 @@ class WorkerProcess:
     def alive(self) -> bool:
         return self._process.is_alive()
 
+    def died(self, timeout: float = 1.0) -> bool:
+        """Whether the process has ended (waiting up to ``timeout`` seconds for a process
+        whose pipe has closed to be gone too)."""
+        self._process.join(timeout)
+        return self._process.exitcode is not None
+
     def send(self, job: Job) -> None:
         self._connection.send(job)
 
