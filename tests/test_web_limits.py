@@ -330,10 +330,11 @@ def test_a_body_that_does_not_come_is_a_408_and_requests_held_are_bounded() -> N
         assert refused.status_code == 503
         assert "holds 2 requests" in refused.json()["error"]
         for reader, writer in stalled:
-            head = await asyncio.wait_for(reader.read(4096), 5)
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
             assert head.startswith(b"HTTP/1.1 408 ")
-            assert json.loads(head.split(b"\r\n\r\n", 1)[1]) == {
-                "error": "the request's body did not arrive in time"}
+            length = int(head.lower().split(b"content-length: ", 1)[1].split(b"\r\n")[0])
+            body = await asyncio.wait_for(reader.readexactly(length), 5)
+            assert json.loads(body) == {"error": "the request's body did not arrive in time"}
             writer.close()
 
     with serving(app) as url:
