@@ -8,9 +8,17 @@ exact analyses: a pool larger than the requests made (``--positions 5000``) meas
 searches alone; the count of cached answers is printed. Prints the latency quantiles, the
 requests and errors, and the server's resident memory sampled every second; exits 1 if
 p95 > 0.5 s, any request failed, or memory grew by more than a tenth over the second half of
-the run. Run from the repository:
+the run. Each client names itself (``X-Client-Id``), as the page does, so the server serves
+them in turn.
+
+``--greedy K`` adds K greedy clients, each keeping four checks of a 100-deal record (the most
+the web takes) in flight at once, resent as soon as answered or refused: the measured clients'
+latency is then what the server's turns and lanes leave them (the greedy clients' refusals,
+503s past their share of the queue, are counted apart, not as errors). Run from the
+repository:
 
     .venv/bin/python benchmarks/bench_web_load.py [--clients 20] [--seconds 30] [--leads 4]
+        [--greedy 0]
 """
 
 from __future__ import annotations
@@ -103,12 +111,12 @@ def client(port: int, bodies: list[dict[str, object]], until: float, seed: int,
            latencies: list[float], errors: list[str], cached: list[bool]) -> None:
     rng = random.Random(seed)
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    headers = {"content-type": "application/json", "x-client-id": f"bench-{seed}"}
     while time.monotonic() < until:
         body = json.dumps(rng.choice(bodies))
         started = time.monotonic()
         try:
-            connection.request("POST", "/api/analyse", body,
-                               {"content-type": "application/json"})
+            connection.request("POST", "/api/analyse", body, headers)
             response = connection.getresponse()
             data = response.read()
             if response.status != 200:
@@ -124,6 +132,46 @@ def client(port: int, bodies: list[dict[str, object]], until: float, seed: int,
         latencies.append(time.monotonic() - started)
 
 
+def greedy(port: int, record: bytes, until: float, name: str, answers: list[int]) -> None:
+    """One of a greedy client's four connections: a long record checked again and again."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    while time.monotonic() < until:
+        try:
+            connection.request("POST", "/api/check", record, {"x-client-id": name})
+            response = connection.getresponse()
+            response.read()
+            answers.append(response.status)
+            if response.status == 503:
+                time.sleep(0.05)
+        except (OSError, http.client.HTTPException):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+
+
+def session_record(deals: int) -> bytes:
+    """A legal record of ``deals`` seeded deals, each played out by its lowest legal lead."""
+    from popejoan_solver.model.record import (
+        DealSeed,
+        Record,
+        RecordedDeal,
+        plays_of_run,
+        record_to_text,
+    )
+    from popejoan_solver.model.settlement import turnup_award
+
+    rules = get_ruleset("hoyle-modernized")
+    recorded = []
+    for index in range(deals):
+        deal = deal_random(4, 7, rules, index)
+        position = Position.from_deal(deal)
+        plays = []
+        if turnup_award(deal, deal.board_or_dressed).deal_is_played:
+            while not position.is_over:
+                run, position = position.play(min(position.legal_leads()))
+                plays.extend(plays_of_run(run))
+        recorded.append(RecordedDeal(deal, tuple(plays), seed=DealSeed(7, index, 4)))
+    return record_to_text(Record(rules, tuple(recorded))).encode()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=20)
@@ -131,6 +179,8 @@ def main() -> int:
     parser.add_argument("--leads", type=int, default=4, help="leads played into each position")
     parser.add_argument("--positions", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--greedy", type=int, default=0,
+                        help="greedy clients, each with four long checks in flight")
     args = parser.parse_args()
     bodies = positions(args.positions, args.leads, args.seed)
     server = subprocess.Popen([sys.executable, "-m", "popejoan_solver", "serve", "--port", "0"],
@@ -152,6 +202,11 @@ def run(args: argparse.Namespace, bodies: list[dict[str, object]], port: int, pi
     threads = [threading.Thread(target=client, args=(port, bodies, until, args.seed + i,
                                                      latencies, errors, cached))
                for i in range(args.clients)]
+    greedy_answers: list[int] = []
+    record = session_record(100) if args.greedy else b""
+    threads += [threading.Thread(target=greedy, args=(port, record, until, f"greedy-{g}",
+                                                      greedy_answers))
+                for g in range(args.greedy) for _ in range(4)]
     memory: list[int] = []
     cpu_before, load = cpu_seconds(pid), load_average()
     for thread in threads:
@@ -182,6 +237,9 @@ def run(args: argparse.Namespace, bodies: list[dict[str, object]], port: int, pi
     print(f"server CPU {cpu:.1f} s: {1000 * cpu / max(1, len(latencies)):.1f} ms a request, "
           f"{1000 * per_search:.1f} ms a searched one (so {cores} idle cores would search "
           f"{cores / max(per_search, 1e-9):.0f} requests/s)")
+    if args.greedy:
+        print(f"{args.greedy} greedy clients: {greedy_answers.count(200)} checks answered, "
+              f"{greedy_answers.count(503)} refused past their share (503)")
     for error in errors[:5]:
         print(f"  error: {error}")
     return 0 if p95 <= 0.5 and not errors and growth <= 0.10 else 1

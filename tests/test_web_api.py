@@ -26,6 +26,7 @@ from popejoan_solver.model.notation import deal_to_json, deal_to_line
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.web import handlers
 from popejoan_solver.web.app import create_app
+from tests.web_helpers import long_record
 
 RULES = get_ruleset("hoyle-modernized")
 DEAL = deal_random(5, 8, RULES)  # QD turned up: the dealer takes Queen before play
@@ -39,7 +40,7 @@ def client() -> Iterator[TestClient]:
         warnings.simplefilter("ignore")
         test_client = TestClient(app, raise_server_exceptions=False)
     yield test_client
-    app.state.processes.close()  # the search processes
+    app.state.scheduler.close()  # the worker processes
 
 
 def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
@@ -209,6 +210,32 @@ def test_load_a_deal_and_a_record(client: TestClient) -> None:
     assert loaded == {"deal": LINE, "line": steps, "error": None}
 
 
+@pytest.mark.parametrize(("mangle", "words"), [
+    (lambda text: text.replace("(1)", "(9)", 1), "seat must be from 1 to 5"),
+    (lambda text: text.replace("hoyle-modernized", "nope", 1), "unknown ruleset 'nope'"),
+    (lambda text: text.split("\n\n", 1)[0], "a record needs at least one [Deal"),
+    (lambda text: json.dumps({"format": "popejoan-record", "version": 1}), "\"rules\""),
+    (lambda text: json.dumps({"deals": []}), "\"format\": \"popejoan-record\""),
+])
+def test_load_of_a_bad_record_says_what_is_wrong_with_the_record(
+        client: TestClient, capsys: pytest.CaptureFixture[str], tmp_path: Any,
+        mangle: Any, words: str) -> None:
+    """Text meant as a record (its tags, or a record's JSON keys) that is broken: the error is
+    the record's, as ``popejoan check`` gives it, not the deal reader's complaint."""
+    steps = optimal_steps(client)[:3]
+    text = mangle(client.post("/api/record", json={"deal": LINE, "line": steps}).json()["text"])
+    response = client.post("/api/load", content=text)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert words in error
+    for deal_words in ("TOML", "one-line deal", "in deal (keys"):
+        assert deal_words not in error
+    path = tmp_path / "bad.txt"
+    path.write_text(text, encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {error}"
+
+
 def test_deal_and_options(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
     main(["deal", "--players", "5", "--seed", "8", "--format", "line"])
     assert client.get("/api/deal?players=5&seed=8").json() == {
@@ -322,15 +349,28 @@ def test_too_large_and_not_utf8(client: TestClient) -> None:
 
 
 def test_unexpected_failure_is_a_500_without_traceback(client: TestClient,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(data: bytes) -> dict[str, Any]:
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    """In the server itself (``/api/options`` is answered there) and in a worker process
+    (the job's function, as a worker runs it): a 500 naming only the error's kind, and one
+    ``warning:`` line for the server's terminal."""
+    from popejoan_solver.web.worker import Job, answer_job
+
+    def broken(*args: Any) -> dict[str, Any]:
         raise RuntimeError("secret detail\nTraceback (most recent call last)")
 
-    monkeypatch.setattr(handlers, "api_table", broken)
-    response = client.post("/api/table", json={"deal": LINE})
+    expected = {"error": "internal error: RuntimeError (a bug of popejoan: please report it)"}
+    monkeypatch.setattr(handlers, "api_options", broken)
+    response = client.get("/api/options")
     assert response.status_code == 500
-    assert response.json() == {"error": "internal error: RuntimeError (a bug of popejoan: "
-                                        "please report it)"}
+    assert response.json() == expected
+    answer = answer_job(Job(1, broken, (), 1 << 20))
+    assert (answer.status, json.loads(answer.body)) == (500, expected)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2  # one line each, the exception's message on it
+    assert all(line.startswith("warning: internal error in the web server: RuntimeError: ")
+               for line in lines)
 
 
 def test_unknown_path_and_method(client: TestClient) -> None:
@@ -359,25 +399,33 @@ def test_the_cache_keeps_the_last_entries_only() -> None:
     assert (cache.get("c"), cache.get("b")) == (None, {"key": "b"})
 
 
-def test_a_killed_search_process_is_a_500_then_replaced() -> None:
+def test_a_killed_worker_process_is_a_500_then_replaced() -> None:
+    """A worker killed (out of memory, kill -9) while it works: that request is a 500 saying
+    so, and the next one is served by a new worker."""
     import os
     import signal
+    import threading
 
-    app = create_app()
+    from popejoan_solver.web.limits import Limits
+
+    app = create_app(Limits(study_workers=1, record_deals=10_000, answer_bytes=1 << 30))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         own = TestClient(app, raise_server_exceptions=False)
     try:
         assert own.post("/api/solve", content=LINE).status_code == 200
-        pool = app.state.processes._pool
-        for pid in list(pool._processes):
-            os.kill(pid, signal.SIGKILL)
-        broken = own.post("/api/solve", content=LINE)
+        [before] = app.state.scheduler.pids()
+        record = long_record(600)  # seconds of work
+        killer = threading.Timer(0.5, os.kill, (before, signal.SIGKILL))
+        killer.start()
+        broken = own.post("/api/check", content=record)
+        killer.join()
         assert broken.status_code == 500
         assert broken.json()["error"].startswith("a search process died (killed?)")
         assert own.post("/api/solve", content=LINE).status_code == 200
+        assert app.state.scheduler.pids() != [before]
     finally:
-        app.state.processes.close()
+        app.state.scheduler.close()
 
 
 def test_next_deal_of_a_session_is_the_match_drivers(client: TestClient) -> None:

@@ -16,6 +16,10 @@ from . import add_help_parser
 GRACE_SECONDS: Final = 1
 """After Ctrl-C or SIGTERM, how long a request in flight has to be answered."""
 
+CONNECTIONS: Final = 512
+"""Connections and requests uvicorn holds at once (past it, its own plain 503): a backstop
+behind the application's own bound on requests (docs/contract.md)."""
+
 HELP = ("serve the web table: see a deal, step through its optimal line, play against bots "
         "(docs/web.md)")
 
@@ -32,6 +36,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=_port, default=8000, help="default 8000 (0: any free)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="a name by which the server is reached (besides IP addresses, "
+                             "localhost and --host); other names are refused, against DNS "
+                             "rebinding; may be given again")
     parser.set_defaults(func=cmd_serve)
 
 
@@ -69,11 +77,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
               "no login, anyone who can reach this address can use it", file=sys.stderr)
     print(f"popejoan: the web table on http://{_url_host(args.host)}:{port}/ (Ctrl-C stops "
           "it)", flush=True)
-    app = create_app()
+    app = create_app(allowed_hosts=[args.host, *args.allow_host])
     # Ctrl-C: a request in flight has a second to be answered, then it is cancelled; the
-    # cancellation is the shutdown, not an error to print with its traceback.
+    # cancellation is the shutdown, not an error to print with its traceback. No proxy is
+    # trusted: a client's address (its turn among the others) is its connection's.
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                            timeout_graceful_shutdown=GRACE_SECONDS)
+                            timeout_graceful_shutdown=GRACE_SECONDS, proxy_headers=False,
+                            limit_concurrency=CONNECTIONS)
     logging.getLogger("uvicorn.error").addFilter(_not_a_shutdown)
     try:
         uvicorn.Server(config).run(sockets=[listener])
@@ -81,7 +91,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         pass
     finally:
         listener.close()
-        app.state.processes.close()
+        app.state.scheduler.close()
     return 0
 
 

@@ -44,11 +44,20 @@ DEAL_KEYS: Final = ("deal", "dealer", "tags", "plays", "claimed")
 PLAY_KEYS: Final = ("seat", "card", "choice")
 CLAIM_KEYS: Final = ("values", "board_after")
 MAX_DEALS: Final = 10_000
+"""The most deals one record may hold (a file is at most 1 MiB anyway)."""
 SEED_LIMIT: Final = 1 << 63
 """A seeded deal's seed is below this in size (a signed 64-bit number)."""
 INDEX_LIMIT: Final = 1 << 31
 """A seeded deal's index is below this."""
-"""The most deals one record may hold (a file is at most 1 MiB anyway)."""
+
+
+class RecordTooLongError(NotationError):
+    """A record holds more deals than its reader takes (``max_deals``): found while reading,
+    before the deals past the limit are built."""
+
+    def __init__(self, max_deals: int) -> None:
+        super().__init__(f"a record holds at most {max_deals} deals")
+        self.max_deals = max_deals
 
 
 @dataclass(frozen=True)
@@ -332,8 +341,8 @@ def check_final_hands(hands: tuple[Mask, ...], rules: Ruleset) -> tuple[Mask, ..
     return hands
 
 
-def record_from_json(data: object) -> Record:
-    """Build a record from the decoded JSON object."""
+def record_from_json(data: object, *, max_deals: int = MAX_DEALS) -> Record:
+    """Build a record from the decoded JSON object (of at most ``max_deals`` deals)."""
     obj = _object(data, "a record", RECORD_KEYS)
     if obj.get("format") != FORMAT:
         raise NotationError(f"a record has \"format\": \"{FORMAT}\"")
@@ -350,8 +359,8 @@ def record_from_json(data: object) -> Record:
     deals_data = obj.get("deals")
     if not isinstance(deals_data, list) or not deals_data:
         raise NotationError("a record needs \"deals\", a list of at least one deal")
-    if len(deals_data) > MAX_DEALS:
-        raise NotationError(f"a record holds at most {MAX_DEALS} deals")
+    if len(deals_data) > min(max_deals, MAX_DEALS):
+        raise RecordTooLongError(min(max_deals, MAX_DEALS))
     deals = tuple(_deal_from_json(d, rules, i) for i, d in enumerate(deals_data))
     players = _players_from_json(obj["players"]) if "players" in obj else ()
     final = _final_from_json(obj["final_round"], rules) if "final_round" in obj else None
@@ -499,11 +508,13 @@ class _Draft:
     dealer: str | None = None
     deals: list[_DealDraft] = field(default_factory=list)
     final: str | None = None
+    max_deals: int = MAX_DEALS
 
 
-def record_from_text(text: str) -> Record:
-    """Read the text form; a malformed line is a :class:`NotationError` naming the line."""
-    draft = _Draft()
+def record_from_text(text: str, *, max_deals: int = MAX_DEALS) -> Record:
+    """Read the text form; a malformed line is a :class:`NotationError` naming the line. A
+    deal past ``max_deals`` stops the reading there."""
+    draft = _Draft(max_deals=min(max_deals, MAX_DEALS))
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith(";"):
@@ -513,6 +524,8 @@ def record_from_text(text: str) -> Record:
                 _read_tag(draft, line)
             else:
                 _read_plays(draft, line)
+        except RecordTooLongError:
+            raise
         except PopeJoanError as exc:
             raise NotationError(f"line {number}: {exc}") from None
     return _finish(draft)
@@ -551,8 +564,8 @@ def _once(old: str | None, value: str, name: str) -> str:
 def _new_deal(draft: _Draft, value: str) -> None:
     if draft.rules is None:
         raise NotationError("the record starts with its [Rules \"...\"] tag")
-    if len(draft.deals) >= MAX_DEALS:
-        raise NotationError(f"a record holds at most {MAX_DEALS} deals")
+    if len(draft.deals) >= draft.max_deals:
+        raise RecordTooLongError(draft.max_deals)
     where = _where(len(draft.deals))
     seeded = _SEEDED.fullmatch(value.strip())
     seed = None
@@ -650,7 +663,7 @@ def _finish(draft: _Draft) -> Record:
         hands = [_hand_from_line(t, f"final round hand {i + 1}")
                  for i, t in enumerate(draft.final.split())]
         data["final_round"] = {"hands": [format_cards(h) for h in hands]}
-    return record_from_json(data)
+    return record_from_json(data, max_deals=draft.max_deals)
 
 
 def _deal_draft_json(deal: _DealDraft, index: int) -> dict[str, Any]:
@@ -682,14 +695,32 @@ def _signed(text: str, what: str) -> int:
     return int(text)
 
 
-def parse_record_text(text: str) -> Record:
-    """A record in either form: JSON (it opens with ``{``) or the text form."""
+def looks_like_a_record(text: str) -> bool:
+    """Whether ``text`` is meant as a record rather than a deal: a JSON object with a record's
+    ``format`` or ``deals``, or text whose first line (comments aside) is a tag such as
+    ``[Rules "peel"]`` (a TOML deal's tables have no quoted value). Text that is neither is
+    read as a deal, whose reader then says what is wrong with it."""
+    stripped = text.strip().removeprefix("\ufeff").strip()
+    if stripped.startswith("{"):
+        try:
+            data = decode_json(stripped)
+        except NotationError:  # broken JSON: either reader says so in the same words
+            return False
+        return isinstance(data, dict) and ("format" in data or "deals" in data)
+    first = next((line.strip() for line in stripped.splitlines()
+                  if line.strip() and not line.strip().startswith(";")), "")
+    return _TAG_LINE.fullmatch(first) is not None
+
+
+def parse_record_text(text: str, *, max_deals: int = MAX_DEALS) -> Record:
+    """A record in either form: JSON (it opens with ``{``) or the text form; one of more than
+    ``max_deals`` deals is refused (:class:`RecordTooLongError`) as soon as that is seen."""
     stripped = text.strip().removeprefix("\ufeff").strip()
     if not stripped:
         raise NotationError("the record is empty")
     if stripped.startswith("{"):
-        return record_from_json(decode_json(stripped))
-    return record_from_text(stripped)
+        return record_from_json(decode_json(stripped), max_deals=max_deals)
+    return record_from_text(stripped, max_deals=max_deals)
 
 
 def plays_of_run(run: Run) -> tuple[Play, ...]:

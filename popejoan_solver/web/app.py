@@ -1,147 +1,169 @@
 """The web table's ASGI application (Starlette): the page, its static files and the JSON API.
 
-Bad input is a 400 with ``{"error": "..."}`` (the command line's message); anything else that
-goes wrong is a 500 with a one-line error and no traceback. Searches run in one process per
-core, in the order asked, each under a time limit and a bounded transposition table; the
-other requests on a few threads.
+Every request's work runs in the server's worker processes (:mod:`.scheduler`): the game's
+(the table, bots' moves, a seat's view, records) in one lane, study (solve, analyse, advice,
+check) in another, each request in its client's turn, bounded in time and in the size of its
+answer, its JSON written there; the work of a client that leaves is stopped. Only the two
+endpoints that read tables (``/api/deal``, ``/api/options``) and an analysis already known
+are answered here, on a few threads. Bad input is a 400 with ``{"error": "..."}`` (the
+command line's message); a server busy past its bounds a 503; anything else that goes wrong a
+500 with a one-line error and no traceback. :mod:`.guard` checks who asks.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import sys
-from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from importlib.resources import files
-from multiprocessing import get_context
-from typing import Any
+from typing import Any, Final
 
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..analysis.textfile import MAX_INPUT_BYTES
-from ..cli import json_text
 from ..model.errors import PopeJoanError, clip
 from ..search.api import usable_cores
 from . import handlers
+from .cache import AnswerCache
+from .fairness import ClientKey
+from .guard import Guard
+from .limits import Limits
+from .scheduler import LaneName, Scheduler
+from .worker import Answer, json_bytes
 
-Handler = Callable[[bytes, dict[str, str]], dict[str, Any]]
+LIGHT_THREADS: Final = 4
+"""Threads for what is answered in the server itself (tables, analyses already known)."""
 
-LIGHT_THREADS = 4
-"""Threads for requests that do not search (tables, records, the cache's look-ups)."""
+PLAY_JOBS: Final = ("table", "bot", "view", "record", "next", "load")
+"""The endpoints whose work is the game's (the ``play`` lane): quick, never behind study."""
 
+STUDY_JOBS: Final = ("solve", "advice", "check")
+"""The endpoints whose work is study (the ``study`` lane), with ``/api/analyse``'s search."""
 
-def _json(data: Any, status: int = 200) -> Response:
-    """JSON as the command line prints it (two-space indent, non-ASCII kept)."""
-    return Response(json_text(data), status_code=status, media_type="application/json")
+CLIENT_ID_HEADER: Final = "x-client-id"
+"""The header a page names its client by (a random id per tab), for each client's turn."""
 
+_CLIENT_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
-async def _body(request: Request) -> bytes:
-    """The request body, refused past :data:`MAX_INPUT_BYTES` without reading it all."""
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_INPUT_BYTES:
-        raise PopeJoanError(f"the request is larger than {MAX_INPUT_BYTES} bytes")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_INPUT_BYTES:
-            raise PopeJoanError(f"the request is larger than {MAX_INPUT_BYTES} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _endpoint(handler: Handler, limiter: anyio.CapacityLimiter
-              ) -> Callable[[Request], Awaitable[Response]]:
-    """A route running ``handler`` on a worker thread, under ``limiter``."""
-    async def endpoint(request: Request) -> Response:
-        data = await _body(request) if request.method == "POST" else b""
-        query = dict(request.query_params)
-        result = await anyio.to_thread.run_sync(handler, data, query, limiter=limiter)
-        return _json(result)
-    return endpoint
+TEST_CLIENT_HOST: Final = "testserver"
+"""The name Starlette's test client sends as ``Host``, allowed by :func:`create_app`'s
+default (``popejoan serve`` gives its own names)."""
 
 
-def _search_process_init(server: int) -> None:
-    """In a search process: Ctrl-C is the server's to handle (it shuts the pool down), and
-    the process dies with the server, even by ``kill -9`` (none is left running)."""
-    from ..analysis.batch import die_with_parent
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # The pid watcher only: Linux's parent-death signal follows the thread that started the
-    # process, and an event loop run on a passing thread (Starlette's test client) would
-    # take the searches with it.
-    die_with_parent(server, thread_bound=False)
+class SlowBodyError(Exception):
+    """A request's body did not arrive within the limit."""
 
 
-class SearchProcessLostError(Exception):
-    """A search process died (killed, out of memory) before it answered: not a bug of the
-    tool, so a 500 that says so, without a traceback; the next search starts new ones."""
+def client_of(request: Request) -> ClientKey:
+    """The client a request comes from: its address, and the ``X-Client-Id`` its page sends
+    (ignored unless 1 to 64 letters, digits, ``-`` or ``_``)."""
+    address = request.client.host if request.client else ""
+    given = request.headers.get(CLIENT_ID_HEADER, "")
+    return address, given if _CLIENT_ID.fullmatch(given) else ""
 
 
-class SearchProcesses:
-    """One process per core for the searches: they run side by side (no GIL shared), in the
-    order asked, each under its time limit; started at the first search."""
+def _respond(answer: Answer) -> Response:
+    return Response(answer.body, status_code=answer.status, media_type="application/json",
+                    headers=dict(answer.headers))
 
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
 
-    async def run(self, name: str, data: bytes, query: dict[str, str]) -> dict[str, Any]:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
-                                             initializer=_search_process_init,
-                                             initargs=(os.getpid(),))
-        loop = asyncio.get_running_loop()
+async def _disconnected(request: Request) -> None:
+    """Return once the client has closed its connection (the body has been read)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _unless_gone(request: Request, work: Awaitable[Answer]) -> Answer | None:
+    """``work``'s answer; None, with the work cancelled, if the client leaves first."""
+    task = asyncio.ensure_future(work)
+    watch = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait((task, watch), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for pending in (task, watch):
+            pending.cancel()
+        await asyncio.gather(task, watch, return_exceptions=True)
+    return task.result() if task.done() and not task.cancelled() else None
+
+
+class _Server:
+    """What the endpoints share: the limits, the scheduler, the threads for light work and
+    the analyses already known."""
+
+    def __init__(self, limits: Limits, scheduler: Scheduler) -> None:
+        self.limits = limits
+        self.scheduler = scheduler
+        self.light = anyio.CapacityLimiter(LIGHT_THREADS)
+        self.analyses = AnswerCache()
+
+    async def body(self, request: Request) -> bytes:
+        """The request body, refused past the size limit without reading it all, and past
+        the time limit (408)."""
+        limit = self.limits.body_bytes
+        too_large = f"the request is larger than {limit} bytes"
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and (len(length) > 15 or int(length) > limit):
+            raise PopeJoanError(too_large)
+        chunks, size = [], 0
         try:
-            answer: dict[str, Any] = await loop.run_in_executor(
-                self._pool, handlers.search_job, name, data, query)
-        except BrokenProcessPool:  # a search process died (killed): new ones next time
-            self._pool = None
-            raise SearchProcessLostError from None
-        return answer
+            with anyio.fail_after(self.limits.body_seconds):
+                async for chunk in request.stream():
+                    size += len(chunk)
+                    if size > limit:
+                        raise PopeJoanError(too_large)
+                    chunks.append(chunk)
+        except TimeoutError:
+            raise SlowBodyError from None
+        return b"".join(chunks)
 
-    def close(self) -> None:
-        """Stop the processes now, searches under way included (their requests are answered
-        or cancelled by then: the server closes them at shutdown)."""
-        from ..analysis.batch import stop_pool
+    async def run(self, request: Request, lane: LaneName, name: str,
+                  data: bytes) -> Answer | None:
+        """The endpoint ``name``'s work in ``lane``; None if the client left first."""
+        args = (name, data, dict(request.query_params), self.limits.record_deals)
+        return await _unless_gone(request, self.scheduler.run(
+            lane, client_of(request), handlers.web_job, args))
 
-        if self._pool is not None:
-            stop_pool(self._pool)
-            self._pool = None
+    def job(self, name: str, lane: LaneName) -> Callable[[Request], Awaitable[Response]]:
+        """``POST /api/NAME``, its work in a worker process of ``lane``."""
+        async def endpoint(request: Request) -> Response:
+            answer = await self.run(request, lane, name, await self.body(request))
+            return _respond(answer) if answer is not None else Response(status_code=204)
+        return endpoint
 
+    async def analyse(self, request: Request) -> Response:
+        """``POST /api/analyse``: read (the game's lane) and looked up among the analyses
+        known; searched, when not known, in the study lane (and kept when exact)."""
+        keyed = await self.run(request, "play", "analyse-key", await self.body(request))
+        if keyed is None or keyed.status != 200:
+            return _respond(keyed) if keyed is not None else Response(status_code=204)
+        key, search = keyed.extra
+        known = self.analyses.get(key)
+        if known is not None:
+            body = await anyio.to_thread.run_sync(json_bytes, known | {"cached": True},
+                                                  limiter=self.light)
+            return Response(body, media_type="application/json")
+        answer = await self.run(request, "study", "analyse", search)
+        if answer is None:
+            return Response(status_code=204)
+        if answer.status == 200 and answer.extra is not None:
+            self.analyses.put(key, answer.extra)
+        return _respond(answer)
 
-def _searching(name: str, processes: SearchProcesses
-               ) -> Callable[[Request], Awaitable[Response]]:
-    """A route whose work (``handlers.search_job(name, ...)``) runs in a search process."""
-    async def endpoint(request: Request) -> Response:
-        data = await _body(request)
-        query = dict(request.query_params)
-        return _json(await processes.run(name, data, query))
-    return endpoint
-
-
-def _analyse(light: anyio.CapacityLimiter, processes: SearchProcesses
-             ) -> Callable[[Request], Awaitable[Response]]:
-    """``POST /api/analyse``: read and looked up in the cache on a light thread; searched,
-    when the answer is not known, in a search process (and kept when exact)."""
-    async def endpoint(request: Request) -> Response:
-        data = await _body(request)
-        analysis = await anyio.to_thread.run_sync(handlers.read_analysis, data, limiter=light)
-        if analysis.known is not None:
-            return _json(analysis.known)
-        answer = await processes.run("analyse", data, {})
-        if answer["stats"]["exact"]:
-            handlers.ANALYSES.put(analysis.key, answer)
-        return _json(answer | {"cached": False})
-    return endpoint
+    def light_work(self, handler: Callable[[Mapping[str, str]], dict[str, Any]]
+                   ) -> Callable[[Request], Awaitable[Response]]:
+        """``GET /api/...`` answered here, on a light thread (it reads tables only)."""
+        async def endpoint(request: Request) -> Response:
+            query = dict(request.query_params)
+            body = await anyio.to_thread.run_sync(lambda: json_bytes(handler(query)),
+                                                  limiter=self.light)
+            return Response(body, media_type="application/json")
+        return endpoint
 
 
 async def _page(request: Request) -> Response:
@@ -150,66 +172,62 @@ async def _page(request: Request) -> Response:
 
 
 async def _bad_input(request: Request, exc: Exception) -> Response:
-    return _json({"error": clip(str(exc), 400)}, 400)
+    return Response(json_bytes({"error": clip(str(exc), 400)}), 400,
+                    media_type="application/json")
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     detail = exc.detail if isinstance(exc, HTTPException) else "error"
-    return _json({"error": clip(str(detail), 200)}, status)
+    return Response(json_bytes({"error": clip(str(detail), 200)}), status,
+                    media_type="application/json")
 
 
-async def _search_process_lost(request: Request, exc: Exception) -> Response:
-    print("warning: a search process died (killed?) before it answered; the next search "
-          "starts new ones", file=sys.stderr, flush=True)
-    return _json({"error": "a search process died (killed?) before it answered: ask again"},
-                 500)
+async def _slow_body(request: Request, exc: Exception) -> Response:
+    return Response(json_bytes({"error": "the request's body did not arrive in time"}), 408,
+                    media_type="application/json")
 
 
-async def _internal_error(request: Request, exc: Exception) -> Response:
-    """Anything unexpected: one line naming the error's kind, no traceback."""
-    if isinstance(exc, MemoryError):
-        return _json({"error": "out of memory"}, 503)
-    return _json({"error": f"internal error: {type(exc).__name__} (a bug of popejoan: "
-                           "please report it)"}, 500)
+async def _client_gone(request: Request, exc: Exception) -> Response:
+    """The client closed its connection while it sent its body: nothing to do, nothing to
+    say (the answer goes nowhere)."""
+    return Response(status_code=400)
 
 
-def _routes(light: anyio.CapacityLimiter, processes: SearchProcesses) -> list[Any]:
-    def post(path: str, handler: Handler) -> Route:
-        return Route(path, _endpoint(handler, light), methods=["POST"])
+def _routes(server: _Server) -> list[Any]:
+    def job(name: str, lane: LaneName) -> Route:
+        return Route(f"/api/{name}", server.job(name, lane), methods=["POST"])
 
-    def get(path: str, handler: Handler) -> Route:
-        return Route(path, _endpoint(handler, light), methods=["GET"])
-
-    def search(name: str) -> Route:
-        return Route(f"/api/{name}", _searching(name, processes), methods=["POST"])
+    def get(path: str, handler: Callable[[Mapping[str, str]], dict[str, Any]]) -> Route:
+        return Route(path, server.light_work(handler), methods=["GET"])
 
     return [
         Route("/", _page, methods=["GET"]),
-        Route("/api/analyse", _analyse(light, processes), methods=["POST"]),
-        *(search(name) for name in handlers.SEARCH_JOBS if name != "analyse"),
-        post("/api/check", lambda d, q: handlers.api_check(d)),
-        post("/api/table", lambda d, q: handlers.api_table(d)),
-        post("/api/record", lambda d, q: handlers.api_record(d)),
-        post("/api/next", lambda d, q: handlers.api_next(d)),
-        post("/api/load", lambda d, q: handlers.api_load(d)),
-        get("/api/deal", lambda d, q: handlers.api_deal(q)),
-        get("/api/options", lambda d, q: handlers.api_options()),
+        Route("/api/analyse", server.analyse, methods=["POST"]),
+        *(job(name, "play") for name in PLAY_JOBS),
+        *(job(name, "study") for name in STUDY_JOBS),
+        get("/api/deal", handlers.api_deal),
+        get("/api/options", lambda query: handlers.api_options()),
         Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
     ]
 
 
-def create_app() -> Starlette:
-    """The application: searches (solving, sampling, bots) in one process per core, in the
-    order asked; the other requests on a few threads. ``app.state.processes.close()`` stops
-    the search processes."""
-    processes = SearchProcesses(usable_cores())
-    light = anyio.CapacityLimiter(LIGHT_THREADS)
-    app = Starlette(routes=_routes(light, processes), exception_handlers={
+def create_app(limits: Limits | None = None, *,
+               allowed_hosts: Iterable[str] = (TEST_CLIENT_HOST,)) -> Starlette:
+    """The application under ``limits`` (default: the server's, docs/contract.md), answering
+    requests whose ``Host`` is an IP address, ``localhost`` or one of ``allowed_hosts``.
+    ``app.state.scheduler.close()`` stops its worker processes (started at the first request
+    of each lane)."""
+    limits = limits or Limits()
+    scheduler = Scheduler(limits, limits.study_workers or usable_cores(),
+                          preload=(handlers.__name__,))
+    server = _Server(limits, scheduler)
+    app = Starlette(routes=_routes(server), exception_handlers={
         PopeJoanError: _bad_input,
         HTTPException: _http_error,
-        SearchProcessLostError: _search_process_lost,
-        Exception: _internal_error,
-    })
-    app.state.processes = processes
+        SlowBodyError: _slow_body,
+        ClientDisconnect: _client_gone,
+    }, middleware=[Middleware(Guard, allowed_hosts=allowed_hosts, limit=limits.requests)])
+    app.state.scheduler = scheduler
+    app.state.limits = limits
     return app

@@ -1,23 +1,27 @@
 """The web table's API, one function per endpoint: request bytes (and query) in, JSON out.
 
 Each is a thin layer over the library's own functions, so the page restates no rule: legal
-leads, runs, values and settlements all come from the model and the solver. They run on worker
-threads (the solver releases the GIL); each raises :class:`PopeJoanError` for bad input.
+leads, runs, values and settlements all come from the model and the solver. All but the two
+that only read tables (``/api/deal``, ``/api/options``) run in the server's worker processes,
+by name (:func:`web_job`); each raises :class:`PopeJoanError` for bad input.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ..cli import check_json, solve_json
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, deal_random
-from ..model.errors import NotationError, PopeJoanError, clip
+from ..model.errors import clip
 from ..model.notation import deal_to_line
 from ..model.play import Position
 from ..model.record import (
     Play,
+    Record,
+    RecordTooLongError,
+    looks_like_a_record,
     parse_record_text,
     plays_of_run,
     record_of_line,
@@ -27,7 +31,7 @@ from ..model.record import (
 from ..model.rules import RULESETS, get_ruleset
 from ..search import solve
 from .bots import WEB_BOTS
-from .cache import AnswerCache
+from .limits import MAX_RECORD_DEALS
 from .requests import (
     body_object,
     body_text,
@@ -46,6 +50,7 @@ from .state import (
     replay_steps,
     table_json,
 )
+from .worker import Reply
 
 WEB_TT_ENTRIES: Final = 1 << 18
 """Transposition-table entries per search (4 MiB): bounded memory per search; the positions
@@ -55,8 +60,6 @@ MAX_SEED: Final = 1 << 63
 
 DEFAULT_ADVICE_SAMPLES: Final = 32
 MAX_ADVICE_SAMPLES: Final = 200
-
-
 
 
 def api_solve(data: bytes, query: Mapping[str, str]) -> dict[str, Any]:
@@ -72,12 +75,22 @@ def api_solve(data: bytes, query: Mapping[str, str]) -> dict[str, Any]:
     return solve_json(solution)
 
 
-def api_check(data: bytes) -> dict[str, Any]:
-    """``POST /api/check``: a record (JSON or the text form) refereed as ``popejoan check
-    --json`` prints it."""
+def api_check(data: bytes, max_deals: int = MAX_RECORD_DEALS) -> dict[str, Any]:
+    """``POST /api/check``: a record (JSON or the text form, at most ``max_deals`` deals)
+    refereed as ``popejoan check --json`` prints it."""
     from ..analysis.referee import replay
 
-    return check_json(replay(parse_record_text(body_text(data))))
+    return check_json(replay(_record(body_text(data), max_deals)))
+
+
+def _record(text: str, max_deals: int) -> Record:
+    """A record the web takes: at most ``max_deals`` deals, refused as soon as there are
+    more (a record of thousands takes seconds to check and tens of megabytes to answer)."""
+    try:
+        return parse_record_text(text, max_deals=max_deals)
+    except RecordTooLongError:
+        raise WebInputError(f"the web table takes records of at most {max_deals} deals (a "
+                            "longer one: popejoan check)") from None
 
 
 def api_table(data: bytes) -> dict[str, Any]:
@@ -89,55 +102,72 @@ def api_table(data: bytes) -> dict[str, Any]:
     return table_json(table, view_field(body), seat_number(body.get("seat"), deal.players))
 
 
-ANALYSES: Final = AnswerCache()
-"""Exact analyses of positions already asked for."""
+AnalysisKey = tuple[str, tuple[str, ...]]
+"""An analysed position as the server's cache knows it: the deal's one-line notation and
+the steps played from it."""
 
 
 @dataclass(frozen=True)
 class Analysis:
-    """An ``/api/analyse`` request read and replayed: the position, its cache key, its time
-    limit, and the answer already known (None: it must be searched)."""
+    """An ``/api/analyse`` request read and replayed: the position, its key, its time
+    limit."""
 
     table: Table
-    key: tuple[str, tuple[str, ...]]
+    key: AnalysisKey
     time_limit: float
-    known: dict[str, Any] | None
 
 
 def read_analysis(data: bytes) -> Analysis:
-    """``POST /api/analyse`` before any search: ``{"deal", "line", "time_limit"}`` read, the
-    line replayed, the cache asked."""
+    """``POST /api/analyse`` before any search: ``{"deal", "line", "time_limit"}`` read and
+    the line replayed."""
     body = body_object(data)
     table = replay_steps(deal_field(body), line_field(body))
     key = (deal_to_line(table.deal), tuple(run.step for run in table.runs))
-    known = ANALYSES.get(key)
-    return Analysis(table, key, time_limit_field(body.get("time_limit")),
-                    None if known is None else known | {"cached": True})
+    return Analysis(table, key, time_limit_field(body.get("time_limit")))
 
 
-def analyse_uncached(data: bytes) -> dict[str, Any]:
-    """``POST /api/analyse`` searched (in a search process): the position solved (every seat,
-    the leads' values, the optimal line from here), as ``/api/solve`` answers for the
-    position's one-line notation. The app keeps an exact answer in :data:`ANALYSES` (then
-    ``cached`` is true and ``stats`` are those of the search that found it)."""
+def analysis_key(data: bytes) -> Reply:
+    """``POST /api/analyse``, its first step (the game's lane: quick): the request read, for
+    the server to look its answer up; ``extra`` is the key and the request to search if the
+    answer is not known (the position as the key says it, and the time limit)."""
+    analysis = read_analysis(data)
+    request = json_bytes_of({"deal": analysis.key[0], "line": list(analysis.key[1]),
+                             "time_limit": analysis.time_limit})
+    return Reply(None, (analysis.key, request))
+
+
+def analyse_uncached(data: bytes) -> Reply:
+    """``POST /api/analyse`` searched (study): the position solved (every seat, the leads'
+    values, the optimal line from here), as ``/api/solve`` answers for the position's
+    one-line notation, with ``cached`` false; ``extra`` is the answer to keep when it is
+    exact (kept, it is answered with ``cached`` true and the ``stats`` of this search)."""
     analysis = read_analysis(data)
     solution = solve(position_deal(analysis.table), time_limit=analysis.time_limit,
                      tt_entries=WEB_TT_ENTRIES, threads=1)
-    return {"position": position_line(analysis.table)} | solve_json(solution)
+    answer = {"position": position_line(analysis.table)} | solve_json(solution)
+    return Reply(answer | {"cached": False}, answer if solution.stats.exact else None)
 
 
-SEARCH_JOBS: Final = ("solve", "analyse", "bot", "advice", "view")
-"""The endpoints that search or sample, run in the search processes by :func:`search_job`."""
+def json_bytes_of(data: Any) -> bytes:
+    """Compact JSON (a request handed from one step to the next)."""
+    import json
+
+    return json.dumps(data, separators=(",", ":")).encode()
 
 
-def search_job(name: str, data: bytes, query: dict[str, str]) -> dict[str, Any]:
-    """Run the searching endpoint ``name`` (one of :data:`SEARCH_JOBS`): a function a search
-    process can be handed by name."""
+def web_job(name: str, data: bytes, query: dict[str, str], record_deals: int) -> Any:
+    """The endpoint ``name``'s work on a request's body and query: the function the server's
+    worker processes are handed (``record_deals``: the most deals a record may hold)."""
     if name == "solve":
         return api_solve(data, query)
-    if name == "analyse":
-        return analyse_uncached(data)
-    jobs = {"bot": api_bot, "advice": api_advice, "view": api_view}
+    if name == "check":
+        return api_check(data, record_deals)
+    if name == "load":
+        return api_load(data, record_deals)
+    jobs: dict[str, Callable[[bytes], Any]] = {
+        "analyse-key": analysis_key, "analyse": analyse_uncached, "table": api_table,
+        "bot": api_bot, "advice": api_advice, "view": api_view, "record": api_record,
+        "next": api_next}
     return jobs[name](data)
 
 
@@ -215,20 +245,17 @@ def api_record(data: bytes) -> dict[str, Any]:
     return {"record": record_to_json(record), "text": record_to_text(record)}
 
 
-def api_load(data: bytes) -> dict[str, Any]:
+def api_load(data: bytes, max_deals: int = MAX_RECORD_DEALS) -> dict[str, Any]:
     """``POST /api/load``: text pasted on the page, a deal or a record → ``{"deal", "line",
     "error"}``: a record's first deal with its leads, up to the first that is not a run of its
-    position (``error`` says which; ``POST /api/check`` says why)."""
+    position (``error`` says which; ``POST /api/check`` says why). Text that is meant as a
+    record (:func:`looks_like_a_record`) is read as one, and its errors are the record's."""
     from ..model.notation import parse_deal_text
 
     text = body_text(data)
-    try:
+    if not looks_like_a_record(text):
         return {"deal": deal_to_line(parse_deal_text(text)), "line": [], "error": None}
-    except NotationError as deal_error:
-        try:
-            record = parse_record_text(text)
-        except PopeJoanError:
-            raise deal_error from None
+    record = _record(text, max_deals)
     if not record.deals:
         raise WebInputError("the record has no deal")
     first = record.deals[0]

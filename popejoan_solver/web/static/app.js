@@ -24,17 +24,41 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 
-async function api(path, body, raw) {
-  const init = body === undefined ? {} : {
+// This tab's name for the server, which serves its clients in turn (a random id, kept while
+// the tab lives): one tab's many requests do not hold up another's.
+const CLIENT_ID = (() => {
+  try {
+    const kept = sessionStorage.getItem("popejoan-client");
+    if (kept) return kept;
+  } catch (err) { /* storage refused: a new id each load */ }
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  const id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  try { sessionStorage.setItem("popejoan-client", id); } catch (err) { /* kept for this load */ }
+  return id;
+})();
+
+// The analysis under way: a newer position stops it (the server stops its search).
+let analysing = null;
+
+async function api(path, body, raw, signal) {
+  const headers = { "x-client-id": CLIENT_ID };
+  const init = body === undefined ? { headers } : {
     method: "POST",
-    headers: { "content-type": raw ? "text/plain" : "application/json" },
+    headers: { ...headers, "content-type": raw ? "text/plain" : "application/json" },
     body: raw ? body : JSON.stringify(body),
   };
+  if (signal) init.signal = signal;
   state.busy += 1;
   document.body.classList.add("busy");
   try {
     const response = await fetch(path, init);
-    const data = await response.json();
+    const text = await response.text();
+    let data;
+    try {
+      data = JSON.parse(text);
+    } catch (err) {   // not the server's JSON (a proxy's page, say)
+      data = { error: `HTTP ${response.status}: ${text.slice(0, 200)}` };
+    }
     if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
     return data;
   } finally {
@@ -290,6 +314,7 @@ function shareUrl() {
 }
 
 async function refresh() {
+  if (analysing) analysing.abort();   // its position is no longer shown
   try {
     const body = { deal: state.deal, line: state.line, view: state.view };
     if (state.seat !== null) body.seat = state.seat;
@@ -313,8 +338,11 @@ async function refresh() {
 async function analyse() {
   const t = state.table;
   if (!t || t.over) return;
+  if (analysing) analysing.abort();
+  const mine = new AbortController();
+  analysing = mine;
   try {
-    const a = await api("/api/analyse", { deal: state.deal, line: state.line });
+    const a = await api("/api/analyse", { deal: state.deal, line: state.line }, false, mine.signal);
     if (state.table !== t) return;   // the position changed meanwhile
     state.analysis = a;
     if (planned() === null && a.line.length) {
@@ -322,7 +350,9 @@ async function analyse() {
     }
     render();
   } catch (err) {
-    showError(err.message);
+    if (err.name !== "AbortError") showError(err.message);
+  } finally {
+    if (analysing === mine) analysing = null;
   }
 }
 
