@@ -689,8 +689,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "that run)",
         (Hunk(CORE_C, "(run & (run - 1)) && lieu_goes_on(c, played, top_index(run)) < 0)",
               "(run & (run - 1)))"),),
-        (checks("tests/test_choice_differential.py::"
-                "test_fast_engines_agree_with_reference_on_choice_deals"),),
+        (checks(*(f"tests/test_choice_differential.py::"
+                  f"test_fast_engines_agree_with_reference_on_choice_deals"
+                  f"[hoyle-modernized+pope_in_lieu=run-continues,lead=any,ace={ace}-compiled]"
+                  for ace in ("low", "high")),
+                name="test_choice_differential.py::"
+                     "test_fast_engines_agree_with_reference_on_choice_deals"
+                     "[...run-continues,lead=any...-compiled]"),
+         checks("tests/test_choice_differential.py")),
     ),
     Mutant(
         "c-fact3k-all-cards",
