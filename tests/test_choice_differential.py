@@ -1,9 +1,10 @@
 """Choices inside a run, against the reference: both fast engines (the compiled core and the
 pure-Python search) on deals generated to reach each choice (the three readings of the Pope in
 lieu of a stop, and Spinado's Spin) under ace low and ace high and each lead rule, with the
-choice card held by each seat in turn; every seat, every goal. Beside them: the issue's
-smallest deal, the run after the Pope in lieu tied to the model's, and the mutation test of
-fact 4 in the general mode (docs/solver.md, "Choices inside a run")."""
+choice card held by each seat in turn; every seat, every goal. Beside them: the smallest deal
+where fact 4 taken to hold under run-continues was wrong, the run after the Pope in lieu tied
+to the model's, and the mutation test of fact 4 in the general mode (docs/solver.md, "Choices
+inside a run")."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from popejoan_solver.model.deal import Deal
 from popejoan_solver.model.play import Choice, Game, Position
 from popejoan_solver.model.rules import Ruleset, get_ruleset
 from popejoan_solver.model.table import SPIN
-from popejoan_solver.search import Goal, Objective, solve
+from popejoan_solver.search import Goal, Objective, lead_values, solve
 from popejoan_solver.search import general as general_module
 from popejoan_solver.search.api import play_board
 from popejoan_solver.search.fast import COMPILED, FastEngine, SlotGame
@@ -63,12 +64,13 @@ def _hazard(rules: Ruleset, rng: random.Random, suits: list[int], card: Card) ->
 def choice_deal(variant: str, card: Card, holder: int, players: int, per_hand: int,
                 seed: int) -> Deal:
     """A deal from two suits (the choice card's and one more) with ``card`` in seat
-    ``holder``'s hand (0-based), one seat holding two cards in sequence whose run stops on a
-    card out of play with a card in play above it (:func:`_hazard`), and the rest at random;
-    drawn again until some seat on lead at the outset has a lead whose run holds a choice."""
+    ``holder``'s hand (0-based); one seat (often the one on lead) holding two cards in
+    sequence whose run stops on a card out of play (:func:`_hazard`), the card above that
+    dealt to any seat (often the same) and the next to another; the rest at random. Drawn
+    again until some seat on lead at the outset has a lead whose run holds a choice."""
     rules = get_ruleset(variant)
     rng = random.Random(seed)
-    while True:
+    for _ in range(1000):
         suits = [card // 13, rng.choice([s for s in range(4) if s != card // 13])]
         low, following, dead, above, beyond = _hazard(rules, rng, suits, card)
         hands = [0] * players
@@ -86,6 +88,7 @@ def choice_deal(variant: str, card: Card, holder: int, players: int, per_hand: i
         deal = Deal.create(hands, rules.pack & ~sum(hands), rest[-1], rules)
         if _offers_choice(Game.from_deal(deal)):
             return deal
+    raise AssertionError(f"no deal of {variant} with a choice (seed {seed})")
 
 
 def _board(rules: Ruleset, seed: int) -> Board:
@@ -150,6 +153,20 @@ def test_fast_engines_agree_with_reference_on_more_choice_deals(variant: str, ca
                                                                 compiled: bool) -> None:
     """The larger sweep: more deals, and after each way each first lead's run can go."""
     assert _mismatches(variant, card, range(4, 12), compiled, after_first_runs=True) == []
+
+
+@pytest.mark.parametrize(("variant", "card"), [(v, c) for v, c in VARIANTS if "lead=any" in v],
+                         ids=[v for v, _ in VARIANTS if "lead=any" in v])
+def test_lead_values_agree_with_reference_on_choice_deals(variant: str, card: Card) -> None:
+    """The leads of the seat on lead (the compiled core's batch where it is built): each
+    lead's paranoid value and forced win, against the reference engine's, the choice card held
+    by each seat in turn (lead=any, where the general mode keeps fact 4)."""
+    for seed in range(2):
+        players = 3 + seed % 2
+        for holder in range(players):
+            deal = choice_deal(variant, card, holder, players, 3 + seed % 2,
+                               seed * 31 + holder)
+            assert lead_values(deal) == lead_values(deal, engine="reference"), (seed, holder)
 
 
 @pytest.mark.parametrize("compiled", CORES)
