@@ -61,7 +61,7 @@ from .model.rules import (
     ruleset_lines,
     split_rulesets,
 )
-from .model.settlement import Transfer
+from .model.settlement import Transfer, turnup_ends_deal
 from .model.stops import View, analyse_stops
 from .model.table import compile_rules
 from .search import ENGINES, Solution, solve
@@ -239,6 +239,9 @@ def cmd_graph(args: argparse.Namespace) -> int:
     print(f"shortest game:  {summary.shortest_game} leads", file=out)
     print(f"longest game:   {summary.longest_game} leads", file=out)
     print(f"acyclic:        {'yes' if summary.acyclic else 'NO'}", file=out)
+    if turnup_ends_deal(deal):
+        print(f"the turn-up {card_name(deal.turnup)} ends the deal under these rules: no card "
+              "is played", file=out)
     return EXIT_OK
 
 

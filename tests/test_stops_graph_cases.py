@@ -131,3 +131,126 @@ def test_a_malformed_case_is_a_clean_error(tmp_path: Path) -> None:
     broken.write_text(text.replace('view = "referee"', 'view = "umpire"'), encoding="utf-8")
     with pytest.raises(NotationError, match="malformed"):
         check_case(load_case(broken))
+
+
+def _ending_rulesets() -> list[str]:
+    """Every ruleset (and one option variant) whose table has a turn-up that ends the deal."""
+    from popejoan_solver.model.rules import RULESETS
+    from popejoan_solver.model.table import compile_rules
+
+    names = [name for name, rules in RULESETS.items()
+             if compile_rules(rules).ends_deal_turnup is not None]
+    return [*names, "hoyle-modernized+pope_turnup=ends-deal"]
+
+
+def test_some_rulesets_end_the_deal_on_a_turnup() -> None:
+    assert {"cassell", "early-hoyle"} <= set(_ending_rulesets())
+
+
+@pytest.mark.parametrize("rules", _ending_rulesets())
+def test_a_turnup_that_ends_the_deal_leaves_one_state_and_no_edge(rules: str) -> None:
+    """The model ends the deal before play (solve: every value 0, no line): the graph is that
+    one state, terminal, with no one out and no edge. The same hands under another turn-up are
+    played."""
+    from popejoan_solver.model.table import compile_rules
+    from popejoan_solver.search import solve
+
+    hands = ["AC 2D 4H", "2C 3D 5H", "AD 3C 6H"]
+    ending = compile_rules(composed(hands, "KS", rules).rules).ends_deal_turnup
+    assert ending is not None
+    deal = composed(hands, card_name(ending), rules)
+    graph, root = build_graph(deal)
+    assert summarise(graph, root).to_json() == {
+        "states": 1, "edges": 0, "terminal_states": 1, "shortest_game": 0, "longest_game": 0,
+        "acyclic": True}
+    assert graph.nodes[root] == {"played": "", "leader": 0, "terminal": True, "winner": 0}
+    assert "ended by the turn-up" in export(graph, "dot")
+    solution = solve(deal, threads=1)
+    assert solution.line == ()
+    assert all(s.guaranteed.lower == s.best_case.upper == 0 for s in solution.seats)
+    played = composed(hands, "KS", rules)
+    graph, root = build_graph(played)
+    assert graph.out_degree(root) > 0
+
+
+def _graph_payoffs(deal: Deal) -> tuple[nx.DiGraph, str, dict[str, tuple[int, ...]]]:
+    """The deal's graph, its root, and each terminal state's settlement by the model."""
+    from popejoan_solver.model.play import Game
+    from popejoan_solver.model.settlement import play_values
+    from popejoan_solver.search.api import play_board
+
+    graph, root = build_graph(deal)
+    game = Game.from_deal(deal)
+    board, _ = play_board(deal)
+    payoffs = {node: play_values(game, board, int(node.split(":")[0], 16), data["winner"] - 1)
+               for node, data in graph.nodes(data=True) if data["terminal"]}
+    return graph, root, payoffs
+
+
+def _paranoid(graph: nx.DiGraph, node: str, seat: int, payoffs: dict[str, tuple[int, ...]],
+              memo: dict[str, int]) -> int:
+    """The graph's minimax for ``seat`` (0-based): it maximises on its own leads, the others
+    minimise (a deal without choices inside a run: each edge is one lead)."""
+    if node not in memo:
+        if graph.nodes[node]["terminal"]:
+            memo[node] = payoffs[node][seat]
+        else:
+            values = [_paranoid(graph, child, seat, payoffs, memo)
+                      for child in graph.successors(node)]
+            memo[node] = max(values) if graph.nodes[node]["leader"] - 1 == seat else min(values)
+    return memo[node]
+
+
+GRAPH_DEALS = [("hoyle-modernized", 3, 3, 1), ("hoyle-modernized", 4, 3, 2), ("cassell", 3, 3, 5),
+               ("early-hoyle", 3, 4, 3), ("britannica", 3, 3, 4), ("parlett", 4, 3, 6),
+               ("britannica+lead=lowest-in-hand", 3, 3, 7)]
+"""Small deals of rulesets without choices inside a run (rules, players, cards each, seed)."""
+
+
+@pytest.mark.parametrize(("rules", "players", "per_hand", "seed"), GRAPH_DEALS)
+def test_the_graphs_outcomes_agree_with_the_reference_engine(rules: str, players: int,
+                                                             per_hand: int, seed: int) -> None:
+    """Every terminal state of the graph is settled by the model; the best of them for a seat
+    is its best case, and the graph's minimax its guaranteed value, by the reference engine."""
+    from popejoan_solver.model.play import Game
+    from popejoan_solver.model.rules import get_ruleset
+    from popejoan_solver.search import Goal, Objective
+    from popejoan_solver.search.api import play_board
+    from popejoan_solver.search.reference import ReferenceEngine
+
+    from .conftest import short_deal
+
+    deal = short_deal(players, per_hand, seed, get_ruleset(rules))
+    graph, root, payoffs = _graph_payoffs(deal)
+    assert payoffs
+    board, _ = play_board(deal)
+    reference = ReferenceEngine(Game.from_deal(deal), board)
+    for seat in range(players):
+        assert max(p[seat] for p in payoffs.values()) == reference.value(
+            Objective(Goal.BEST_CASE, seat), deal.played_mask, deal.leader)
+        assert _paranoid(graph, root, seat, payoffs, {}) == reference.value(
+            Objective(Goal.GUARANTEED, seat), deal.played_mask, deal.leader)
+
+
+@pytest.mark.parametrize("rules", ["hoyle-modernized+pope_in_lieu=run-continues",
+                                   "hoyle-modernized+pope_in_lieu=pope-leads", "spinado"])
+def test_the_graphs_outcomes_with_choices_agree_with_the_reference_engine(rules: str) -> None:
+    """With choices inside a run (an edge per outcome): the best terminal state for each seat
+    is its best case by the reference engine."""
+    from popejoan_solver.model.cards import POPE
+    from popejoan_solver.model.play import Game
+    from popejoan_solver.model.table import SPIN
+    from popejoan_solver.search import Goal, Objective
+    from popejoan_solver.search.api import play_board
+    from popejoan_solver.search.reference import ReferenceEngine
+
+    from .conftest import deal_holding
+
+    for seed in range(3):
+        deal = deal_holding(rules, SPIN if rules == "spinado" else POPE, 3, 3, seed)
+        _, _, payoffs = _graph_payoffs(deal)
+        board, _ = play_board(deal)
+        reference = ReferenceEngine(Game.from_deal(deal), board)
+        for seat in range(3):
+            assert max(p[seat] for p in payoffs.values()) == reference.value(
+                Objective(Goal.BEST_CASE, seat), 0, 0), (rules, seed, seat)

@@ -683,6 +683,22 @@ MUTANTS: tuple[Mutant, ...] = (
                 "test_a_value_above_the_most_the_leader_ends_with_in_hand_is_a_forced_win"),),
     ),
     Mutant(
+        "c-fact4-lieu-carries-on-ignored",
+        "the C core's fact 4 with the Pope in lieu skips a lead of the leader's own run even "
+        "where the Pope played at its stop carries the run on (no order of his leads plays "
+        "that run)",
+        (Hunk(CORE_C, "(run & (run - 1)) && lieu_goes_on(c, played, top_index(run)) < 0)",
+              "(run & (run - 1)))"),),
+        (checks(*(f"tests/test_choice_differential.py::"
+                  f"test_fast_engines_agree_with_reference_on_choice_deals"
+                  f"[hoyle-modernized+pope_in_lieu=run-continues,lead=any,ace={ace}-compiled]"
+                  for ace in ("low", "high")),
+                name="test_choice_differential.py::"
+                     "test_fast_engines_agree_with_reference_on_choice_deals"
+                     "[...run-continues,lead=any...-compiled]"),
+         checks("tests/test_choice_differential.py")),
+    ),
+    Mutant(
         "c-fact3k-all-cards",
         "the C core's fact 3k counts every card of the best lead's run as the target's",
         (Hunk(CORE_C, "            const int sure = n_own + popcount(run & held);",

@@ -14,6 +14,7 @@ from ..model.cards import Mask, card_name, format_cards
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
 from ..model.play import Game, Position, StopReason
+from ..model.settlement import turnup_ends_deal
 from .outfile import write_output
 
 if TYPE_CHECKING:
@@ -64,7 +65,15 @@ def build_graph(deal: Deal, max_states: int = DEFAULT_MAX_STATES) -> tuple[nx.Di
 
 def _build(deal: Deal, max_states: int) -> tuple[nx.DiGraph, str]:
     game = Game.from_deal(deal)
-    space = _explore(game, Position.from_deal(deal), max_states)
+    start = Position.from_deal(deal)
+    if turnup_ends_deal(deal):
+        # The turn-up ends the deal before play: its one state, terminal, with no lead (as
+        # `solve` and the referee of game records read the rules).
+        space = _StateSpace()
+        space.played.append(start.played)
+        space.who.append(start.leader)
+        return _to_networkx(game, space, ended=True), node_id(start.played, start.leader)
+    space = _explore(game, start, max_states)
     return _to_networkx(game, space), node_id(space.played[0], space.who[0])
 
 
@@ -126,16 +135,18 @@ def _explore(game: Game, start: Position, max_states: int) -> _StateSpace:
     return space
 
 
-def _to_networkx(game: Game, space: _StateSpace) -> nx.DiGraph:
-    """The explored states as a networkx graph with the attributes :func:`export` writes."""
+def _to_networkx(game: Game, space: _StateSpace, ended: bool = False) -> nx.DiGraph:
+    """The explored states as a networkx graph with the attributes :func:`export` writes;
+    ``ended``: the turn-up ended the deal, its one state terminal with no one out (winner 0)
+    and no one to lead (leader 0)."""
     import networkx as nx  # loaded on first use: importing it takes about 0.1 s
     graph = nx.DiGraph()
     names = [node_id(p, w) for p, w in zip(space.played, space.who, strict=True)]
     for name, played, who in zip(names, space.played, space.who, strict=True):
         winner = game.winner(played)
+        over = ended or winner >= 0
         graph.add_node(name, played=format_cards(played),
-                       leader=0 if winner >= 0 else who + 1, terminal=winner >= 0,
-                       winner=winner + 1)
+                       leader=0 if over else who + 1, terminal=over, winner=winner + 1)
     successor = game.rules.successor
     for source, target, lead, length, reason in zip(space.source, space.target, space.lead,
                                                    space.length, space.reason, strict=True):
@@ -186,8 +197,9 @@ def _export(graph: nx.DiGraph, fmt: str) -> str:
     if fmt == "dot":
         lines = ["digraph popejoan {"]
         for node, data in graph.nodes(data=True):
-            label = f"out: seat {data['winner']}" if data["terminal"] else \
-                f"seat {data['leader']} to lead"
+            label = (f"seat {data['leader']} to lead" if not data["terminal"]
+                     else f"out: seat {data['winner']}" if data["winner"]
+                     else "ended by the turn-up")
             lines.append(f'  "{node}" [label="{label}"];')
         for source, target, data in graph.edges(data=True):
             lines.append(f'  "{source}" -> "{target}" [label="{data["run"]}"];')

@@ -104,6 +104,12 @@ def turnup_award(deal: Deal, board: Board) -> TurnupAward:
     return TurnupAward(tuple(transfers), False)
 
 
+def turnup_ends_deal(deal: Deal) -> bool:
+    """True for a fresh deal whose turn-up ends it unplayed (the rule table's award says so):
+    no card is played, and no lead is legal."""
+    return deal.is_fresh and not turnup_award(deal, deal.board_or_dressed).deal_is_played
+
+
 def compartments_taken(game: Game, board: Board, played: Mask) -> list[Transfer]:
     """The compartments paid out for the cards in ``played``, by the rule table's awards."""
     transfers: list[Transfer] = []

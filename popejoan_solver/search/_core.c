@@ -987,19 +987,28 @@ static inline val_t next_lead(Core *c, uint64_t played, int leader, val_t alpha,
     return search_general(c, played, leader, alpha, beta);
 }
 
+/* The card a run goes on to once the card in lieu is played at a stop on `slot`: the card
+ * above the missing one, if the reading goes on and that card can be played; else -1 (the
+ * card in lieu's player leads). The 7D's missing card is the 8D, above which is the Pope
+ * itself: the run goes on from the 10D. */
+static inline int lieu_goes_on(const Core *c, uint64_t played, int slot) {
+    if (!c->lieu_continues || slot % 13 > 10) return -1;
+    int above = slot + 2;
+    if (above == c->lieu_slot) {
+        if (above % 13 == 12) return -1;
+        above++;
+    }
+    return (c->in_play >> above & 1) && !(played >> above & 1) ? above : -1;
+}
+
 /* The card in lieu of the one missing above `slot` (the stop), played by its holder; then the
  * card above the missing one if the reading goes on and it can be played, else he leads. */
 HOT static val_t in_lieu(Core *c, uint64_t played, int slot, val_t alpha, val_t beta) {
     const int chooser = c->holder[c->lieu_slot];
     played |= 1ULL << c->lieu_slot;
     if (!(c->dealt[chooser] & ~played)) return terminal(c, played, chooser);
-    int above = -1;
-    if (slot % 13 <= 10) {
-        above = slot + 2;
-        if (above == c->lieu_slot) above = above % 13 == 12 ? -1 : above + 1;
-    }
-    if (c->lieu_continues && above >= 0 && (c->in_play >> above & 1) && !(played >> above & 1))
-        return play_card(c, played, above, c->holder[above], alpha, beta);
+    const int above = lieu_goes_on(c, played, slot);
+    if (above >= 0) return play_card(c, played, above, c->holder[above], alpha, beta);
     return search_general(c, played, chooser, alpha, beta);
 }
 
@@ -1117,14 +1126,18 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
     int chosen = -1;
     /* Fact 4 (docs/solver.md) holds while the holder of the card in lieu plays on the
      * leader's side: leading the top card of his own run first only gives that side more
-     * choices. Against the leader it would give the other side more: not used then. */
+     * choices. Against the leader it would give the other side more: not used then. Nor
+     * where the card in lieu, played at the own run's stop, would carry the run on: that
+     * run, with all the leader's cards below the stop played, no other order of his leads
+     * reaches (his last lead's stop is then on a played card, with nothing left to climb). */
     const int prune = c->plain_after_lieu && c->prune_blocks &&
                       c->is_max[c->holder[c->lieu_slot]] == c->is_max[leader];
     const uint64_t own = c->dealt[leader];
     for (int i = 0; i < n_moves; i++) {
         if (prune) {
             const uint64_t run = c->up[moves[i]] & ~played;
-            if (!(run & ~own) && (run & (run - 1))) continue;
+            if (!(run & ~own) && (run & (run - 1)) && lieu_goes_on(c, played, top_index(run)) < 0)
+                continue;
         }
         val_t score = c->plain_after_lieu ? lead_with_lieu(c, played, moves[i], alpha, beta)
                                           : play_card(c, played, moves[i], leader, alpha, beta);

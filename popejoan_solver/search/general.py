@@ -1,8 +1,9 @@
 """The fast engine's general mode, in Python: alpha-beta over slot space with runs walked card by
 card, for rule tables with choices inside a run (Spin, the Pope in lieu of a stop) or payments
 between players (Spinado's Kings), where the facts of ``docs/solver.md`` that assume a forced run
-do not hold. The compiled core's ``search_general`` is the same search; this is its
-specification, and the reference engine (:meth:`Game.run_tree`) is the oracle of both.
+do not hold; with the Pope in lieu it keeps fact 4 where its argument holds ("Choices inside a
+run"). The compiled core's ``search_general`` is the same search; this is its specification,
+and the reference engine (:meth:`Game.run_tree`) is the oracle of both.
 """
 
 from __future__ import annotations
@@ -12,12 +13,37 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..model.cards import Mask
+from ..model.table import LeadId
 from .objective import INF, Goal, Objective, SearchTimeoutError
 
 if TYPE_CHECKING:
     from .fast import FastEngine
 
 Search = Callable[[Mask, int, int, int], int]
+
+
+def lieu_goes_on(slot: int, lieu: int, continues: bool, in_play: Mask, played: Mask) -> int:
+    """The card a run goes on to once the card in lieu (``lieu``, the Pope) is played at a stop
+    on ``slot``: the card above the missing one, if the reading goes on and that card can be
+    played; else -1 (the Pope's player leads). The 7♦'s missing card is the 8♦, above which
+    is the Pope itself: the run goes on from the 10♦."""
+    if not continues or slot % 13 > 10:
+        return -1
+    above = slot + 2
+    if above == lieu:
+        if above % 13 == 12:
+            return -1
+        above += 1
+    return above if in_play >> above & 1 and not played >> above & 1 else -1
+
+
+def own_run_skipped(run: Mask, own: Mask, goes_on: int) -> bool:
+    """Fact 4 in the general mode (docs/solver.md, "Choices inside a run"): a lead whose
+    ``run`` (the unplayed cards from it to the top of its stretch) is two or more of the
+    leader's ``own`` cards is not searched, the leader's top card of it being led first;
+    but not where the Pope in lieu at the run's stop would carry it on (to ``goes_on``; -1
+    for none): no other order of the leader's leads plays that run."""
+    return not run & ~own and bool(run & (run - 1)) and goes_on < 0
 
 
 def general_searcher(engine: FastEngine, objective: Objective) -> Search:
@@ -32,6 +58,9 @@ def general_searcher(engine: FastEngine, objective: Objective) -> Search:
     spin, lieu = sg.spin_slot, sg.lieu_slot
     deadline = engine.deadline
     plain = engine._searcher(objective) if sg.plain_after_lieu else None
+    up = sg.up
+    lead_any = sg.game.table.lead is LeadId.ANY
+    skipped = own_run_skipped  # the mutation test patches it: looked up here
 
     def terminal(played: Mask, winner: int) -> int:
         if objective.goal is Goal.FORCED_WIN:
@@ -84,12 +113,8 @@ def general_searcher(engine: FastEngine, objective: Objective) -> Search:
         played |= 1 << lieu
         if not dealt[chooser] & ~played:
             return terminal(played, chooser)
-        above = -1
-        if slot % 13 <= 10:
-            above = slot + 2
-            if above == lieu:
-                above = -1 if above % 13 == 12 else above + 1
-        if sg.lieu_continues and above >= 0 and in_play >> above & 1 and not played >> above & 1:
+        above = lieu_goes_on(slot, lieu, sg.lieu_continues, in_play, played)
+        if above >= 0:
             return play_card(played, above, holder[above], alpha, beta)
         return search(played, chooser, alpha, beta)
 
@@ -116,7 +141,17 @@ def general_searcher(engine: FastEngine, objective: Objective) -> Search:
             moves.insert(0, best_move)
         maximising = is_max[leader]
         best, chosen = (-INF if maximising else INF), -1
+        # Fact 4 (docs/solver.md) with the Pope in lieu: only while its holder plays on the
+        # leader's side (leading the top card of an own run first gives that side more stops
+        # to choose at), and not where the Pope would carry the own run on.
+        prune = plain is not None and lead_any and is_max[holder[lieu]] == maximising
+        own = dealt[leader]
         for lead in moves:
+            if prune:
+                run = up[lead] & ~played
+                if skipped(run, own, lieu_goes_on(run.bit_length() - 1, lieu,
+                                                  sg.lieu_continues, in_play, played)):
+                    continue
             score = play_card(played, lead, leader, alpha, beta)
             if maximising and score > best:
                 best, chosen, alpha = score, lead, max(alpha, score)

@@ -15,12 +15,7 @@ from ..model.deal import Deal
 from ..model.errors import CardError, IllegalPlayError, NotationError, clip
 from ..model.notation import parse_step
 from ..model.play import Position, Run
-from ..model.settlement import turnup_award
-
-
-def turnup_ends_deal(deal: Deal) -> bool:
-    """True for a fresh deal whose turn-up ends it unplayed (the rule table's award says so)."""
-    return deal.is_fresh and not turnup_award(deal, deal.board_or_dressed).deal_is_played
+from ..model.settlement import turnup_ends_deal
 
 
 def read_step(position: Position, number: int, text: str) -> Run:
