@@ -25,7 +25,7 @@ from ..bots.values import MODELS, SampleEval
 from ..model.arguments import check_flag, check_time_limit, is_whole, shown
 from ..model.board import Board
 from ..model.cards import Card, card_name
-from ..model.deal import Deal
+from ..model.deal import Deal, position_deal
 from ..model.errors import PopeJoanError
 from ..model.play import Game, Position, Run
 from ..search.api import cancel_searches, play_board, usable_cores
@@ -148,12 +148,7 @@ def position_after(deal: Deal, line: Sequence[Run], board: Board | None) -> Deal
     position = Position.from_deal(deal)
     for run in line:
         position = position.after(run)
-    if not line:
-        return deal
-    game = position.game
-    played = tuple(game.dealt[s] & position.played for s in range(deal.players))
-    hands = tuple(game.dealt[s] & ~position.played for s in range(deal.players))
-    return Deal(hands, deal.dead, deal.turnup, deal.rules, board, played, position.leader)
+    return position_deal(deal, position, board)
 
 
 def check_question(deal: Deal, seat: int) -> None:
