@@ -675,8 +675,9 @@ def _checked_arguments(semantics: object, names: object, workspace: object,
     elif isinstance(semantics, Ruleset):
         sem = PlaySemantics.of(semantics)
     else:
-        hint = f" (get_ruleset({semantics!r}) gives one)" if isinstance(semantics, str) else ""
-        raise RulesError(f"prove takes a Ruleset or a PlaySemantics{clip(hint)}, not "
+        hint = (f" ({clip(f'get_ruleset({semantics!r})')} gives one)"
+                if isinstance(semantics, str) else "")
+        raise RulesError(f"prove takes a Ruleset or a PlaySemantics{hint}, not "
                          f"{type(semantics).__name__}")
     if names is None:
         chosen = [name for name, theorem in THEOREMS.items()

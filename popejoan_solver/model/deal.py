@@ -200,11 +200,11 @@ def check_structure(deal: Deal) -> None:
     if not isinstance(rules, Ruleset):
         raise DealError(f"rules must be a Ruleset (get_ruleset(name) gives one), not "
                         f"{shown(rules)}")
-    hands = _masks(deal.hands, "hands")
+    hands = _masks(deal.hands, "hands", "hand {}")
     n = len(hands)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise DealError(f"{n} hands given: Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
-    played = _masks(deal.played, "played")
+    played = _masks(deal.played, "played", "seat {}'s played cards")
     if played and not any(played):
         played = ()
     elif played and len(played) != n:
@@ -235,8 +235,9 @@ def check_structure(deal: Deal) -> None:
         _check_empty_hands(hands, played)
 
 
-def _masks(value: object, name: str) -> tuple[Mask, ...]:
-    """A tuple (or list) of card masks, one a seat, as a tuple."""
+def _masks(value: object, name: str, each: str) -> tuple[Mask, ...]:
+    """A tuple (or list) of card masks, one a seat, as a tuple (``each``: a mask's name, with
+    ``{}`` for the seat from 1)."""
     if type(value) is not tuple:
         if not isinstance(value, (tuple, list)):
             raise DealError(f"{name} must be a tuple of card masks, one a seat, not "
@@ -244,7 +245,7 @@ def _masks(value: object, name: str) -> tuple[Mask, ...]:
         value = tuple(value)
     for seat, mask in enumerate(value):
         if type(mask) is not int or not 0 <= mask <= FULL_MASK:
-            check_mask(mask, f"{name}[{seat}]")
+            check_mask(mask, each.format(seat + 1))
     return value
 
 
