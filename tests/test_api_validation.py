@@ -69,6 +69,21 @@ def _moved(deal: Deal, card: int, seat: int) -> Deal:
                                for s, h in enumerate(deal.hands)))
 
 
+def only_seat_4_played() -> Deal:
+    """Hoyle's deal with one card of seat 4 played and seat 4 to lead: eldest never led."""
+    card = 1 << min(iter_mask(D.hands[3]))
+    return Deal((*D.hands[:3], D.hands[3] & ~card), D.dead, D.turnup, D.rules, None,
+                (0, 0, 0, card), 3)
+
+
+def pope_turned_up() -> Deal:
+    """The position ``P`` with the Pope moved to the dead hand and turned up, under
+    early-hoyle, whose Pope turned up ends the deal unplayed: no card can have been played."""
+    off = ~(1 << POPE)
+    return Deal(tuple(h & off for h in P.hands), P.dead | 1 << POPE, POPE,
+                get_ruleset("early-hoyle"), None, tuple(p & off for p in P.played), P.leader)
+
+
 # Calls that today's code answered without a word, or failed on with another error.
 BAD_CALLS: list[tuple[str, Callable[[], object]]] = [
     # A Deal built directly or by dataclasses.replace is checked as the notation is.
@@ -106,13 +121,9 @@ BAD_CALLS: list[tuple[str, Callable[[], object]]] = [
     ("replace(deal, leader=-1)", lambda: R(D, leader=-1)),
     ("replace(deal, leader=4)", lambda: R(D, leader=4)),
     ("replace(deal, leader=1.0)", lambda: R(D, leader=1.0)),
-    ("Deal(...) with a position play cannot reach",
-     lambda: Deal((*D.hands[:3], D.hands[3] & ~(1 << _card("3C"))), D.dead, D.turnup,
-                  D.rules, None, (0, 0, 0, 1 << _card("3C")), 3)),
+    ("Deal(...) with a position play cannot reach", lambda: only_seat_4_played()),
     ("a position with seat 1 to lead where no line leaves it the lead", lambda: R(P, leader=0)),
-    ("a position played after a Pope turn-up that ends the deal",
-     lambda: Deal(P.hands, P.dead | 1 << POPE, POPE, get_ruleset("early-hoyle"), None,
-                  tuple(p & ~(1 << POPE) for p in P.played), P.leader)),
+    ("a position played after a Pope turn-up that ends the deal", lambda: pope_turned_up()),
     ("Deal.create(5, 0, 0)", lambda: api.Deal.create(5, 0, 0)),
     ("deal.with_rules('peel')", lambda: D.with_rules("peel")),
     ("deal_random(4, 1, board=5)", lambda: api.deal_random(4, 1, board=5)),
@@ -200,12 +211,12 @@ BAD_CALLS: list[tuple[str, Callable[[], object]]] = [
      lambda: api.view(D, 1, [api.Run(0, (), (), api.StopReason.TOP, 0, -1)])),
     ("view(deal, 1, [a Run led with 'x'])",
      lambda: api.view(D, 1, [api.Run(0, ("x",), (0,), api.StopReason.TOP, 0, -1)])),
-    ("Position.play('x')", lambda: Position.from_deal(D).play("x")),
-    ("Position.outcomes(None)", lambda: Position.from_deal(D).outcomes(None)),
-    ("Position.after(None)", lambda: Position.from_deal(D).after(None)),
-    ("ruleset.with_options(5)", lambda: get_ruleset("parlett").with_options(5)),
+    ("Position.play('x')", lambda: api.Position.from_deal(D).play("x")),
+    ("Position.outcomes(None)", lambda: api.Position.from_deal(D).outcomes(None)),
+    ("Position.after(None)", lambda: api.Position.from_deal(D).after(None)),
+    ("ruleset.with_options(5)", lambda: api.get_ruleset("parlett").with_options(5)),
     ("ruleset.with_options({5: 'high'})",
-     lambda: get_ruleset("parlett").with_options({5: "high"})),
+     lambda: api.get_ruleset("parlett").with_options({5: "high"})),
     ("View('dealer')", lambda: api.View("dealer")),
     ("Compartment('kitty')", lambda: api.Compartment("kitty")),
 ]
@@ -293,6 +304,10 @@ def test_every_public_function_is_in_a_table() -> None:
     (lambda: api.solve(D, time_limit=10**400), "must be a finite number of seconds"),
     (lambda: api.solve(D, with_line="no"), "with_line must be True or False, not 'no'"),
     (lambda: api.prove("parlett"), r"get_ruleset\('parlett'\)"),
+    (only_seat_4_played, "eldest \\(seat 1\\) leads first, but has played no card"),
+    (pope_turned_up, "the turn-up 9D ends the deal unplayed under early-hoyle"),
+    (lambda: R(P, leader=0), "no sequence of legal leads plays these cards and leaves seat 1"),
+    (lambda: R(D, hands=(-1, *D.hands[1:])), "hand 1 must be a set of cards"),
 ])
 def test_the_message_names_the_fault(make: Callable[[], object], message: str) -> None:
     """The message is the command line's where the command line has one (the deal's checks
