@@ -7,8 +7,7 @@ inside the package a seat is its 0-based index.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, fields
-from typing import Final
+from dataclasses import dataclass, field
 
 from .arguments import check_deal, is_whole, shown
 from .board import Board, Compartment
@@ -96,9 +95,8 @@ class Deal:
         package's hot paths build their positions here (a sample of advice, a bot's decision);
         everything else builds a :class:`Deal`, which checks everything."""
         deal = object.__new__(cls)
-        for name, value in zip(_FIELDS, (hands, dead, turnup, rules, board, played, leader),
-                               strict=True):
-            object.__setattr__(deal, name, value)
+        deal.__dict__.update(hands=hands, dead=dead, turnup=turnup, rules=rules, board=board,
+                             played=played, leader=leader)  # the fields, as __init__ sets them
         check_structure(deal)
         check_position(deal, search=False)
         return deal
@@ -163,9 +161,6 @@ class Deal:
         position)."""
         return Deal(self.hands, self.dead, self.turnup, rules, self.board, self.played,
                     self.leader)
-
-
-_FIELDS: Final = tuple(f.name for f in fields(Deal))
 
 
 def position_deal(deal: Deal, position: Position, board: Board | None) -> Deal:
