@@ -17,8 +17,7 @@ from popejoan_solver.analysis.pimc_measures import (
     measure,
     random_playout,
 )
-from popejoan_solver.bots.driver import position_deal
-from popejoan_solver.model.deal import deal_random
+from popejoan_solver.model.deal import deal_random, position_deal
 from popejoan_solver.model.play import Position
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.model.settlement import apply_to_board, play_values, turnup_award

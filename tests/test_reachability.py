@@ -107,3 +107,22 @@ def test_positions_of_random_play_on_full_deals_are_confirmed(ruleset: str) -> N
             position = position.after(rng.choice(runs))
         found = reachability(position.game, position.played, position.leader)
         assert found.verdict is Verdict.REACHABLE, found
+
+
+POPE_ENDED = ("early-hoyle: 37.37K.49.A7Q 4.4.A5J.38 A5.A5T.27Q.4T 26.26Q.38K.6J | "
+              "K.9J.6T.259 ^9D | played J... 8Q...K 9... T... | lead 4")
+"""Early Hoyle with the Pope turned up, which ends the deal unplayed, and cards played."""
+
+
+def test_no_card_is_played_after_a_turn_up_that_ends_the_deal() -> None:
+    """The same cards are a position of hoyle-modernized, whose turned-up Pope is a
+    compartment taken; under early-hoyle the command line analysed it as given."""
+    from popejoan_solver.model.notation import deal_from_line
+
+    from .contract import assert_contract, run_cli
+    deal_from_line(POPE_ENDED.replace("early-hoyle", "hoyle-modernized"))
+    with pytest.raises(DealError, match="the turn-up 9D ends the deal unplayed"):
+        deal_from_line(POPE_ENDED)
+    outcome = run_cli(["solve", POPE_ENDED, "--time-limit", "5"])
+    assert_contract(outcome)
+    assert "ends the deal unplayed" in outcome.stderr

@@ -22,12 +22,13 @@ from ..bots.interrupt import off_main_thread
 from ..bots.maxims import maxim_lead
 from ..bots.valuer import SampleValuer
 from ..bots.values import MODELS, SampleEval
+from ..model.arguments import check_flag, check_time_limit, is_whole, shown
 from ..model.board import Board
 from ..model.cards import Card, card_name
-from ..model.deal import Deal
+from ..model.deal import Deal, position_deal
 from ..model.errors import PopeJoanError
 from ..model.play import Game, Position, Run
-from ..search.api import cancel_searches, check_time_limit, play_board, usable_cores
+from ..search.api import cancel_searches, play_board, usable_cores
 from .stats import mean_ci
 
 if TYPE_CHECKING:
@@ -147,12 +148,7 @@ def position_after(deal: Deal, line: Sequence[Run], board: Board | None) -> Deal
     position = Position.from_deal(deal)
     for run in line:
         position = position.after(run)
-    if not line:
-        return deal
-    game = position.game
-    played = tuple(game.dealt[s] & position.played for s in range(deal.players))
-    hands = tuple(game.dealt[s] & ~position.played for s in range(deal.players))
-    return Deal(hands, deal.dead, deal.turnup, deal.rules, board, played, position.leader)
+    return position_deal(deal, position, board)
 
 
 def check_question(deal: Deal, seat: int) -> None:
@@ -298,11 +294,9 @@ def check_arguments(seat: object, samples: object, seed: object, exact: object,
     from 1 to :data:`MAX_WORKERS` or None."""
     for name, value in (("seat", seat), ("samples", samples), ("seed", seed),
                         ("exact_limit", exact_limit), ("workers", workers)):
-        if not (isinstance(value, int) and not isinstance(value, bool)) and not (
-                name == "workers" and value is None):
-            raise AdviceError(f"{name} must be a whole number, not {value!r}"[:200])
-    if not isinstance(exact, bool):
-        raise AdviceError(f"exact must be True or False, not {exact!r}"[:200])
+        if not is_whole(value) and not (name == "workers" and value is None):
+            raise AdviceError(f"{name} must be a whole number, not {shown(value)}")
+    check_flag(exact, "exact", AdviceError)
     if isinstance(workers, int) and not 1 <= workers <= MAX_WORKERS:
         raise AdviceError(f"workers must be from 1 to {MAX_WORKERS} (or None: one a core), "
                           f"not {workers}")

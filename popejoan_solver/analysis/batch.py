@@ -50,11 +50,12 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Final, Protocol
 
+from ..model.arguments import check_time_limit
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, deal_random
 from ..model.errors import CONTROL_CHARACTERS, PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.rules import get_ruleset
-from ..search.api import check_time_limit, solve, usable_cores
+from ..search.api import solve, usable_cores
 from .outfile import check_output_path
 
 FORMAT: Final = "popejoan-batch"

@@ -179,6 +179,14 @@ def check_case(case: Case) -> CaseResult:
         raise NotationError(f"case {case.name}: malformed: {exc!r}") from None
 
 
+def _view(case: Case, value: str) -> View:
+    """The case's ``view``: a view's name, or the case is malformed."""
+    try:
+        return View(value)
+    except PopeJoanError as exc:
+        raise NotationError(f"case {case.name}: malformed: {exc}") from None
+
+
 def _check(case: Case) -> CaseResult:
     expect = case.data["expect"]
     if case.kind == "final-round":
@@ -198,7 +206,7 @@ def _check(case: Case) -> CaseResult:
             checks.append(Check(f"theorem {theorem.name}", proof["status"],
                                 theorem.status.value))
     if case.kind == "stops":
-        report = analyse_stops(deal, View(expect.get("view", "referee")))
+        report = analyse_stops(deal, _view(case, expect.get("view", "referee")))
         stops, unreachable = set(_names(report.stops)), set(_names(report.cannot_be_led_to))
         findings.append(f"stops: {' '.join(_names(report.stops))}")
         findings.append(f"cannot be led to: {' '.join(_names(report.cannot_be_led_to))}")

@@ -23,8 +23,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..bots.driver import position_deal
-from ..model.deal import Deal, deal_random
+from ..model.deal import Deal, deal_random, position_deal
 from ..model.play import Choice, Position, Run
 from ..model.rules import Ruleset
 from ..model.settlement import apply_to_board, settle, turnup_award

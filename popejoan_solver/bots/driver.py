@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..model.board import Board
 from ..model.cards import Card
-from ..model.deal import Deal, deal_random
+from ..model.deal import Deal, deal_random, position_deal
 from ..model.play import Choice, Position, Run, RunTree
 from ..model.record import Record, RecordedDeal, plays_of_run
 from ..model.rules import Ruleset, SpareHand
@@ -74,18 +74,6 @@ def peek_rules(rules: Ruleset) -> Ruleset:
     """The ruleset with the dealer looking at the spare hand (Peel's "the dealer shall look at
     the spare hand"): what a peeking bot knows as dealer; play is unchanged."""
     return rules.with_options({"spare_hand": SpareHand.DEALER_SEES.value})
-
-
-def position_deal(deal: Deal, position: Position, board: Board) -> Deal:
-    """The position as a ``Deal`` (the board as play stands on it), for a bot that sees all
-    (built, not validated: validation's reachability knows no choices inside a run)."""
-    if not position.played:
-        return deal
-    game = position.game
-    return Deal(tuple(game.held(position.played, s) for s in range(deal.players)),
-                       deal.dead, deal.turnup, deal.rules, board,
-                       tuple(game.dealt[s] & position.played for s in range(deal.players)),
-                       position.leader)
 
 
 class _Table:

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
+from ..model.arguments import check_time_limit, is_whole, refuse_member, shown
 from ..model.cards import (
     PACK,
     Card,
@@ -41,6 +42,7 @@ from ..model.cards import (
     Rank,
     card_name,
     card_suit,
+    check_mask,
     format_cards,
     iter_mask,
     make_card,
@@ -51,7 +53,7 @@ from ..model.notation import deal_to_json
 from ..model.play import Game, Run
 from ..model.rules import Ruleset
 from ..model.table import LeadId, compile_rules
-from ..search.api import check_time_limit, forced_win
+from ..search.api import forced_win
 from .lines import LineSearchTimeoutError, Verdict, find_line
 from .support import require_forced_runs
 
@@ -70,6 +72,10 @@ class Property(StrEnum):
     MATRIMONY_NEVER_PAID = "matrimony-never-paid"
     MATRIMONY_ALWAYS_PAID = "matrimony-always-paid"
     FIRST_LEAD_OUT = "first-lead-out"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Property:
+        refuse_member(cls, value, QueryError)
 
 
 DESCRIPTIONS: Mapping[Property, str] = {
@@ -360,6 +366,7 @@ def _validate(query: FindQuery) -> None:
     constraint on it would be dropped without a word; cards placed twice or too many for a
     hand would make every "no such deal" a proof of nothing the user meant to ask.
     """
+    _check_types(query)
     if not MIN_PLAYERS <= query.players <= MAX_PLAYERS:
         raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                         f"not {query.players}")
@@ -376,14 +383,14 @@ def _validate(query: FindQuery) -> None:
         if not 0 <= seat < query.players:
             raise DealError(f"--hold names seat {seat + 1}, but there are {query.players} "
                             "players")
-        _check_in_pack(mask, f"--hold {seat + 1}")
+        _check_in_pack(mask, f"--hold {seat + 1}", query.rules)
         if mask.bit_count() > hand:
             raise DealError(f"--hold {seat + 1}: {mask.bit_count()} cards, but a hand of "
                             f"{query.players} players has {hand}")
         if mask & placed:
             raise DealError(f"--hold: {format_cards(mask & placed)} held by two seats")
         placed |= mask
-    _check_in_pack(query.dead, "--dead")
+    _check_in_pack(query.dead, "--dead", query.rules)
     size = query.rules.dead_hand_size(query.players)
     if query.dead.bit_count() > size:
         raise DealError(f"--dead: {query.dead.bit_count()} cards, but the dead hand of "
@@ -393,10 +400,40 @@ def _validate(query: FindQuery) -> None:
                         "(--dead)")
 
 
-def _check_in_pack(mask: Mask, what: str) -> None:
-    if mask & ~PACK:
-        raise DealError(f"{what}: {format_cards(mask & ~PACK)} is not in the Pope Joan pack "
-                        "(the 8♦ is taken out)")
+def _check_types(query: object) -> None:
+    """Refuse a query that is not a :class:`FindQuery`, or one whose fields are of the wrong
+    type (a property's name, a ruleset's name, ``True`` for a count, a seat in a string)."""
+    if not isinstance(query, FindQuery):
+        raise QueryError(f"find_deals takes a FindQuery, not {type(query).__name__}")
+    if not isinstance(query.prop, Property):
+        raise QueryError(f"prop must be a Property (Property({query.prop!r}) reads its name), "
+                         f"not {type(query.prop).__name__}"[:200])
+    if not isinstance(query.rules, Ruleset):
+        raise QueryError(f"rules must be a Ruleset (get_ruleset(name) gives one), not "
+                         f"{shown(query.rules)}")
+    for name in ("players", "seat", "count", "seed"):  # their ranges are checked after
+        value = getattr(query, name)
+        if not is_whole(value):
+            raise QueryError(f"{name} must be a whole number, not {shown(value)}")
+    if not isinstance(query.hold, Mapping):
+        raise QueryError(f"hold must be a mapping of 0-based seats to card masks, not "
+                         f"{type(query.hold).__name__}")
+    for seat, mask in query.hold.items():
+        if not is_whole(seat):
+            raise QueryError(f"a seat of hold is a whole number (0-based), not {shown(seat)}")
+        check_mask(mask, f"hold[{seat}]")
+    check_mask(query.dead, "dead")
+
+
+def _check_in_pack(mask: Mask, what: str, rules: Ruleset | None = None) -> None:
+    """Every card of ``mask`` in the ruleset's pack (Spinado's has no twos either; without a
+    ruleset, the Pope Joan pack)."""
+    pack = rules.pack if rules is not None else PACK
+    if mask & ~pack:
+        without = "the 8♦ and the twos are" if pack != PACK else "the 8♦ is"
+        game = "Spinado" if pack != PACK else "Pope Joan"
+        raise DealError(f"{what}: {format_cards(mask & ~pack)} is not in the {game} "
+                        f"pack ({without} taken out)")
 
 
 def find_deals(query: FindQuery) -> FindResult:

@@ -665,12 +665,42 @@ def shared_workspace(semantics: PlaySemantics) -> Workspace:
     return Workspace(semantics)
 
 
+def _checked_arguments(semantics: object, names: object, workspace: object,
+                       ) -> tuple[PlaySemantics, list[str]]:
+    """The semantics and the theorems' names, after refusing arguments of the wrong type: a
+    ruleset's name (``get_ruleset`` reads it), one name not in a list (its letters are not
+    theorems), a workspace of another semantics (it would prove another game's theorems)."""
+    if isinstance(semantics, PlaySemantics):
+        sem = semantics
+    elif isinstance(semantics, Ruleset):
+        sem = PlaySemantics.of(semantics)
+    else:
+        hint = (f" ({clip(f'get_ruleset({semantics!r})')} gives one)"
+                if isinstance(semantics, str) else "")
+        raise RulesError(f"prove takes a Ruleset or a PlaySemantics{hint}, not "
+                         f"{type(semantics).__name__}")
+    if names is None:
+        chosen = [name for name, theorem in THEOREMS.items()
+                  if theorem.not_for(sem.rules) is None]
+    elif isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+        raise RulesError(f"names must be a list of theorem names (like ['kings-are-stops']), "
+                         f"not {type(names).__name__}")
+    else:
+        chosen = list(names)
+        for name in chosen:
+            if not isinstance(name, str):
+                raise RulesError(f"a theorem's name is a string, not {type(name).__name__}")
+    if workspace is not None and (not isinstance(workspace, Workspace)
+                                  or workspace.semantics != sem):
+        raise RulesError("workspace must be a Workspace of the same semantics (or None)")
+    return sem, chosen
+
+
 def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None,
           workspace: Workspace | None = None) -> list[TheoremResult]:
-    """Prove or refute the named theorems (all by default) under a ruleset or a mutant."""
-    sem = semantics if isinstance(semantics, PlaySemantics) else PlaySemantics.of(semantics)
-    chosen = list(names) if names is not None else [
-        name for name, theorem in THEOREMS.items() if theorem.not_for(sem.rules) is None]
+    """Prove or refute the named theorems (all by default) under a ruleset or a mutant;
+    ``names`` is a list of theorem names, ``workspace`` one of the same semantics."""
+    sem, chosen = _checked_arguments(semantics, names, workspace)
     for name in chosen:
         if name not in THEOREMS:
             raise RulesError(f"unknown theorem {clip(name)!r} (known: {', '.join(THEOREMS)})")

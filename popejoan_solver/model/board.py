@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
+from .arguments import refuse_member
 from .errors import NotationError, clip
 
 MAX_COUNT = 1 << 31
@@ -23,6 +24,10 @@ class Compartment(StrEnum):
     QUEEN = "queen"
     JACK = "jack"
     GAME = "game"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Compartment:
+        refuse_member(cls, value, NotationError)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import Final
 
-from .errors import CardError, clip
+from .arguments import ErrorType, is_whole, shown
+from .errors import CardError, DealError, clip
 
 Card = int
 """A card index, ``suit * 13 + rank`` (see module docstring)."""
@@ -88,7 +89,10 @@ def card_rank(card: Card) -> int:
 
 
 def card_name(card: Card) -> str:
-    """The card in the deal notation: rank letter then suit letter, e.g. ``'TD'``."""
+    """The card in the deal notation: rank letter then suit letter, e.g. ``'TD'``; a
+    :class:`CardError` for anything but a card index from 0 to 51."""
+    if type(card) is not int or not 0 <= card < NUM_CARDS:  # -1 is not the KS
+        check_card(card)
     return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
 
 
@@ -107,12 +111,31 @@ PACK: Final = FULL_MASK & ~(1 << EIGHT_OF_DIAMONDS)
 """The 51-card Pope Joan pack: 52 cards less the eight of diamonds."""
 
 
+def check_mask(value: object, where: str, error: ErrorType = DealError) -> Mask:
+    """A set of cards as a bit mask: a whole number from 0 with no bit past the 52 cards."""
+    if not is_whole(value) or not 0 <= value <= FULL_MASK:
+        raise error(f"{where} must be a set of cards (a mask: a whole number from 0 to "
+                    f"2**52 - 1), not {shown(value)}")
+    return value
+
+
+def check_card(value: object, where: str = "a card", error: ErrorType = CardError) -> Card:
+    """A card index: a whole number from 0 to 51 (``parse_card`` reads one from text)."""
+    if not is_whole(value) or not 0 <= value < NUM_CARDS:
+        raise error(f"{where} must be a card index from 0 to {NUM_CARDS - 1} (parse_card('TD') "
+                    f"gives one), not {shown(value)}")
+    return value
+
+
 def parse_card(text: str) -> Card:
     """Parse one card: rank ``A 2-9 T J Q K`` (or ``10``) then suit ``C D H S`` or a symbol.
 
     >>> card_name(parse_card("qh")), card_name(parse_card("10♠"))
     ('QH', 'TS')
     """
+    if not isinstance(text, str):
+        raise CardError(f"a card is written as text, like 'TD' or '10♦', not "
+                        f"{type(text).__name__}")
     token = text.strip().upper()
     if len(token) < 2:
         raise CardError(f"not a card: {clip(text)!r}")
@@ -125,6 +148,8 @@ def parse_card(text: str) -> Card:
 
 def parse_cards(text: str) -> list[Card]:
     """Parse a space- or comma-separated list of cards, in the order written."""
+    if not isinstance(text, str):
+        raise CardError(f"cards are written as text, like 'TD 9D', not {type(text).__name__}")
     return [parse_card(token) for token in text.replace(",", " ").split()]
 
 
@@ -173,9 +198,7 @@ class CardSet:
     __slots__ = ("mask",)
 
     def __init__(self, mask: Mask = 0) -> None:
-        if mask < 0 or mask > FULL_MASK:
-            raise CardError(f"not a card mask: {mask}")
-        self.mask = mask
+        self.mask = check_mask(mask, "a CardSet's mask", CardError)
 
     @classmethod
     def parse(cls, text: str) -> CardSet:

@@ -15,6 +15,7 @@ import tomllib
 from collections.abc import Mapping
 from typing import Any, Final
 
+from .arguments import check_deal
 from .board import Board, Compartment
 from .cards import RANK_LETTERS, Card, CardSet, Mask, card_name, format_cards, make_card
 from .deal import Deal
@@ -81,6 +82,7 @@ def deal_from_json(data: object) -> Deal:
 
 def deal_to_json(deal: Deal) -> dict[str, Any]:
     """The JSON deal object (keys in the documented order; optional keys only when set)."""
+    check_deal(deal, "deal_to_json takes a Deal", NotationError)
     data: dict[str, Any] = {
         "rules": deal.rules.name,
         "hands": [format_cards(h) for h in deal.hands],
@@ -143,6 +145,7 @@ def _hand_from_line(token: str, where: str) -> Mask:
 
 def deal_to_line(deal: Deal) -> str:
     """The one-line notation of a deal."""
+    check_deal(deal, "deal_to_line takes a Deal", NotationError)
     text = f"{deal.rules.name}: " + " ".join(_hand_to_line(h) for h in deal.hands)
     text += f" | {_hand_to_line(deal.dead)} ^{card_name(deal.turnup)}"
     if deal.played:

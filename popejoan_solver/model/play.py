@@ -13,6 +13,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from .arguments import check_deal
 from .cards import Card, Mask, card_name, iter_mask
 from .errors import IllegalPlayError
 from .leads import legal_leads
@@ -142,6 +143,8 @@ class Game:
 
     @classmethod
     def from_deal(cls, deal: Deal) -> Game:
+        """The game of ``deal`` (a :class:`DealError` for anything but a deal)."""
+        check_deal(deal)
         dealt = tuple(deal.dealt_hand(s) for s in range(deal.players))
         holder = [-1] * 52
         for seat, mask in enumerate(dealt):
@@ -302,6 +305,7 @@ class Position:
 
     @classmethod
     def from_deal(cls, deal: Deal) -> Position:
+        """The position ``deal`` stands at (a :class:`DealError` for anything but a deal)."""
         return cls(Game.from_deal(deal), deal.played_mask, deal.leader)
 
     @property
@@ -325,6 +329,9 @@ class Position:
         return self.game.runs(self.played, self.leader, lead)
 
     def after(self, run: Run) -> Position:
-        """The position after ``run``, one of the outcomes of a lead from here."""
+        """The position after ``run``, one of the outcomes of a lead from here (a run is
+        not checked to be one: :meth:`outcomes` gives them)."""
+        if type(run) is not Run:
+            raise IllegalPlayError(f"a position moves on by a Run, not {type(run).__name__}")
         next_leader = run.next_leader if run.winner < 0 else self.leader
         return Position(self.game, self.played | run.mask, next_leader)

@@ -457,12 +457,15 @@ class Ruleset:
 
         Raises :class:`RulesError` for an unknown option or a value it cannot take.
         """
+        if not isinstance(overrides, Mapping):
+            raise RulesError(f"options are a mapping of option names to values (like "
+                             f"{{'ace': 'high'}}), not {type(overrides).__name__}")
         changes: dict[str, object] = {}
         for name, text in overrides.items():
-            spec = OPTIONS.get(name.replace("-", "_"))
+            spec = OPTIONS.get(name.replace("-", "_")) if isinstance(name, str) else None
             if spec is None:
                 raise RulesError(
-                    f"unknown rule option {clip(name)!r} (known: {', '.join(OPTIONS)})")
+                    f"unknown rule option {clip(str(name))!r} (known: {', '.join(OPTIONS)})")
             try:
                 changes[spec.name] = spec.parse(str(text))
             except ValueError:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .arguments import check_deal, is_whole, shown
 from .board import Board, Compartment
-from .cards import POPE, Mask, Rank, card_name, make_card
+from .cards import POPE, Mask, Rank, card_name, check_mask, format_cards, make_card
 from .deal import Deal
 from .errors import DealError
 from .play import Game
@@ -207,8 +208,9 @@ def settle(deal: Deal, played: Mask, winner: int) -> DealSettlement:
     """Settle a deal whose play ended with ``played`` and ``winner`` out (``-1``: not played).
 
     The deal's board is taken as it stands once dressed; the dressing is reported beside.
+    ``winner`` is a 0-based seat, the one whose cards ``played`` holds all of (-1: none).
     """
-    game = Game.from_deal(deal)
+    game = _checked_end(deal, played, winner)
     board = deal.board_or_dressed
     award = turnup_award(deal, board)
     after_turnup = apply_to_board(board, award.transfers)
@@ -222,6 +224,32 @@ def settle(deal: Deal, played: Mask, winner: int) -> DealSettlement:
         board_before=board,
         board_after=apply_to_board(after_turnup, play),
     )
+
+
+def _checked_end(deal: Deal, played: Mask, winner: int) -> Game:
+    """The deal's game, after refusing an end of play it cannot have: cards not dealt to a
+    player, a played card left out, a winner who still holds cards or one who is not out."""
+    check_deal(deal, "settle takes a Deal")
+    check_mask(played, "played")
+    n = deal.players
+    if not is_whole(winner) or not -1 <= winner < n:
+        raise DealError(f"winner must be a 0-based seat from 0 to {n - 1}, or -1 when no one "
+                        f"went out, not {shown(winner)}")
+    if played & ~deal.in_play:
+        raise DealError(f"played has {format_cards(played & ~deal.in_play)}, which no player "
+                        "was dealt")
+    if deal.played_mask & ~played:
+        raise DealError(f"played leaves out {format_cards(deal.played_mask & ~played)}, "
+                        "already played in the deal")
+    game = Game.from_deal(deal)
+    out = [s for s in range(n) if not game.dealt[s] & ~played]
+    if out != ([winner] if winner >= 0 else []):
+        said = "no one" if winner < 0 else f"seat {winner + 1} (winner {winner})"
+        found = ("no seat is" if not out else
+                 " and ".join(f"seat {s + 1}" for s in out) + (" are" if len(out) > 1 else " is"))
+        raise DealError(f"winner says {said} went out, but with these cards played {found} "
+                        "out")
+    return game
 
 
 def final_round(hands: tuple[Mask, ...], board: Board) -> list[Transfer]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .arguments import refuse_member
 from .cards import FULL_MASK, Card, Mask, card_name, iter_mask
 from .deal import Deal
 from .errors import DealError
@@ -25,6 +26,10 @@ class View(StrEnum):
 
     REFEREE = "referee"
     PLAYER = "player"
+
+    @classmethod
+    def _missing_(cls, value: object) -> View:
+        refuse_member(cls, value, DealError)
 
 
 @dataclass(frozen=True)

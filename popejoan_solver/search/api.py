@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import queue
 import threading
@@ -13,6 +12,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cache, cached_property
 from typing import Protocol, TypeVar
 
+from ..model.arguments import (
+    check_deal,
+    check_flag,
+    check_seat,
+    check_time_limit,
+    is_whole,
+    shown,
+)
 from ..model.board import Board
 from ..model.cards import Card, Mask
 from ..model.deal import Deal
@@ -55,31 +62,25 @@ class Engine(Protocol):
     def cancel(self) -> None: ...
 
 
-def check_time_limit(time_limit: float | None) -> None:
-    """A time limit is a finite number of seconds above 0, or None for none: NaN would never
-    run out and infinity is not a limit (every command and the Python API check it here)."""
-    if time_limit is not None and (isinstance(time_limit, bool)
-                                   or not isinstance(time_limit, (int, float))):
-        raise PopeJoanError(f"a time limit is a number of seconds, not {clip(repr(time_limit))}")
-    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
-        raise PopeJoanError(f"a time limit (--time-limit) must be a finite number of seconds "
-                            f"above 0, not {time_limit} (leave it out for no limit)")
-
-
 _LIVE: weakref.WeakSet[Engine] = weakref.WeakSet()
 """Every engine not yet collected, so that Ctrl-C on a pool of searches can stop them all."""
 _LIVE_LOCK = threading.Lock()
 
 
+def check_engine(name: object) -> None:
+    """An engine is one of :data:`ENGINES`, by name."""
+    if not isinstance(name, str) or name not in ENGINES:
+        raise PopeJoanError(f"unknown engine {shown(name)} (known: {', '.join(ENGINES)})")
+
+
 def make_engine(name: str, game: Game, board: Board, deadline: float | None,
                 tt_entries: int = DEFAULT_TT_ENTRIES) -> Engine:
+    check_engine(name)
     engine: Engine
     if name == "fast":
         engine = FastEngine(game, board, deadline, tt_entries)
-    elif name == "reference":
-        engine = ReferenceEngine(game, board, deadline)
     else:
-        raise PopeJoanError(f"unknown engine {name!r} (known: {', '.join(ENGINES)})")
+        engine = ReferenceEngine(game, board, deadline)
     with _LIVE_LOCK:
         _LIVE.add(engine)
     return engine
@@ -300,6 +301,8 @@ def solve(
     """
     check_time_limit(time_limit)
     check_tt_entries(tt_entries)
+    check_engine(engine)
+    check_flag(with_line, "with_line")
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
     chosen = _checked_seats(deal, seats, line_seat)
@@ -456,29 +459,24 @@ def tt_entries_limit() -> int:
 def check_tt_entries(tt_entries: int) -> None:
     """A table size is a whole number of entries from 1 to :func:`tt_entries_limit`."""
     limit = tt_entries_limit()
-    if not _whole(tt_entries) or not 1 <= tt_entries <= limit:
+    if not is_whole(tt_entries) or not 1 <= tt_entries <= limit:
         raise PopeJoanError(f"tt_entries (--tt-entries) must be from 1 to {limit:,} (the entries "
                             f"of 16 bytes this machine's memory holds), not "
                             f"{clip(repr(tt_entries))}")
 
 
-def _whole(value: object) -> bool:
-    """A whole number, and not a truth value (``True`` is 1 to Python, never a seat here)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _checked_seats(deal: Deal, seats: Sequence[int] | None, line_seat: int | None) -> list[int]:
     """The 1-based seats to solve, after checking the deal and every seat named."""
-    if not isinstance(deal, Deal):
-        raise PopeJoanError(f"solve takes a Deal, not {type(deal).__name__}")
+    check_deal(deal, "solve takes a Deal", PopeJoanError)
     n = deal.players
     if seats is not None and (isinstance(seats, (str, bytes))
                               or not isinstance(seats, Sequence)):
         raise PopeJoanError(f"seats is a list of seat numbers, not {clip(repr(seats))}")
     chosen = list(range(1, n + 1)) if seats is None else list(seats)
-    for seat in [*chosen, *([] if line_seat is None else [line_seat])]:
-        if not _whole(seat) or not 1 <= seat <= n:
-            raise PopeJoanError(f"seat must be from 1 to {n}, not {clip(repr(seat))}")
+    for seat in chosen:
+        check_seat(seat, n)
+    if line_seat is not None:
+        check_seat(line_seat, n, name="line_seat")
     if len(set(chosen)) < len(chosen):
         raise PopeJoanError(f"a seat is named twice in seats {clip(repr(seats))}")
     return chosen
@@ -488,7 +486,7 @@ def _worker_count(threads: int | None, engine: str, seats: int) -> int:
     """Threads for a solve (a seat's paranoid and best-case searches and the leads are jobs of
     their own); by default one per core, but only the compiled core runs without the GIL."""
     if threads is not None:
-        if not _whole(threads) or threads < 1:
+        if not is_whole(threads) or threads < 1:
             raise PopeJoanError(f"threads must be a whole number from 1, not {clip(repr(threads))}")
         return min(threads, 2 * seats + 1)
     if engine != "fast" or not COMPILED:
@@ -510,9 +508,10 @@ def forced_win(deal: Deal, seat: int, *, time_limit: float | None = None,
 
     The one value a deal search needs, without the rest of a full :func:`solve`.
     """
-    if not 1 <= seat <= deal.players:
-        raise PopeJoanError(f"seat must be from 1 to {deal.players}, not {seat}")
+    check_deal(deal, "forced_win takes a Deal", PopeJoanError)
+    check_seat(seat, deal.players)
     check_time_limit(time_limit)
+    check_tt_entries(tt_entries)
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     game = Game.from_deal(deal)
     board, award = play_board(deal)

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..model.arguments import check_time_limit
 from ..model.cards import Card, card_name
 from ..model.deal import Deal
 from ..model.errors import IllegalPlayError, PopeJoanError
 from ..model.play import Game, Position, Run
-from .api import _Driver, check_time_limit, interruptible, make_engine, play_board
+from .api import _Driver, interruptible, make_engine, play_board
 from .fast import DEFAULT_TT_ENTRIES
 from .objective import Goal, Objective
 from .result import Value

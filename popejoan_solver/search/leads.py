@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, partial
 
+from ..model.arguments import check_time_limit
 from ..model.board import Board
 from ..model.cards import Card
 from ..model.deal import Deal
@@ -23,7 +24,6 @@ from ..model.play import Game, Position
 from ..model.settlement import best_without_going_out
 from .api import (
     _Driver,
-    check_time_limit,
     check_tt_entries,
     interruptible,
     make_engine,

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..model.arguments import check_deal, check_seat
 from ..model.board import Board
 from ..model.cards import Card, Mask, card_name, iter_mask, union
 from ..model.deal import Deal
@@ -132,14 +133,8 @@ def view(deal: Deal, seat: int, line: Sequence[Run | str] | str = ()) -> Knowled
     ``line``: :func:`knowledge` for the Python API (``from popejoan_solver import view``).
     ``line`` holds runs or steps (``"3C"``, ``"8S+9D@9S"``), or is one string of steps as
     ``view --line`` takes; wrong types are a :class:`ViewError`, bad steps name the step."""
-    if not isinstance(deal, Deal):
-        raise ViewError(f"deal must be a Deal (model.notation.parse_deal_text reads one), not "
-                        f"of type {type(deal).__name__}")
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise ViewError(f"seat must be a whole number from 1 to {deal.players}, not "
-                        f"{clip(repr(seat))}")
-    if not 1 <= seat <= deal.players:
-        raise ViewError(f"seat must be from 1 to {deal.players}, not {seat}")
+    check_deal(deal, "deal must be a Deal", ViewError)
+    check_seat(seat, deal.players, ViewError)
     if isinstance(line, str):
         line = line.split()
     elif isinstance(line, bytes | bytearray) or not isinstance(line, Sequence):

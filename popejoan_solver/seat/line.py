@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..model.cards import parse_card
+from ..model.arguments import is_whole, shown
+from ..model.cards import NUM_CARDS, card_name, parse_card
 from ..model.deal import Deal
 from ..model.errors import CardError, IllegalPlayError, NotationError, clip
 from ..model.notation import parse_step
@@ -45,6 +46,22 @@ def _card_problem(text: str) -> str | None:
     return None
 
 
+def _is_outcome(position: Position, run: Run) -> bool:
+    """Whether ``run`` is one of the runs a legal lead from ``position`` can end in (a run
+    built by hand may hold anything: it is compared, never read)."""
+    return run.leader == position.leader and any(
+        run in position.outcomes(lead) for lead in position.legal_leads()
+        if type(run.cards) is tuple and run.cards[:1] == (lead,))
+
+
+def _run_text(run: Run) -> str:
+    """A run's cards for a message: by name, or as given when they are not cards."""
+    cards = run.cards
+    if type(cards) is tuple and all(is_whole(c) and 0 <= c < NUM_CARDS for c in cards):
+        return " ".join(card_name(c) for c in cards) or "of no cards"
+    return shown(cards)
+
+
 def read_line(deal: Deal, line: Sequence[Run | str]) -> tuple[Run, ...]:
     """The runs of ``line`` played from ``deal``: each entry a :class:`Run` (checked when the
     view replays it) or a step string. A step once the deal is over is refused."""
@@ -59,10 +76,9 @@ def read_line(deal: Deal, line: Sequence[Run | str]) -> tuple[Run, ...]:
             run = read_step(position, number, entry)
         elif isinstance(entry, Run):
             run = entry
-            if (position.is_over or run.leader != position.leader
-                    or run not in position.outcomes(run.lead)):
-                raise IllegalPlayError(f"step {number} ({run.step}) is not a play of this "
-                                       "position")
+            if position.is_over or not _is_outcome(position, run):
+                raise IllegalPlayError(f"step {number} (the run {_run_text(run)}) is not a "
+                                       "play of this position")
         else:
             raise NotationError(f"step {number} of the line is neither a Run nor a step like "
                                 f"'3C' or '8S+9D@9S' (it is of type {type(entry).__name__})")

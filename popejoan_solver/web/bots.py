@@ -7,8 +7,8 @@ import random
 from typing import Final
 
 from ..bots.base import Bot, BotError, ChoiceRequest, LeadRequest
-from ..bots.driver import position_deal
 from ..bots.registry import make_bot
+from ..model.deal import position_deal
 from ..model.errors import IllegalPlayError, clip
 from ..model.play import Choice, Run
 from ..seat import knowledge, knowledge_at_choice

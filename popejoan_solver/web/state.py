@@ -14,6 +14,7 @@ from typing import Any, Final
 from ..model.board import Board
 from ..model.cards import Card, Mask, card_name, iter_mask
 from ..model.deal import Deal, validate
+from ..model.deal import position_deal as position_as_deal
 from ..model.errors import IllegalPlayError, PopeJoanError
 from ..model.notation import deal_to_line
 from ..model.play import Position, Run
@@ -95,16 +96,9 @@ def board_now(table: Table) -> Board:
 def position_deal(table: Table) -> Deal:
     """The position reached, as a deal the solver reads (with the board play began on, so
     that values count the whole play, as for the deal itself). It is built without the
-    notation's reachability check: the model's own replay of the steps is the proof that play
-    reaches it, and the check's search can be long."""
-    deal, position = table.deal, table.position
-    if not table.runs:
-        return deal
-    game = position.game
-    hands = tuple(game.held(position.played, s) for s in range(deal.players))
-    played = tuple(game.dealt[s] & position.played for s in range(deal.players))
-    return Deal(hands, deal.dead, deal.turnup, deal.rules, start_board(deal), played,
-                position.leader)
+    reachability search: the model's own replay of the steps is the proof that play reaches
+    it, and the search can be long."""
+    return position_as_deal(table.deal, table.position, start_board(table.deal))
 
 
 def position_line(table: Table) -> str | None:
