@@ -22,7 +22,7 @@ import statistics
 import sys
 import time
 
-from popejoan_solver.analysis.advice import advise, no_lead_left
+from popejoan_solver.advice.leads import advise, no_lead_left
 from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.rules import get_ruleset
 

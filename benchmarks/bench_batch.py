@@ -18,7 +18,7 @@ from pathlib import Path
 
 from local_dask import local_cluster
 
-from popejoan_solver.analysis.batch import parse_players, run_batch
+from popejoan_solver.jobs.batch import parse_players, run_batch
 
 
 def _throughput(kind: str, rules: list[str], players: list[int], deals: int, seed: int) -> float:

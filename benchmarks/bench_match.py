@@ -30,7 +30,7 @@ from pathlib import Path
 
 from local_dask import local_cluster
 
-from popejoan_solver.analysis.match import read_match, run_match
+from popejoan_solver.jobs.match import read_match, run_match
 
 
 def _run(kind: str, bots: list[str], players: int, deals: int, seed: int,
@@ -56,10 +56,10 @@ def _run(kind: str, bots: list[str], players: int, deals: int, seed: int,
 
 def _nodes(players: int, deals: int, seed: int, rules: str, samples: int) -> dict[str, object]:
     """The same seeded deals played in this process by pimc with each way of starting its
-    searches (``bots.valuer.GUESSES``): node totals and CPU seconds; the records must match."""
+    searches (``advice.valuer.GUESSES``): node totals and CPU seconds; the records must match."""
+    from popejoan_solver.advice.valuer import GUESSES, SampleValuer
     from popejoan_solver.bots.driver import play_deal
     from popejoan_solver.bots.pimc import PimcBot
-    from popejoan_solver.bots.valuer import GUESSES, SampleValuer
     from popejoan_solver.model.deal import deal_random
 
     class Counted(PimcBot):

@@ -4,7 +4,7 @@
         --out pimc-measures.json
 
 Deal ``i`` of a row is ``popejoan deal --players P --seed S --index i --rules R``, played out at
-random (``analysis.pimc_measures``). Prints one Markdown table row per ruleset and player
+random (``studies.pimc_measures``). Prints one Markdown table row per ruleset and player
 count (the table of docs/studies/pimc-measures.md) and writes every figure as JSON.
 """
 
@@ -17,14 +17,14 @@ import statistics
 import time
 from pathlib import Path
 
-from popejoan_solver.analysis.pimc_measures import (
+from popejoan_solver.model.rules import RULESETS
+from popejoan_solver.studies.pimc_measures import (
     Measures,
     hidden_at_last,
     indifference_by_depth,
     measure,
     playouts,
 )
-from popejoan_solver.model.rules import RULESETS
 
 
 def _interval(hits: int, total: int) -> str:

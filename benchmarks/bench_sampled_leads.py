@@ -3,7 +3,7 @@
 For each (ruleset, players), seat 1's view at the first lead of ``--deals`` seeded deals is
 sampled ``--samples`` times (``seat.sample_deals``, as ``popejoan advise`` draws them), and each
 sample is valued by ``search.leads.evaluate_leads`` with the forced win and advice's table size
-(``bots.values``). Prints the total nodes (deterministic), the processor seconds of the whole
+(``advice.values``). Prints the total nodes (deterministic), the processor seconds of the whole
 set (least and all of ``--repeat`` runs: the machine is shared), the median sample, and a digest
 of every lead's values, so that two builds can be checked to give the same values.
 
@@ -18,7 +18,7 @@ import hashlib
 import statistics
 import time
 
-from popejoan_solver.bots.values import TT_ENTRIES
+from popejoan_solver.advice.values import TT_ENTRIES
 from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search.leads import evaluate_leads

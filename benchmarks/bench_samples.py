@@ -1,5 +1,5 @@
 """Per-sample cost of advice: the deals ``popejoan advise`` draws at the first lead of one
-standard deal, each valued by ``bots.values.evaluate`` (the search and everything around it:
+standard deal, each valued by ``advice.values.evaluate`` (the search and everything around it:
 the game, the engine and its tables, the run trees), on one or two threads.
 
 Prints, for each repeat, the wall seconds and the process's CPU seconds for all the samples,
@@ -19,7 +19,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from popejoan_solver.bots.values import SampleEval, evaluate
+from popejoan_solver.advice.values import SampleEval, evaluate
 from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.seat import knowledge, sample_deals

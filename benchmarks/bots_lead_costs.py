@@ -16,9 +16,9 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from popejoan_solver.analysis.grading import grade_record
-from popejoan_solver.analysis.match import read_match, session_records
-from popejoan_solver.analysis.stats import mean_ci, wilson
+from popejoan_solver.jobs.match import read_match, session_records
+from popejoan_solver.search.grading import grade_record
+from popejoan_solver.studies.stats import mean_ci, wilson
 
 
 def main() -> None:

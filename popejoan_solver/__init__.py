@@ -9,7 +9,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .analysis.advice import Advice, LeadAdvice, advise
+    from .advice.leads import Advice, LeadAdvice, advise
     from .logic.find import FindQuery, FindResult, Property, find_deals
     from .logic.prover import TheoremResult
     from .logic.theorems import THEOREMS, prove
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _LAZY = {
-    "analysis.advice": ("Advice", "LeadAdvice", "advise"),
+    "advice.leads": ("Advice", "LeadAdvice", "advise"),
     "logic.find": ("FindQuery", "FindResult", "Property", "find_deals"),
     "logic.prover": ("TheoremResult",),
     "logic.theorems": ("THEOREMS", "prove"),

@@ -22,15 +22,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
-from .analysis.batch import parse_players, run_batch, tty_progress
-from .analysis.grading import describe as describe_grade
-from .analysis.grading import grade_record
-from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
-from .analysis.outfile import check_output_folder, check_output_path, write_output
-from .analysis.referee import RecordReplay, describe, replay
-from .analysis.stats import groups, interval_text, plot, wilson
-from .analysis.textfile import MAX_INPUT_BYTES, read_bounded, read_text_file
 from .commands import register_all
+from .files.reading import MAX_INPUT_BYTES, read_bounded, read_text_file
+from .files.writing import check_output_folder, check_output_path, write_output
+from .jobs.batch import parse_players, run_batch, tty_progress
 from .logic.find import DESCRIPTIONS, FindQuery, Property, find_deals, parse_hold
 from .model.cards import CardSet, card_name, format_cards
 from .model.deal import Deal, deal_random, deal_warnings
@@ -52,6 +47,7 @@ from .model.record import (
     record_to_json,
     record_to_text,
 )
+from .model.referee import RecordReplay, describe, replay
 from .model.rules import (
     RULESETS,
     get_ruleset,
@@ -66,12 +62,16 @@ from .model.stops import View, analyse_stops
 from .model.table import compile_rules
 from .search import ENGINES, Solution, solve
 from .search.fast import DEFAULT_TT_ENTRIES
+from .search.grading import describe as describe_grade
+from .search.grading import grade_record
+from .search.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
+from .studies.stats import groups, interval_text, plot, wilson
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
-    from .analysis.cases import CaseResult
     from .logic.prover import TheoremResult
+    from .studies.cases import CaseResult
 
 # The proof and case commands import z3 on first use: loading it costs every other command
 # (`solve` above all) about 0.1 s of start-up.
@@ -277,7 +277,7 @@ def _print_case(result: CaseResult) -> None:
 
 
 def cmd_case(args: argparse.Namespace) -> int:
-    from .analysis.cases import check_case, load_cases
+    from .studies.cases import check_case, load_cases
 
     cases = {c.name: c for c in load_cases(_cases_dir(args.dir))}
     if args.name not in cases:
@@ -291,7 +291,7 @@ def cmd_case(args: argparse.Namespace) -> int:
 
 
 def cmd_cases(args: argparse.Namespace) -> int:
-    from .analysis.cases import check_case, load_cases
+    from .studies.cases import check_case, load_cases
 
     results = [check_case(c) for c in load_cases(_cases_dir(args.dir))]
     if args.json:
@@ -379,7 +379,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def _write_record(path: str, record: Record, exact: bool) -> None:
     """Write the optimal line as a record (text form for a ``.txt`` file, else JSON), whole
-    or not at all (``analysis.outfile``)."""
+    or not at all (``files.writing``)."""
     if not exact:
         print("warning: --record: the time limit ran out, so the line recorded may not be "
               "optimal or complete", file=sys.stderr)
@@ -524,7 +524,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
 
 def _certificate_folder(args: argparse.Namespace) -> str | None:
-    """``--certificate DIR`` checked as every output path is (``analysis.outfile``): the
+    """``--certificate DIR`` checked as every output path is (``files.writing``): the
     folder through any symbolic link, or None."""
     if args.certificate is None:
         return None
@@ -602,7 +602,7 @@ def cmd_find(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- batch, stats
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from .analysis.batch import EXIT_TERMINATED, BatchTerminatedError
+    from .jobs.batch import EXIT_TERMINATED, BatchTerminatedError
 
     rules = list(dict.fromkeys(split_rulesets(args.rules)))
     if not rules:
@@ -625,7 +625,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from .analysis.batch import read_rows
+    from .jobs.batch import read_rows
     if args.plot is not None:
         if Path(args.plot).suffix.lower() not in (".png", ".svg"):
             raise UsageError("--plot writes a .png or .svg file")
@@ -664,9 +664,9 @@ STUDIES = ("hoyle-maxims", "seat-values")
 
 
 def cmd_study(args: argparse.Namespace) -> int:
-    from .analysis.batch import EXIT_TERMINATED, MAX_DEALS, BatchTerminatedError, read_rows
-    from .analysis.maxims import study
-    from .analysis.reports import check_report, maxims_report, seat_values_report
+    from .jobs.batch import EXIT_TERMINATED, MAX_DEALS, BatchTerminatedError, read_rows
+    from .studies.hoyle_maxims import study
+    from .studies.reports import check_report, maxims_report, seat_values_report
 
     # A ruleset may carry its own deal count (``early-hoyle:120``) when it is slower to solve.
     if args.name == "hoyle-maxims" and args.rules is not None:
@@ -953,7 +953,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 WRITE_ERRORS: Final = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO})
 """Errors of a write: one with no file name is standard output's (every file the commands
-write goes through ``analysis.outfile``, whose errors name the file)."""
+write goes through ``files.writing``, whose errors name the file)."""
 
 
 def _run(argv: Sequence[str] | None) -> int:

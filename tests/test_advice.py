@@ -14,8 +14,8 @@ from functools import cache
 import pytest
 
 from popejoan_solver import advise, solve
-from popejoan_solver.analysis.advice import position_after
-from popejoan_solver.analysis.advice_choice import OPTIONS, advise_choice, first_choice, matching
+from popejoan_solver.advice.choice import OPTIONS, advise_choice, first_choice, matching
+from popejoan_solver.advice.leads import position_after
 from popejoan_solver.cli import main
 from popejoan_solver.model.cards import Mask, card_name
 from popejoan_solver.model.deal import Deal

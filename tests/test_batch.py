@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from popejoan_solver.analysis.batch import parse_players, read_rows, run_batch
-from popejoan_solver.analysis.maxims import hoyle_advice, study
-from popejoan_solver.analysis.stats import groups, wilson
 from popejoan_solver.cli import main
+from popejoan_solver.jobs.batch import parse_players, read_rows, run_batch
 from popejoan_solver.model.cards import PACK, CardSet, card_name, iter_mask, mask_of, parse_card
 from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search import solve
+from popejoan_solver.studies.hoyle_maxims import hoyle_advice, study
+from popejoan_solver.studies.stats import groups, wilson
 from tests.contract import default_sigint
 
 

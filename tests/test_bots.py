@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from popejoan_solver.analysis.maxims import hoyle_advice
-from popejoan_solver.analysis.referee import replay
+from popejoan_solver.advice.maxims import maxim_lead
 from popejoan_solver.bots.base import BotError, LeadRequest
 from popejoan_solver.bots.driver import decision_rng, play_deal, play_session, session_record
-from popejoan_solver.bots.maxims import maxim_lead
 from popejoan_solver.bots.registry import make_bot, split_bots
 from popejoan_solver.model.cards import card_name
 from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.play import Position
+from popejoan_solver.model.referee import replay
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.seat import knowledge, sample_deals
+from popejoan_solver.studies.hoyle_maxims import hoyle_advice
 
 FAIR = ("random", "lowest", "hoyle", "pimc:samples=4")
 """The bots that see only their seat's view (every one but the cheat)."""

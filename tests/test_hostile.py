@@ -246,7 +246,7 @@ def test_a_study_stops_at_ctrl_c_and_keeps_its_rows(tmp_path: Path) -> None:
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):
         os.killpg(outcome.pid, 0)  # no worker left behind
-    from popejoan_solver.analysis.batch import read_rows
+    from popejoan_solver.jobs.batch import read_rows
     assert list(read_rows(out))  # the rows solved before the signal are kept
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from popejoan_solver.analysis.batch import (
+from popejoan_solver.jobs.batch import (
     MAX_DEALS,
     BatchStore,
     parse_players,
@@ -403,7 +403,7 @@ def test_killing_the_batch_leaves_no_worker_and_a_rerun_completes(
 WORKER_SCRIPT = """
 import ctypes, os, sys, time
 from concurrent.futures import ProcessPoolExecutor
-from popejoan_solver.analysis import batch
+from popejoan_solver.jobs import batch
 if sys.argv[1] == "watcher":
     def no_prctl(*args, **kwargs):
         raise OSError("no parent-death signal")
@@ -562,7 +562,7 @@ def test_stopping_a_pool_waits_for_its_manager_thread() -> None:
     pool's manager thread through a pipe that thread was closing. stop_pool now waits for it."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from popejoan_solver.analysis import batch
+    from popejoan_solver.jobs import batch
 
     pool = ProcessPoolExecutor(1, mp_context=batch._pool_context())
     pool.submit(time.sleep, 30)

@@ -21,8 +21,8 @@ from popejoan_solver import (
     parse_card,
     parse_deal_text,
 )
-from popejoan_solver.analysis.match import read_match, run_match
 from popejoan_solver.cli import main
+from popejoan_solver.jobs.match import read_match, run_match
 from popejoan_solver.model.errors import PopeJoanError
 
 
@@ -252,8 +252,8 @@ def test_an_option_set_twice_to_two_values_is_refused(
 def test_grade_text_gives_a_bounded_total_cost_as_bounds(small_match: Path) -> None:
     """Finding 15: ``grade --time-limit`` printed "total cost {'lower': 8, 'upper': 151}" (a
     Python dict) when the costs were bounds; now "8..151", as each lead's cost is written."""
-    from popejoan_solver.analysis.grading import describe, grade_record
-    from popejoan_solver.analysis.match import session_records
+    from popejoan_solver.jobs.match import session_records
+    from popejoan_solver.search.grading import describe, grade_record
 
     settings, rows = read_match(small_match)
     record = next(iter(session_records(settings, rows)))[2]
@@ -294,7 +294,7 @@ def test_intervals_of_a_few_values_use_students_t() -> None:
     units it covers about 70%, and standings called pairs "separated" on that. The quantiles
     against the printed table (Student's t, two-sided 95%) and, where SciPy is installed,
     against it to 1e-9."""
-    from popejoan_solver.analysis.stats import mean_ci, t95
+    from popejoan_solver.studies.stats import mean_ci, t95
 
     table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 10: 2.228, 20: 2.086,
              30: 2.042, 60: 2.000, 120: 1.980}
@@ -313,7 +313,7 @@ def test_intervals_of_a_few_values_use_students_t() -> None:
 def test_a_share_of_optimal_leads_stays_a_rate() -> None:
     """Finding 19: ``study hoyle-maxims --deals 2 --players 3`` printed "random lead ...
     optimal 0.583 [-1.534, 2.701]": a rate's interval outside 0 to 1."""
-    from popejoan_solver.analysis.maxims import MaximSummary
+    from popejoan_solver.studies.hoyle_maxims import MaximSummary
 
     _, low, high = MaximSummary("random lead", (0.25, 0.9166666), (0.0, 1.0)).optimal_rate
     assert (low, high) == (0.0, 1.0)
@@ -373,7 +373,7 @@ def test_one_value_gives_no_interval_and_no_separation(
     the zero-width interval ``[mean, mean]``, and standings called every pair "separated"."""
     import math
 
-    from popejoan_solver.analysis.stats import mean_ci, mean_ci_from_sums
+    from popejoan_solver.studies.stats import mean_ci, mean_ci_from_sums
 
     for mean, low, high in (mean_ci([5.0]), mean_ci_from_sums(1, 5.0, 25.0)):
         assert mean == 5.0

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from popejoan_solver import deal_from_line, deal_random, deal_to_line, parse_card, view
-from popejoan_solver.analysis.advice import MAX_WORKERS, Advice, AdviceError, advise, summarise
-from popejoan_solver.analysis.advice_choice import advise_choice
-from popejoan_solver.bots.valuer import SampleValuer
+from popejoan_solver.advice.choice import advise_choice
+from popejoan_solver.advice.leads import MAX_WORKERS, Advice, AdviceError, advise, summarise
+from popejoan_solver.advice.valuer import SampleValuer
 from popejoan_solver.cli import main
 from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.seat import all_deals, sample_deals
@@ -106,7 +106,7 @@ def test_an_exact_advice_cut_short_by_its_time_limit_has_no_interval(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """Finding 4, from the command line: the JSON of a run cut short has ``null`` intervals and
     no ``mean_fraction`` (the time limit's cut made certain: 22 of the 210 deals come back)."""
-    from popejoan_solver.analysis import advice as advice_module
+    from popejoan_solver.advice import leads as advice_module
 
     whole = advice_module.run_all
 
@@ -145,7 +145,7 @@ def test_a_composed_position_is_valued_with_a_table_that_can_grow() -> None:
     position with a hand of 44 cards one deal took 146.6 M nodes (6.0 M with the search's
     default); after the seventh session's search changes 34.2 M against 1.4 M. Judged by
     nodes, not time."""
-    from popejoan_solver.bots.values import evaluate
+    from popejoan_solver.advice.values import evaluate
     deal = deal_from_line("hoyle-modernized: A2456789JQK.A245679JQK.A2346789TJQK.A23456789JK "
                            "3.3.. T...T | .T.5.Q ^QS")
     valued = evaluate(deal)

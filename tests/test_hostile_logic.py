@@ -24,8 +24,6 @@ from typing import Any
 import pytest
 import z3
 
-from popejoan_solver.analysis import graph as graph_module
-from popejoan_solver.analysis.graph import GraphTooLargeError, build_graph, write_atomically
 from popejoan_solver.logic import prover
 from popejoan_solver.logic.find import FindQuery, Property, find_deals, parse_hold
 from popejoan_solver.logic.prover import Status, Workspace, check_sat
@@ -35,6 +33,8 @@ from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.examples import HOYLE_DEAD_HAND_LINE
 from popejoan_solver.model.notation import parse_deal_text
 from popejoan_solver.model.rules import get_ruleset
+from popejoan_solver.search import graph as graph_module
+from popejoan_solver.search.graph import GraphTooLargeError, build_graph, write_atomically
 
 from .contract import ROOT, assert_contract, default_sigint, run_cli
 

@@ -1,5 +1,5 @@
 """Findings of the second hostile-user pass (docs/reviews/hostile-pass-2.md) in files other
-helpers own (bots/, seat/, search/, analysis/match.py, analysis/advice*.py): each test names
+helpers own (bots/, seat/, search/, jobs/match.py, analysis/advice*.py): each test names
 its finding; each was a strict xfail until its owner fixed it (every one is fixed now)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from popejoan_solver.analysis.match import run_match
 from popejoan_solver.bots.registry import split_bots
+from popejoan_solver.jobs.match import run_match
 from popejoan_solver.model.errors import PopeJoanError
 
 

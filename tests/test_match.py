@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from popejoan_solver.analysis.batch import run_batch
-from popejoan_solver.analysis.match import read_match, run_match, session_records
-from popejoan_solver.analysis.referee import replay
-from popejoan_solver.analysis.standings import standings
 from popejoan_solver.cli import main
+from popejoan_solver.jobs.batch import run_batch
+from popejoan_solver.jobs.match import read_match, run_match, session_records
 from popejoan_solver.model.errors import PopeJoanError
+from popejoan_solver.model.referee import replay
+from popejoan_solver.studies.standings import standings
 
 CHEAP = ["hoyle", "random", "lowest"]
 
@@ -199,7 +199,7 @@ def test_other_settings_are_refused_and_a_batch_file_is_not_a_match(
 def test_hoyle_agrees_with_every_maxim_and_seat_standings(session_match: Path) -> None:
     """The hoyle bot is the maxims from its view: agreement 1 for every maxim (and random's is
     below); at one seat, each bot plays once per deal of a unit."""
-    from popejoan_solver.analysis.agreement import agreement
+    from popejoan_solver.studies.agreement import agreement
 
     settings, rows = read_match(session_match)
     found = agreement(settings, rows, "hoyle")

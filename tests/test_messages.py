@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from popejoan_solver.analysis import batch
-from popejoan_solver.analysis.batch import BatchFileError, BatchStore
+from popejoan_solver.jobs import batch
+from popejoan_solver.jobs.batch import BatchFileError, BatchStore
 from popejoan_solver.model.board import MAX_COUNT
 from popejoan_solver.model.cards import parse_card
 from popejoan_solver.model.deal import deal_random

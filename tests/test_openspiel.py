@@ -13,9 +13,9 @@ import pytest
 pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel is not installed: pip install 'popejoan-solver[openspiel]'")
 
-from popejoan_solver.analysis.referee import replay  # noqa: E402
 from popejoan_solver.model.deal import deal_random, shuffled_pack  # noqa: E402
 from popejoan_solver.model.record import record_of_line  # noqa: E402
+from popejoan_solver.model.referee import replay  # noqa: E402
 from popejoan_solver.model.rules import get_ruleset  # noqa: E402
 from popejoan_solver.model.settlement import net  # noqa: E402
 from popejoan_solver.model.table import compile_rules  # noqa: E402

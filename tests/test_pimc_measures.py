@@ -8,7 +8,12 @@ import random
 
 import pytest
 
-from popejoan_solver.analysis.pimc_measures import (
+from popejoan_solver.model.deal import deal_random, position_deal
+from popejoan_solver.model.play import Position
+from popejoan_solver.model.rules import get_ruleset
+from popejoan_solver.model.settlement import apply_to_board, play_values, turnup_award
+from popejoan_solver.search import solve
+from popejoan_solver.studies.pimc_measures import (
     Playout,
     disambiguation,
     hidden_at_last,
@@ -17,11 +22,6 @@ from popejoan_solver.analysis.pimc_measures import (
     measure,
     random_playout,
 )
-from popejoan_solver.model.deal import deal_random, position_deal
-from popejoan_solver.model.play import Position
-from popejoan_solver.model.rules import get_ruleset
-from popejoan_solver.model.settlement import apply_to_board, play_values, turnup_award
-from popejoan_solver.search import solve
 
 
 def test_disambiguation_is_the_share_of_log_size_removed() -> None:

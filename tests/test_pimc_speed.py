@@ -17,13 +17,13 @@ from dataclasses import dataclass
 
 import pytest
 
-from popejoan_solver.analysis.advice import advise
+from popejoan_solver.advice.interrupt import off_main_thread
+from popejoan_solver.advice.leads import advise
+from popejoan_solver.advice.valuer import GUESSES, SampleValuer
+from popejoan_solver.advice.values import evaluate, option_scores
 from popejoan_solver.bots.base import BotInfo, ChoiceRequest, LeadRequest
 from popejoan_solver.bots.driver import play_deal
-from popejoan_solver.bots.interrupt import off_main_thread
 from popejoan_solver.bots.pimc import PimcBot
-from popejoan_solver.bots.valuer import GUESSES, SampleValuer
-from popejoan_solver.bots.values import evaluate, option_scores
 from popejoan_solver.model.cards import Card
 from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.rules import get_ruleset
@@ -204,7 +204,7 @@ def test_a_choices_options_valued_as_the_leads_say() -> None:
     """``evaluate_options`` (pimc's and the advice's valuation of a choice) against the lead's
     own values: where the leader chooses at the start of its lead's run (Spin), the lead's
     paranoid value, forced win and max^n value are the best of its options'."""
-    from popejoan_solver.bots.values import evaluate_options
+    from popejoan_solver.advice.values import evaluate_options
     from popejoan_solver.model.play import Choice, Game, Position
     from popejoan_solver.search.maxn import maxn_leads
 
@@ -254,7 +254,7 @@ class PlainMaxn(BotInfo):
         return max(request.legal, key=lambda c: (totals[c], -request.legal.index(c)))
 
     def choose(self, request: ChoiceRequest) -> int:
-        from popejoan_solver.bots.values import find_choice
+        from popejoan_solver.advice.values import find_choice
         from popejoan_solver.model.play import Game, Position
         from popejoan_solver.search.maxn import MaxnSearch
 

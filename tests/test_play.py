@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from popejoan_solver.analysis.referee import replay
 from popejoan_solver.model.record import parse_record_text
+from popejoan_solver.model.referee import replay
 
 PROMPT = re.compile(rb"your lead \(legal: ([^;]*);[^>]*> $|take it\? \(y/n, q quit\)> $")
 

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from popejoan_solver.analysis.referee import Breach, RecordReplay, replay
 from popejoan_solver.model.board import Board, Compartment
 from popejoan_solver.model.cards import card_name, parse_card
 from popejoan_solver.model.deal import Deal, deal_random
@@ -33,6 +32,7 @@ from popejoan_solver.model.record import (
     record_to_json,
     record_to_text,
 )
+from popejoan_solver.model.referee import Breach, RecordReplay, replay
 from popejoan_solver.model.rules import RULESETS, get_ruleset
 from popejoan_solver.model.settlement import turnup_award
 from popejoan_solver.model.sources import appears_in
@@ -216,7 +216,7 @@ def test_a_claimed_payment_the_rules_do_not_give(example: Record) -> None:
 
 @pytest.mark.skipif(not SOURCES.is_dir(), reason="shared/sources is not beside the checkout")
 def test_every_cited_phrase_stands_in_its_source() -> None:
-    from popejoan_solver.analysis import referee
+    from popejoan_solver.model import referee
     text = (SOURCES / "hoyles-games-modernized.txt").read_text(encoding="utf-8")
     for name in ("FIRST_LEAD", "RUN", "STOP", "OUT", "AWARDS", "CARRY", "ROTATION", "FINAL"):
         assert appears_in(getattr(referee, name).phrase, text), name

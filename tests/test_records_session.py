@@ -14,9 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from popejoan_solver.analysis.case_records import case_record
-from popejoan_solver.analysis.cases import load_cases
-from popejoan_solver.analysis.referee import Breach, replay
 from popejoan_solver.model.board import Board
 from popejoan_solver.model.cards import parse_card
 from popejoan_solver.model.deal import deal_random
@@ -30,7 +27,10 @@ from popejoan_solver.model.record import (
     record_to_json,
     record_to_text,
 )
+from popejoan_solver.model.referee import Breach, replay
 from popejoan_solver.model.rules import RULESETS, get_ruleset
+from popejoan_solver.studies.case_records import case_record
+from popejoan_solver.studies.cases import load_cases
 
 from .conftest import ROOT
 from .test_records import CHOICE_RULESETS, random_line
@@ -135,7 +135,7 @@ def test_random_sessions_conserve_counters(record: Record) -> None:
                          ids=lambda c: c.name)
 def test_a_record_of_each_worked_example_that_describes_play(case: object,
                                                               update_golden: bool) -> None:
-    from popejoan_solver.analysis.cases import Case
+    from popejoan_solver.studies.cases import Case
     assert isinstance(case, Case)
     record = case_record(case)
     assert record is not None

@@ -143,7 +143,7 @@ def test_values_sum_to_the_board_paid_out() -> None:
     deal = short_deal(3, 3, 5, get_ruleset("britannica"))
     game = Game.from_deal(deal)
     board = Board(pope=4, matrimony=3, intrigue=3, ace=2, king=2, queen=2, jack=2, game=3)
-    from popejoan_solver.analysis.graph import build_graph
+    from popejoan_solver.search.graph import build_graph
     graph, _ = build_graph(deal)
     from popejoan_solver.model.settlement import compartments_taken, going_out
     for _, data in graph.nodes(data=True):

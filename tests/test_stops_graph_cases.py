@@ -6,13 +6,13 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from popejoan_solver.analysis.cases import check_case, load_case, load_cases
-from popejoan_solver.analysis.graph import GraphTooLargeError, build_graph, export, summarise
 from popejoan_solver.model.cards import card_name, parse_card
 from popejoan_solver.model.deal import Deal
 from popejoan_solver.model.examples import hoyle_dead_hand
 from popejoan_solver.model.play import Position
 from popejoan_solver.model.stops import View, analyse_stops
+from popejoan_solver.search.graph import GraphTooLargeError, build_graph, export, summarise
+from popejoan_solver.studies.cases import check_case, load_case, load_cases
 
 from .conftest import ROOT
 from .test_play_and_settlement import composed

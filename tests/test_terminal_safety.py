@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from popejoan_solver.analysis.batch import run_batch
-from popejoan_solver.analysis.match import run_match
+from popejoan_solver.jobs.batch import run_batch
+from popejoan_solver.jobs.match import run_match
 from popejoan_solver.model.errors import CONTROL_CHARACTERS, clip, escape_controls
 
 from .contract import Outcome, assert_contract, run_cli

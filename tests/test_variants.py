@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from popejoan_solver.analysis.cases import check_case, load_cases
 from popejoan_solver.cli import main
 from popejoan_solver.model.board import Board, Compartment
 from popejoan_solver.model.cards import POPE, parse_card
@@ -38,6 +37,7 @@ from popejoan_solver.model.table import FIVE_POOLS, compile_rules
 from popejoan_solver.search import Goal, Objective, solve
 from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.reference import ReferenceEngine
+from popejoan_solver.studies.cases import check_case, load_cases
 
 from .conftest import ROOT, short_deal
 from .test_play_and_settlement import composed

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..advice.values import evaluate, option_scores
 from ..model.cards import Card
 from .base import BotError, BotInfo, ChoiceRequest, LeadRequest
-from .values import evaluate, option_scores
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..advice.maxims import maxim_lead
 from ..model.cards import Card
 from .base import BotInfo, ChoiceRequest, LeadRequest
-from .maxims import maxim_lead
 
 
 def gone_cards(request: LeadRequest) -> int:

@@ -7,8 +7,8 @@ card). ``model=paranoid`` (the default) values an option by the seat's guarantee
 every other seat playing against it, as ``popejoan solve`` does; ``model=maxn`` by the seat's
 counters when every seat raises its own (``search.maxn``, ties against the seat), the two
 opponent models of ``popejoan advise`` (docs/advice.md), whose per-deal evaluation
-(``bots.values.evaluate``) this is. A deal drawn twice is solved once and each lead's search
-starts from its mean so far (``bots.valuer``): neither changes a value, so neither changes a
+(``advice.values.evaluate``) this is. A deal drawn twice is solved once and each lead's search
+starts from its mean so far (``advice.valuer``): neither changes a value, so neither changes a
 decision.
 """
 
@@ -20,13 +20,13 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..advice.interrupt import off_main_thread
+from ..advice.valuer import DEFAULT_GUESSES, SampleValuer, cached
+from ..advice.values import option_scores
 from ..model.cards import Card
 from ..model.deal import Deal
 from ..seat import Knowledge, sample_deals
 from .base import BotInfo, ChoiceRequest, LeadRequest
-from .interrupt import off_main_thread
-from .valuer import DEFAULT_GUESSES, SampleValuer, cached
-from .values import option_scores
 
 BATCH = 16
 """Deals drawn at a time when a decision is limited by time (drawing costs time too)."""
@@ -56,7 +56,7 @@ class PimcBot(BotInfo):
     model: str = "paranoid"
     seconds: float | None = None
     guesses: str = DEFAULT_GUESSES
-    """Where each lead's search starts (``bots.valuer.GUESSES``): changes no decision."""
+    """Where each lead's search starts (``advice.valuer.GUESSES``): changes no decision."""
 
     def lead(self, request: LeadRequest) -> Card:
         if len(request.legal) == 1:

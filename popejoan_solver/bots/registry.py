@@ -74,8 +74,8 @@ def _simple(cls: Callable[..., Bot]) -> Callable[[str, Mapping[str, str], int], 
 
 
 def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
+    from ..advice.values import MODELS
     from .pimc import PimcBot
-    from .values import MODELS
     model = options.get("model", "paranoid")
     if model not in MODELS:
         raise BotError(f"bot {clip(spec)!r}: model is one of {', '.join(MODELS)}, not "

@@ -17,8 +17,8 @@ from . import add_help_parser
 
 def register(sub: Any) -> None:
     """Add the ``advise`` command."""
-    from ..analysis.advice import DEFAULT_SAMPLES, EXACT_LIMIT
-    from ..analysis.advice_eval import MODELS
+    from ..advice.leads import DEFAULT_SAMPLES, EXACT_LIMIT
+    from ..advice.values import MODELS
 
     p = add_help_parser(sub, "advise", "single-dummy advice: each lead of the seat on lead "
                         "valued over the deals it cannot tell apart, with Hoyle's advice beside")
@@ -103,7 +103,7 @@ def _print_advice(data: dict[str, Any]) -> None:
 
 def _choice(args: argparse.Namespace, deal: Any, runs: list[Any]) -> int:
     """``--choice LEAD``: the two options of the seat's choice inside the run."""
-    from ..analysis.advice_choice import advise_choice
+    from ..advice.choice import advise_choice
     from ..cli import EXIT_OK, EXIT_TIME_LIMIT, UsageError, _print_json
     from ..model.cards import parse_card
 
@@ -132,7 +132,7 @@ def _choice(args: argparse.Namespace, deal: Any, runs: list[Any]) -> int:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    from ..analysis.advice import advise
+    from ..advice.leads import advise
     from ..cli import EXIT_OK, EXIT_TIME_LIMIT, UsageError, _print_json
 
     started = time.monotonic()
@@ -146,7 +146,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     data = advice.to_json()
     complete = advice.complete
     if args.price:
-        from ..analysis.advice_price import price_of_information
+        from ..advice.price import price_of_information
 
         left = None if args.time_limit is None else \
             max(args.time_limit - (time.monotonic() - started), 1e-3)

@@ -35,10 +35,10 @@ def register(sub: Any) -> None:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from ..analysis.batch import EXIT_TERMINATED, BatchTerminatedError, tty_progress
-    from ..analysis.match import run_match
-    from ..analysis.outfile import check_output_path
     from ..bots.registry import split_bots
+    from ..files.writing import check_output_path
+    from ..jobs.batch import EXIT_TERMINATED, BatchTerminatedError, tty_progress
+    from ..jobs.match import run_match
 
     check_output_path(args.out, "--out")
     try:

@@ -70,7 +70,7 @@ class Person:
                        f"your hand (seat {k.seat + 1}): {format_cards(k.own)}\n")
 
     def _ask(self, prompt: str) -> str:
-        from ..analysis.textfile import read_prompt_line
+        from ..files.reading import read_prompt_line
 
         self.out.write(prompt)
         self.out.flush()
@@ -114,7 +114,7 @@ class Person:
 def _advice_text(deal: Any, k: Any) -> str:
     """``popejoan advise``'s advice for the person's seat, from their view (the sampled deals
     are drawn from what the seat knows, never the true hands)."""
-    from ..analysis.advice import advise
+    from ..advice.leads import advise
     from ..model.cards import card_name
 
     advice = advise(deal, k.seat + 1, line=k.line, samples=40, seed=len(k.line))
@@ -158,10 +158,10 @@ def _show_turnup(deal: Any) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from ..analysis.outfile import check_output_path, write_output
     from ..bots.driver import play_deal, session_record
     from ..bots.registry import make_bot, split_bots
     from ..cli import UsageError
+    from ..files.writing import check_output_path, write_output
     from ..model.deal import deal_random
     from ..model.record import record_to_text
     from ..model.rules import get_ruleset

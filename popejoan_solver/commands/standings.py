@@ -30,11 +30,11 @@ def register(sub: Any) -> None:
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
-    from ..analysis.match import read_match, session_records
-    from ..analysis.outfile import check_output_folder, check_output_path, write_output
-    from ..analysis.standings import describe, plot, standings
     from ..cli import UsageError, _print_json, print_lines
+    from ..files.writing import check_output_folder, check_output_path, write_output
+    from ..jobs.match import read_match, session_records
     from ..model.record import record_to_json
+    from ..studies.standings import describe, plot, standings
 
     if args.plot is not None:
         if Path(args.plot).suffix.lower() not in (".png", ".svg"):
@@ -80,8 +80,8 @@ def _make_folder(folder: Path, given: str) -> None:
 
 
 def _maxims(settings: Any, rows: Any, args: argparse.Namespace) -> int:
-    from ..analysis.agreement import agreement, describe_agreement
     from ..cli import UsageError, _print_json, print_lines
+    from ..studies.agreement import agreement, describe_agreement
 
     if args.maxims not in settings.bots:
         raise UsageError(f"--maxims {args.maxims[:60]!r}: not a bot of this match (bots: "

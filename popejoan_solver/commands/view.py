@@ -42,10 +42,10 @@ def _text(position: str) -> str:
 
 def _from_record(text: str, args: argparse.Namespace) -> tuple[Any, list[Any]] | None:
     """The deal and runs a record gives at ``--deal``/``--after``; None if not a record."""
-    from ..analysis.referee import is_unfinished, replay
     from ..cli import UsageError
     from ..model.errors import PopeJoanError
     from ..model.record import parse_record_text
+    from ..model.referee import is_unfinished, replay
 
     try:
         record = parse_record_text(text)

@@ -6,7 +6,7 @@ deal), its plays (seat and card, a choice inside a run marked as such) and optio
 results its players claimed. Two forms, converted into each other without loss: the JSON
 object (:func:`record_from_json`, :func:`record_to_json`) and a line-based text in the manner
 of PGN (:func:`record_from_text`, :func:`record_to_text`). Pure: no I/O, no checking of play
-(that is :mod:`popejoan_solver.analysis.referee`'s job), only of shape.
+(that is :mod:`popejoan_solver.model.referee`'s job), only of shape.
 """
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ def api_solve(data: bytes, query: Mapping[str, str]) -> dict[str, Any]:
 def api_check(data: bytes, max_deals: int = MAX_RECORD_DEALS) -> dict[str, Any]:
     """``POST /api/check``: a record (JSON or the text form, at most ``max_deals`` deals)
     refereed as ``popejoan check --json`` prints it."""
-    from ..analysis.referee import replay
+    from ..model.referee import replay
 
     return check_json(replay(_record(body_text(data), max_deals)))
 
@@ -191,7 +191,7 @@ def api_advice(data: bytes) -> dict[str, Any]:
     for the seat on lead from what it alone knows (``popejoan advise --json``): each legal
     lead's mean over deals sampled among those it cannot tell apart, the lead advised, and
     Hoyle's maxim beside. At most :data:`MAX_ADVICE_SAMPLES` samples, one search thread."""
-    from ..analysis.advice import advise
+    from ..advice.leads import advise
 
     body = body_object(data)
     table = replay_steps(deal_field(body), line_field(body))

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, fields
 from typing import Final
 
-from ..analysis.textfile import MAX_INPUT_BYTES
+from ..files.reading import MAX_INPUT_BYTES
 from ..model.errors import PopeJoanError
 
 MAX_ANSWER_BYTES: Final = 4 << 20

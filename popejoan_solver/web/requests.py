@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ..analysis.textfile import MAX_INPUT_BYTES
+from ..files.reading import MAX_INPUT_BYTES
 from ..model.deal import Deal
 from ..model.errors import InputError, clip
 from ..model.notation import deal_from_json, decode_json, parse_deal_text

@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .outfile import save_figure
+from ..files.writing import save_figure
 
 Z95 = 1.959963984540054
 
@@ -181,7 +181,7 @@ class _Tally:
 
 
 def groups(rows: Iterable[dict[str, Any]]) -> list[Group]:
-    """Rows (as :func:`~popejoan_solver.analysis.batch.read_rows` gives them) summed up per
+    """Rows (as :func:`~popejoan_solver.jobs.batch.read_rows` gives them) summed up per
     ruleset and player count, one pass and running totals: memory does not grow with rows."""
     tallies: dict[tuple[str, int], _Tally] = {}
     for row in rows:

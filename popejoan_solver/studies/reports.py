@@ -6,15 +6,15 @@ import math
 from pathlib import Path
 from typing import Final
 
-from ..model.errors import clip
-from .maxims import MAXIMS, MaximSummary
-from .outfile import (
+from ..files.writing import (
     OutputPathError,
     check_output_folder,
     check_output_path,
     save_figure,
     write_output,
 )
+from ..model.errors import clip
+from .hoyle_maxims import MAXIMS, MaximSummary
 from .stats import Group, interval_text, plot, wilson
 
 REPORT_FILES: Final = {"seat-values": ("seat-values.md", "seat-values.png"),
@@ -24,7 +24,7 @@ REPORT_FILES: Final = {"seat-values": ("seat-values.md", "seat-values.png"),
 
 def check_report(study: str, directory: Path | str, option: str | None = None) -> Path:
     """Refuse, before the study runs, a report folder (or a file in it) that could not be
-    written (``analysis.outfile``); returns the folder through any symbolic link."""
+    written (``files.writing``); returns the folder through any symbolic link."""
     folder = check_output_folder(directory, option, parents=True)
     if folder.is_dir():
         for name in REPORT_FILES[study]:
@@ -113,7 +113,7 @@ def maxims_report(results: dict[int, dict[str, MaximSummary]], command: str,
         "# Hoyle's maxims against double-dummy play",
         "",
         "The advice in `hoyles-games-modernized.txt` turned into eldest's first lead (see",
-        "`popejoan_solver/analysis/maxims.py` for the exact reading, in Hoyle's order: known",
+        "`popejoan_solver/studies/hoyle_maxims.py` for the exact reading, in Hoyle's order: known",
         "stops, Pope, a sequence or alternate sequence to a King, the lower of two close cards,",
         "the",
         "lowest card of the longest suit) and compared with the optimal first leads: the leads",

@@ -16,13 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots.values import SampleEval, evaluate_options
 from ..model.cards import NUM_CARDS, Card, card_name
 from ..model.deal import Deal
 from ..model.play import Choice, Game, Position, Run, RunTree
 from ..model.table import compile_rules
 from ..seat.inference import choices_in, common_prefix
-from .advice import (
+from .leads import (
     DEFAULT_SAMPLES,
     EXACT_LIMIT,
     AdviceError,
@@ -37,6 +36,7 @@ from .advice import (
     run_all,
     summarise,
 )
+from .values import SampleEval, evaluate_options
 
 OPTIONS = ("decline", "play")
 
@@ -104,7 +104,7 @@ def matching(tree: RunTree, target: Choice) -> Choice:
 
 def evaluate_choice(deal: Deal, lead: Card, target: Choice, model: str,
                     deadline: float | None) -> SampleEval | None:
-    """Both options of the choice on one deal drawn (``bots.values.evaluate_options``, the
+    """Both options of the choice on one deal drawn (``advice.values.evaluate_options``, the
     ``pimc`` bot's valuation of a choice); None past the deadline."""
     if deadline is not None and time.monotonic() > deadline:
         return None

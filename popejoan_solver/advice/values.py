@@ -3,7 +3,7 @@ on one deal with every hand known (the true one for the ``cheat``, a sampled one
 and ``popejoan advise``), and each option's at a choice inside a run.
 
 The one per-sample evaluation (:func:`evaluate`) serves the bots and the advice
-(``analysis/advice.py`` imports it: bots sit below analysis), so that both value a deal the
+(``advice/leads.py`` imports it: bots sit below analysis), so that both value a deal the
 same way under the same opponent model.
 """
 

@@ -10,7 +10,7 @@ cards exactly once over the ``B`` rotations, whatever ``B`` and ``n`` (with ``B 
 also holds other seats beside itself in a rotation; with ``B > n`` a rotation seats only
 ``n`` of the bots): the luck of the cards cancels between bots within the session.
 
-**Storage.** The file shares the batch file's machinery (``analysis.batch``): one row per
+**Storage.** The file shares the batch file's machinery (``jobs.batch``): one row per
 played deal, each in its own transaction; a run stopped any way (Ctrl-C, ``kill -9``) keeps
 every stored row and the same command plays only the sessions not finished (a session's deals
 are played again from its first, deterministically, and the rows already there are kept).

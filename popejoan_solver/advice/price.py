@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots.values import TT_ENTRIES
 from ..model.deal import Deal
 from ..model.play import Run
 from ..search import Value, solve
-from .advice import (
+from ..studies.stats import mean_ci
+from .leads import (
     DEFAULT_SAMPLES,
     EXACT_LIMIT,
     Advice,
@@ -30,7 +30,7 @@ from .advice import (
     finite,
     position_after,
 )
-from .stats import mean_ci
+from .values import TT_ENTRIES
 
 
 @dataclass(frozen=True)

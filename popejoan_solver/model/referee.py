@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from ..model.board import Board, Compartment
-from ..model.cards import Card, card_name
-from ..model.deal import Deal
-from ..model.errors import PopeJoanError
-from ..model.play import Position, Run, outcomes
-from ..model.record import Play, Record, RecordedDeal
-from ..model.rules import GameKind, Ruleset, ruleset_sources
-from ..model.settlement import (
+from .board import Board, Compartment
+from .cards import Card, card_name
+from .deal import Deal
+from .errors import PopeJoanError
+from .play import Position, Run, outcomes
+from .record import Play, Record, RecordedDeal
+from .rules import GameKind, Ruleset, ruleset_sources
+from .settlement import (
     DealSettlement,
     Transfer,
     apply_to_board,
@@ -34,7 +34,7 @@ from ..model.settlement import (
     settle,
     turnup_award,
 )
-from ..model.sources import HOFFMANN, Source
+from .sources import HOFFMANN, Source
 
 FIRST_LEAD: Final = Source(HOFFMANN, "The player to the left of the dealer leads any card he "
                                      "pleases")

@@ -18,10 +18,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ..bots.interrupt import off_main_thread
-from ..bots.maxims import maxim_lead
-from ..bots.valuer import SampleValuer
-from ..bots.values import MODELS, SampleEval
 from ..model.arguments import check_flag, check_time_limit, is_whole, shown
 from ..model.board import Board
 from ..model.cards import Card, card_name
@@ -29,7 +25,11 @@ from ..model.deal import Deal, position_deal
 from ..model.errors import PopeJoanError
 from ..model.play import Game, Position, Run
 from ..search.api import cancel_searches, play_board, usable_cores
-from .stats import mean_ci
+from ..studies.stats import mean_ci
+from .interrupt import off_main_thread
+from .maxims import maxim_lead
+from .valuer import SampleValuer
+from .values import MODELS, SampleEval
 
 if TYPE_CHECKING:
     from ..seat import Knowledge

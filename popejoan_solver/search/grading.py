@@ -14,9 +14,9 @@ from typing import Any
 from ..model.cards import card_name
 from ..model.errors import PopeJoanError
 from ..model.record import Record
-from ..search.grade import LeadGrade, grade_line
-from ..search.result import Value
-from .referee import DealReplay, RecordReplay, Violation, replay
+from ..model.referee import DealReplay, RecordReplay, Violation, replay
+from .grade import LeadGrade, grade_line
+from .result import Value
 
 
 @dataclass(frozen=True)

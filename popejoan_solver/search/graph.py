@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..files.writing import write_output
 from ..model.cards import Mask, card_name, format_cards
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
 from ..model.play import Game, Position, StopReason
 from ..model.settlement import turnup_ends_deal
-from .outfile import write_output
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -210,7 +210,7 @@ def _export(graph: nx.DiGraph, fmt: str) -> str:
 
 def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all, by the rules every output file follows
-    (:func:`~popejoan_solver.analysis.outfile.write_output`): a failed or interrupted run
+    (:func:`~popejoan_solver.files.writing.write_output`): a failed or interrupted run
     (Ctrl-C) leaves neither a half-written ``path`` nor a temporary file; an error is a
     :class:`PopeJoanError` naming ``path``."""
     write_output(path, text)

@@ -50,13 +50,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Final, Protocol
 
+from ..files.writing import check_output_path
 from ..model.arguments import check_time_limit
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, deal_random
 from ..model.errors import CONTROL_CHARACTERS, PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.rules import get_ruleset
 from ..search.api import solve, usable_cores
-from .outfile import check_output_path
 
 FORMAT: Final = "popejoan-batch"
 VERSION: Final = 1
@@ -354,7 +354,7 @@ def _interruptible(db: sqlite3.Connection) -> None:
 @dataclass(frozen=True)
 class FileKind:
     """What kind of SQLite file of ours: its format tag, its tables' columns, and its name in
-    messages (the batch file here; the match file of ``analysis.match`` shares the machinery)."""
+    messages (the batch file here; the match file of ``jobs.match`` shares the machinery)."""
 
     format: str
     tables: dict[str, list[tuple[str, str, int]]]
@@ -437,7 +437,7 @@ FUSE file systems)."""
 def open_store(path: Path, schema: str, settings: dict[str, str],
                noun: str = "batch file") -> sqlite3.Connection:
     """Open the SQLite file ``path`` for writing, by the rules of every output path
-    (``analysis.outfile``): a device, pipe or socket refused, a symbolic link written through.
+    (``files.writing``): a device, pipe or socket refused, a symbolic link written through.
     A new file is made whole beside it (its tables and ``settings``), then linked into place:
     a failure (a full disk) leaves no file, and of two runs racing to make it one makes it
     and the other opens it (and checks its settings as any file it resumes)."""

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..files.reading import read_text_file
 from ..logic.prover import TheoremResult
 from ..logic.theorems import prove
 from ..model.board import Board, Compartment
@@ -41,18 +42,10 @@ from ..model.examples import hoyle_dead_hand
 from ..model.notation import deal_from_json, deal_to_json, decode_toml, parse_step
 from ..model.play import Position, Run
 from ..model.rules import Ruleset, get_ruleset
-from ..model.settlement import (
-    compartments_taken,
-    dressing,
-    final_round,
-    net,
-    settle,
-    turnup_award,
-)
+from ..model.settlement import compartments_taken, dressing, final_round, net, settle, turnup_award
 from ..model.stops import View, analyse_stops
 from ..seat import knowledge
 from ..seat.report import known_stops
-from .textfile import read_text_file
 
 BASES = {"hoyle-dead-hand": hoyle_dead_hand}
 KINDS = ("stops", "lead", "settlement", "turnup", "final-round", "dressing", "seat-view")

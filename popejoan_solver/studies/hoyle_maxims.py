@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots.maxims import MAXIMS as MAXIMS
-from ..bots.maxims import maxim_lead
+from ..advice.maxims import MAXIMS as MAXIMS
+from ..advice.maxims import maxim_lead
 from ..model.cards import Card, parse_card
 from ..model.deal import Deal
 from ..model.notation import deal_from_json

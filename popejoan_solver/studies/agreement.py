@@ -1,7 +1,7 @@
 """How often a bot's leads agree with Hoyle's maxims (``popejoan standings FILE --maxims BOT``).
 
 Every lead the bot made in a match file's complete sessions is set beside the lead the maxims
-(``bots.maxims``) advise from the same view (the seat's knowledge before the lead: its hand,
+(``advice.maxims``) advise from the same view (the seat's knowledge before the lead: its hand,
 the cards known dead, the cards played; the legal leads). Tallied by the maxim that speaks, so
 the answer is, per maxim: when this maxim would have chosen, how often did the bot choose the
 same card — with a 95% Wilson interval. Leads with one legal card are left out (nothing to
@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots.maxims import FALLBACK, MAXIMS, maxim_lead
+from ..advice.maxims import FALLBACK, MAXIMS, maxim_lead
+from ..jobs.match import MatchRow, MatchSettings, session_records
 from ..model.play import Run
+from ..model.referee import replay
 from ..seat import knowledge
-from .match import MatchRow, MatchSettings, session_records
-from .referee import replay
 from .stats import wilson
 
 

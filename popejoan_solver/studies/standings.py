@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .match import MatchRow, MatchSettings
-from .outfile import save_figure
+from ..files.writing import save_figure
+from ..jobs.match import MatchRow, MatchSettings
 from .stats import _figure, interval_text, mean_ci
 
 

@@ -1,1 +1,0 @@
-"""Analyses built on the model and the solver: the state graph and the published cases."""
