@@ -64,7 +64,10 @@ def _event(live: Live, player: int, body: object) -> Event:
                          "it, \"pass\" to decline)")
     text = str(body.get("card", body.get("choice"))).strip()
     turn = live.session.turn()
-    if turn is not None and turn.kind == "choice" and turn.player == player:
+    if turn is None or turn.player != player:  # not this seat's turn, whatever it sent
+        live.session.apply(Event(EventKind.LEAD, player, 0, By.PERSON))  # raises the 409
+    assert turn is not None
+    if turn.kind == "choice":
         pending = live.session.pending
         assert pending is not None
         if text.lower() in PASS_WORDS:

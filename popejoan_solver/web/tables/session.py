@@ -27,7 +27,7 @@ from ...model.cards import Card, Mask, card_name, iter_mask
 from ...model.deal import Deal, deal_random
 from ...model.play import Choice, Position, Run, RunTree, outcomes
 from ...model.record import Play, Record, RecordedDeal, plays_of_run
-from ...model.rules import LeadRule
+from ...model.rules import LeadRule, ruleset_sources
 from ...model.settlement import (
     DealSettlement,
     Transfer,
@@ -128,7 +128,7 @@ def illegal_reason(position: Position, card: Card) -> str:
         why = "that seat does not hold it"
     else:
         rules = position.game.rules
-        source = rules.sources()["lead"]
+        source = ruleset_sources(rules)["lead"]
         rule = {LeadRule.LOWEST_OF_SUIT: "the lowest card held of a suit must be led",
                 LeadRule.LOWEST_IN_HAND: "the lowest card in hand must be led"}.get(
                     rules.lead, "it may not be led")

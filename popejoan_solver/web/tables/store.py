@@ -8,7 +8,9 @@ its last accepted decision left it. Tokens themselves are never stored: their SH
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -20,6 +22,12 @@ from .session import Event
 from .spec import TableSpec, spec_from_json
 
 DATABASE: Final = "tables.sqlite3"
+LOCK: Final = "tables.lock"
+"""Held by the one server that keeps its tables in the folder (two would play them twice)."""
+
+
+class FolderInUseError(OSError):
+    """Another server keeps its tables in the data folder."""
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -54,8 +62,16 @@ class Store:
     """The database (``folder`` None: in memory, lost when the server stops)."""
 
     def __init__(self, folder: Path | None) -> None:
+        self._held: int | None = None
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
+            self._held = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(self._held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(self._held)
+                raise FolderInUseError(0, "another popejoan server keeps its tables there "
+                                          "(give it --data DIR of its own)") from None
         where = ":memory:" if folder is None else str(folder / DATABASE)
         self._db = sqlite3.connect(where, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
@@ -110,3 +126,6 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            if self._held is not None:
+                os.close(self._held)
+                self._held = None
