@@ -43,10 +43,11 @@ def may_know(session: Any, player: int | None) -> Mask:
         played |= 1 << card
     if compile_rules(deal.rules).turns_up:
         played |= 1 << deal.turnup
-    if player is None:
-        return played
-    seat = session.seat_of(player)
     node = session.node
+    if player is None:  # at a choice, all know who holds its card (the table waits for it)
+        point = compile_rules(deal.rules).choice(node.kind) if isinstance(node, Choice) else None
+        return played | (1 << point.card if point is not None else 0)
+    seat = session.seat_of(player)
     k = (knowledge_at_choice(deal, seat, tuple(session.runs), session.lead, node)
          if isinstance(node, Choice) else knowledge(deal, seat, tuple(session.runs)))
     known = k.own | k.known_dead | played
@@ -55,16 +56,16 @@ def may_know(session: Any, player: int | None) -> Mask:
     return known
 
 
-class Leak(AssertionError):
+class LeakError(AssertionError):
     """An answer named a card its asker cannot know."""
 
 
 def scan(text: str, session: Any, player: int | None, where: str) -> None:
-    """Raise :class:`Leak` if ``text`` names a card outside what ``player`` may know."""
+    """Raise :class:`LeakError` if ``text`` names a card outside what ``player`` may know."""
     leaked = cards_named(text) - set(iter_mask(may_know(session, player)))
     if leaked:
         who = "the watcher" if player is None else f"seat {player + 1}"
-        raise Leak(f"{where}: the answer to {who} names "
+        raise LeakError(f"{where}: the answer to {who} names "
                    f"{' '.join(sorted(card_name(c) for c in leaked))}")
 
 

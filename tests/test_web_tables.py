@@ -14,14 +14,14 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra: pip install 'popejoan-solver[web]'")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from popejoan_solver.analysis.referee import replay  # noqa: E402
-from popejoan_solver.model.record import parse_record_text  # noqa: E402
-from popejoan_solver.web.app import create_app  # noqa: E402
-from popejoan_solver.web.limits import Limits  # noqa: E402
-from popejoan_solver.web.tables.hub import TableLimits  # noqa: E402
-from tests.table_helpers import auth, create, scan, wait_for  # noqa: E402
+from popejoan_solver.analysis.referee import replay
+from popejoan_solver.model.record import parse_record_text
+from popejoan_solver.web.app import create_app
+from popejoan_solver.web.limits import Limits
+from popejoan_solver.web.tables.hub import TableLimits
+from tests.table_helpers import auth, create, scan, wait_for
 
 LIMITS = Limits(study_workers=1, play_workers=1)
 
@@ -55,18 +55,27 @@ def test_the_contract_example(client: TestClient) -> None:
     assert set(data) == {"table", "seats", "watch"}
     assert [s["seat"] for s in data["seats"]] == [1, 2]
     tokens = [s["token"] for s in data["seats"]]
-    assert len(set(tokens)) == 2 and all(len(t) == 32 for t in tokens)
+    assert len(set(tokens)) == 2
+    assert all(len(t) == 32 for t in tokens)
     assert data["seats"][0]["url"].endswith(f"/table/{data['table']}#{tokens[0]}")
-    assert data["watch"].endswith(f"/table/{data['table']}") and tokens[0] not in data["watch"]
+    assert data["watch"].endswith(f"/table/{data['table']}")
+    assert tokens[0] not in data["watch"]
     state = me(client, data["table"], tokens[1])
-    assert state["seat"] == 2 and len(state["hand"]) == 10
-    assert state["to_play"] == 1 and state["legal"] == [] and state["plays"] == []
-    assert state["deal"] == 1 and state["totals"] == [0, 0, 0, 0]
-    assert state["state"] == "playing" and set(state["board"]) >= {"pope", "game"}
+    assert state["seat"] == 2
+    assert len(state["hand"]) == 10
+    assert state["to_play"] == 1
+    assert state["legal"] == []
+    assert state["plays"] == []
+    assert state["deal"] == 1
+    assert state["totals"] == [0, 0, 0, 0]
+    assert state["state"] == "playing"
+    assert set(state["board"]) >= {"pope", "game"}
     first = me(client, data["table"], tokens[0])
-    assert first["legal"] and set(first["legal"]) <= set(first["hand"])
+    assert first["legal"]
+    assert set(first["legal"]) <= set(first["hand"])
     watcher = me(client, data["table"], None)
-    assert watcher["seat"] is None and watcher["hand"] is None
+    assert watcher["seat"] is None
+    assert watcher["hand"] is None
     session = session_of(client, data["table"])
     scan(json.dumps(state), session, 1, "contract example")
     scan(json.dumps(watcher), session, None, "contract example")
@@ -96,11 +105,13 @@ def test_unknown_tables_and_bad_tokens(client: TestClient) -> None:
     assert client.get("/api/tables/0123456789abcdef01234567").status_code == 404
     assert client.get("/api/tables/../etc").status_code == 404
     missing = client.get("/api/tables/nope")
-    assert missing.status_code == 404 and "error" in missing.json()
+    assert missing.status_code == 404
+    assert "error" in missing.json()
     for header in ("Bearer " + "0" * 32, "Bearer short", "Basic " + tokens[1], tokens[1]):
         bad = client.get(f"/api/tables/{table}", headers={"Authorization": header})
-        assert bad.status_code == 403 and "error" in bad.json()
-    other, other_tokens = create(client, players=3, seats=["person", "lowest", "lowest"])
+        assert bad.status_code == 403
+        assert "error" in bad.json()
+    _other, other_tokens = create(client, players=3, seats=["person", "lowest", "lowest"])
     crossed = client.get(f"/api/tables/{table}", headers=auth(other_tokens[1]))
     assert crossed.status_code == 403
     watcher_play = client.post(f"/api/tables/{table}/play", json={"card": "2C"})
@@ -115,14 +126,17 @@ def test_wrong_turn_illegal_card_and_bad_bodies(client: TestClient) -> None:
     first = me(client, table, tokens[1])
     wrong = client.post(f"/api/tables/{table}/play", json={"card": first["hand"][0]},
                         headers=auth(tokens[2]))
-    assert wrong.status_code == 409 and "not seat 2's turn" in wrong.json()["error"]
+    assert wrong.status_code == 409
+    assert "not seat 2's turn" in wrong.json()["error"]
     held = set(first["hand"]) - set(first["legal"])
     assert held, "parlett: the lowest of a suit only, so some held cards are not leads"
     illegal = client.post(f"/api/tables/{table}/play", json={"card": sorted(held)[0]},
                           headers=auth(tokens[1]))
     assert illegal.status_code == 400
     error = illegal.json()["error"]
-    assert "lowest card held of a suit" in error and "Parlett" in error and "legal:" in error
+    assert "lowest card held of a suit" in error
+    assert "Parlett" in error
+    assert "legal:" in error
     for body in ({"card": "ZZ"}, {"card": 7}, {}, [], {"card": "+"}):
         answer = client.post(f"/api/tables/{table}/play", json=body, headers=auth(tokens[1]))
         assert answer.status_code == 400, body
@@ -172,8 +186,10 @@ def test_a_session_with_choices_asked_of_their_holder(client: TestClient) -> Non
     def spin(state: dict[str, Any]) -> str:
         asked.append(state)
         options = [o["card"] for o in state["options"]]
-        assert options == ["pass", "+AD"] and state["choice"]["card"] == "AD"
-        assert "AD" in state["hand"] and state["legal"] == []
+        assert options == ["pass", "+AD"]
+        assert state["choice"]["card"] == "AD"
+        assert "AD" in state["hand"]
+        assert state["legal"] == []
         return "+AD" if len(asked) % 2 else "pass"
 
     last = _play_out(client, table, tokens, spin)
@@ -181,7 +197,8 @@ def test_a_session_with_choices_asked_of_their_holder(client: TestClient) -> Non
     record = client.get(f"/api/tables/{table}/record")
     assert record.status_code == 200
     result = replay(parse_record_text(record.text))
-    assert result.legal and len(result.deals) == 2
+    assert result.legal
+    assert len(result.deals) == 2
     assert list(result.totals) == last["totals"]
     text = client.get(f"/api/tables/{table}/record", params={"format": "text"}).text
     assert text.startswith('[Rules "spinado"]')
@@ -203,7 +220,8 @@ def test_a_choice_out_of_turn_and_badly_named(client: TestClient) -> None:
                        headers=auth(tokens[other])).status_code == 409
     bad = client.post(f"/api/tables/{table}/play", json={"card": "+KD"},
                       headers=auth(tokens[chooser]))
-    assert bad.status_code == 400 and "+AD" in bad.json()["error"]
+    assert bad.status_code == 400
+    assert "+AD" in bad.json()["error"]
     assert client.post(f"/api/tables/{table}/play", json={"card": "pass"},
                        headers=auth(tokens[chooser])).status_code == 200
 
@@ -221,7 +239,8 @@ def test_time_outs_are_played_by_a_bot_and_marked(client: TestClient) -> None:
     table, tokens = create(client, players=3, seats=["person", "lowest", "lowest"], seed=2,
                            turn_seconds=0.2)
     state = me(client, table, tokens[1])
-    assert state["deadline"] is not None and state["deadline"] <= 0.2
+    assert state["deadline"] is not None
+    assert state["deadline"] <= 0.2
     over = wait_for(client, table, lambda s: s["state"] == "over", 120)
     assert over["state"] == "over"
     record = client.get(f"/api/tables/{table}/record").json()
@@ -245,20 +264,25 @@ def test_between_deals_waits_for_people_then_deals_on(client: TestClient) -> Non
                         headers=auth(tokens[1]))
         time.sleep(0.01)
     between = me(client, table, tokens[1])
-    assert between["state"] == "between-deals" and between["waiting"] == "ready"
+    assert between["state"] == "between-deals"
+    assert between["waiting"] == "ready"
     last = between["last_deal"]
-    assert sorted(last["hands"]) == ["1", "2", "3"] and last["dead"]
+    assert sorted(last["hands"]) == ["1", "2", "3"]
+    assert last["dead"]
     assert sum(between["totals"]) + sum(last["board_after"].values()) == 0
     assert between["history"] == [last["values"]]
     grade = client.get(f"/api/tables/{table}/grade", headers=auth(tokens[1]))
     assert grade.status_code == 200
     graded = grade.json()
-    assert graded["leads"] and all(lead["seat"] == 1 for lead in graded["leads"])
+    assert graded["leads"]
+    assert all(lead["seat"] == 1 for lead in graded["leads"])
     assert graded["cost"] >= 0
     assert client.get(f"/api/tables/{table}/grade").status_code == 403
     client.post(f"/api/tables/{table}/ready", headers=auth(tokens[1]))
     after = me(client, table, tokens[1])
-    assert after["state"] == "playing" and after["deal"] == 2 and after["dealer"] == 1
+    assert after["state"] == "playing"
+    assert after["deal"] == 2
+    assert after["dealer"] == 1
     assert [s["position"] for s in after["seats"]] == [3, 1, 2]
     record = client.get(f"/api/tables/{table}/record").json()
     assert len(record["deals"]) == 1, "the deal under way never appears"
@@ -267,13 +291,15 @@ def test_between_deals_waits_for_people_then_deals_on(client: TestClient) -> Non
 def test_the_record_is_409_before_any_deal_ends(client: TestClient) -> None:
     table, _ = create(client, players=3, seats=["person", "lowest", "lowest"])
     answer = client.get(f"/api/tables/{table}/record")
-    assert answer.status_code == 409 and "error" in answer.json()
+    assert answer.status_code == 409
+    assert "error" in answer.json()
 
 
 def test_hoyles_final_round_closes_a_hoyle_session(client: TestClient) -> None:
-    table, tokens = create(client, players=3, seats=["lowest"] * 3, deals=2, seed=8)
+    table, _tokens = create(client, players=3, seats=["lowest"] * 3, deals=2, seed=8)
     over = wait_for(client, table, lambda s: s["state"] == "over", 120)
-    assert over["final_round"] is not None and over["final_round"]["settlement"]
+    assert over["final_round"] is not None
+    assert over["final_round"]["settlement"]
     record = client.get(f"/api/tables/{table}/record").json()
     assert "final_round" in record
     assert list(replay(parse_record_text(json.dumps(record))).totals) == over["totals"]
@@ -298,9 +324,10 @@ def test_tables_are_bounded_and_expire(tmp_path: Path) -> None:
         create(test_client, players=3, seats=["person"] * 3)
         create(test_client, players=3, seats=["person"] * 3)
         full = test_client.post("/api/tables", json={"players": 3, "seats": ["person"] * 3})
-        assert full.status_code == 503 and "2 tables" in full.json()["error"]
+        assert full.status_code == 503
+        assert "2 tables" in full.json()["error"]
         time.sleep(0.6)
-        table, _ = create(test_client, players=3, seats=["person"] * 3)
+        _table, _ = create(test_client, players=3, seats=["person"] * 3)
         assert len(app.state.hub.tables) == 1
     app.state.hub.close()
     app.state.scheduler.close()

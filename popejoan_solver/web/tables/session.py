@@ -121,11 +121,12 @@ class DealDone:
 
 
 def illegal_reason(position: Position, card: Card) -> str:
-    """Why ``card`` is not a legal lead of the seat on lead, with the rule's words."""
+    """Why ``card`` is not a legal lead of the seat on lead, with the rule's words (the card
+    is not named: an answer names no card its seat cannot know, even one it sent)."""
     held = position.game.held(position.played, position.leader)
     legal = " ".join(card_name(c) for c in position.legal_leads())
     if not held >> card & 1:
-        why = "that seat does not hold it"
+        why = "the seat does not hold it"
     else:
         rules = position.game.rules
         source = ruleset_sources(rules)["lead"]
@@ -134,7 +135,7 @@ def illegal_reason(position: Position, card: Card) -> str:
                     rules.lead, "it may not be led")
         why = (f"{rule} (lead={rules.lead.value}; {source.work.citation()}: "
                f"\"{source.phrase}\")")
-    return f"{card_name(card)} may not be led: {why} (legal: {legal})"
+    return f"that card may not be led: {why} (legal: {legal})"
 
 
 class Session:
