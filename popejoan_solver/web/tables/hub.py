@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import re
 import secrets
 import sys
@@ -253,8 +254,6 @@ class Hub:
     async def watch(self, live: Live, player: int | None) -> AsyncIterator[bytes]:
         """A stream of the table's state for ``player`` (None: a watcher), one server-sent
         event at each change (its ``id`` the table's version), a comment now and then."""
-        from ..worker import json_bytes
-
         if live.streams >= self.limits.streams_per_table or \
                 self.streams >= self.limits.streams:
             raise TableError("too many streams are open on this server: close another page, "
@@ -268,7 +267,8 @@ class Hub:
                 if live.version != sent:
                     async with live.lock:
                         sent = live.version
-                        body = json_bytes(live.answer(player)).rstrip(b"\n")
+                        body = json.dumps(live.answer(player), ensure_ascii=False,
+                                          separators=(",", ":")).encode()  # one line
                     yield b"id: %d\ndata: %s\n\n" % (sent, body)
                     continue
                 try:

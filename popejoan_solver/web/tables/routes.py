@@ -185,6 +185,11 @@ class TableRoutes:
         return HTMLResponse((files("popejoan_solver.web") / "static" / "table.html")
                             .read_text("utf-8"))
 
+    async def host(self, request: Request) -> Response:
+        """``GET /host``: the page's form to open a table."""
+        return HTMLResponse((files("popejoan_solver.web") / "static" / "table.html")
+                            .read_text("utf-8"))
+
     def routes(self) -> list[Route]:
         h = self._handled
         return [
@@ -196,4 +201,5 @@ class TableRoutes:
             Route("/api/tables/{table}/record", h(self.record), methods=["GET"]),
             Route("/api/tables/{table}/grade", h(self.grade), methods=["GET"]),
             Route("/table/{table}", h(self.page), methods=["GET"]),
+            Route("/host", self.host, methods=["GET"]),
         ]
