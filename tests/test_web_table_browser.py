@@ -106,7 +106,10 @@ def test_two_people_a_bot_and_a_watcher_play_a_session(server: str, browser: Any
     urls = [links.nth(i).get_attribute("href") for i in range(links.count())]
     watch = hostess.locator("a.watch-link").get_attribute("href")
     shot(hostess, "host")
-    assert len(urls) == 2 and all(u and "#" in u for u in urls) and watch and "#" not in watch
+    assert len(urls) == 2
+    assert all(u and "#" in u for u in urls)
+    assert watch
+    assert "#" not in watch
     table = watch.rsplit("/", 1)[1]
     people = [open_page(browser, errors, viewport={"width": 1280, "height": 900})
               for _ in urls]
@@ -139,7 +142,8 @@ def test_two_people_a_bot_and_a_watcher_play_a_session(server: str, browser: Any
             done = act(page)
             choices += done == "choice"
         time.sleep(0.15)
-    assert reloaded and timed_out
+    assert reloaded
+    assert timed_out
     for page in (*people, watcher):
         page.locator("#status").filter(has_text="The session is over").wait_for()
     shot(people[0], "over-seat-1")
@@ -151,7 +155,8 @@ def test_two_people_a_bot_and_a_watcher_play_a_session(server: str, browser: Any
     assert replay(parse_record_text(json.dumps(record))).legal
     assert any("TimedOut" in deal.get("tags", {}) for deal in record["deals"])
     live = watcher.locator("#announce").inner_text()
-    assert " of " in live and "plays the" in live, "each play is said in words"
+    assert " of " in live, "each play is said in words"
+    assert "plays the" in live
     assert errors == []
 
 
@@ -170,9 +175,12 @@ def test_a_phone_plays_a_deal(server: str, browser: Any) -> None:
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, "nothing wider than the phone"
     box = phone.locator("#hand button").first.bounding_box()
-    assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    assert box is not None
+    assert box["width"] >= 44
+    assert box["height"] >= 44
     label = phone.locator("#hand button").first.get_attribute("aria-label")
-    assert label is not None and " of " in label
+    assert label is not None
+    assert " of " in label
     shot(phone, "phone")
     deadline = time.monotonic() + 60
     while "over" not in phone.locator("#status").inner_text():

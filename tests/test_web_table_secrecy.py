@@ -21,15 +21,15 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra: pip install 'popejoan-solver[web]'")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from popejoan_solver.model.cards import card_name, iter_mask  # noqa: E402
-from popejoan_solver.model.deal import MAX_PLAYERS, MIN_PLAYERS  # noqa: E402
-from popejoan_solver.model.rules import RULESETS  # noqa: E402
-from popejoan_solver.web.app import create_app  # noqa: E402
-from popejoan_solver.web.limits import Limits  # noqa: E402
-from popejoan_solver.web.tables import views  # noqa: E402
-from tests.table_helpers import LeakError, auth, create, scan  # noqa: E402
+from popejoan_solver.model.cards import card_name, iter_mask
+from popejoan_solver.model.deal import MAX_PLAYERS, MIN_PLAYERS
+from popejoan_solver.model.rules import RULESETS
+from popejoan_solver.web.app import create_app
+from popejoan_solver.web.limits import Limits
+from popejoan_solver.web.tables import views
+from tests.table_helpers import RANKS, SUITS, LeakError, auth, create, scan
 
 RULES = [*RULESETS, "peel+pope_in_lieu=run-continues", "hoyle-modernized+pope_in_lieu=pope-leads"]
 BOTS = ("lowest", "random", "hoyle")
@@ -138,10 +138,9 @@ def test_the_scan_catches_a_planted_leak(client: TestClient,
 
 
 def test_the_scan_reads_words_too(client: TestClient) -> None:
-    table, tokens = create(client, players=3, seats=["person"] * 3, seed=2)
+    table, _tokens = create(client, players=3, seats=["person"] * 3, seed=2)
     session = client.app.state.hub.tables[table].session  # type: ignore[attr-defined]
     hidden = next(iter_mask(session.deal.dealt_hand(1)))
-    words = ("ace two three four five six seven eight nine ten jack queen king".split()
-             [hidden % 13] + " of " + ["clubs", "diamonds", "hearts", "spades"][hidden // 13])
+    words = f"{RANKS[hidden % 13]} of {SUITS[hidden // 13]}"
     with pytest.raises(LeakError):
         scan(json.dumps({"text": f"The {words.title()}"}), session, 0, "words")
