@@ -26,8 +26,8 @@ if CHROMIUM is None:
     pytest.skip("headless Chromium is not installed: apt-get install chromium",
                 allow_module_level=True)
 
-from popejoan_solver.analysis.referee import replay  # noqa: E402
 from popejoan_solver.model.record import parse_record_text  # noqa: E402
+from popejoan_solver.model.referee import replay  # noqa: E402
 from popejoan_solver.web.app import create_app  # noqa: E402
 from popejoan_solver.web.limits import Limits  # noqa: E402
 from tests.web_helpers import serving  # noqa: E402

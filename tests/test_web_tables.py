@@ -16,8 +16,8 @@ pytest.importorskip("starlette", reason="the web extra: pip install 'popejoan-so
 
 from starlette.testclient import TestClient
 
-from popejoan_solver.analysis.referee import replay
 from popejoan_solver.model.record import parse_record_text
+from popejoan_solver.model.referee import replay
 from popejoan_solver.web.app import create_app
 from popejoan_solver.web.limits import Limits
 from popejoan_solver.web.tables.hub import TableLimits

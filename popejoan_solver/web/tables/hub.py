@@ -23,9 +23,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ...analysis.referee import RecordReplay, replay
 from ...model.errors import clip
 from ...model.play import Choice
+from ...model.referee import RecordReplay, replay
 from ..scheduler import Scheduler
 from .decide import decide
 from .session import By, Event, EventKind, Session

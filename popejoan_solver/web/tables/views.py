@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...analysis.referee import DealReplay, RecordReplay
 from ...model.board import Compartment
 from ...model.cards import Card, Mask, card_name, iter_mask
 from ...model.deal import Deal
 from ...model.leads import legal_leads
 from ...model.play import Choice
+from ...model.referee import DealReplay, RecordReplay
 from ...model.settlement import Transfer
 from ...model.table import ChoiceKind, compile_rules
 from ...seat import Knowledge, knowledge, knowledge_at_choice
