@@ -41,14 +41,16 @@ from popejoan_solver.model.sources import (
     WIKIPEDIA,
     WORKS,
     Source,
+    Work,
     appears_in,
     bibliography_markdown,
 )
 
-from .conftest import ROOT, SOURCES
+from .conftest import ROOT
+from .quotes import every_source, read_excerpt
 
 UNCOPIED = (PEEL, CASSELL, BRITANNICA)
-"""Works we have no copy of in shared/sources: quoted from their public texts by hand."""
+"""Works we have no copy of: quoted from their public texts by hand."""
 
 
 def test_the_named_rulesets() -> None:
@@ -66,19 +68,10 @@ def test_the_named_rulesets() -> None:
         assert ruleset.pope_in_lieu is PopeInLieu.NO  # Peel's variation, not his main rules
 
 
-def _every_source() -> list[tuple[str, Source]]:
-    """Every source the rules cite, with where it is cited: each option value's, each named
-    ruleset's own, and the sources that agree with them."""
-    cited = [(f"{spec.name}={spec.text(v)}", spec.sources[v])
-             for spec in OPTIONS.values() for v in spec.values]
-    cited += [(f"{name}: {option}", source)
-              for name, own in RULESET_SOURCES.items() for option, source in own.items()]
-    return [(where, s) for where, source in cited for s in (source, *source.also)]
-
-
-@pytest.mark.skipif(not SOURCES.is_dir(), reason="shared/sources is not beside the checkout")
 def test_every_phrase_stands_verbatim_in_its_work() -> None:
-    for where, source in _every_source():
+    """Each quotation against the passages of its work kept in tests/sources (tests/quotes.py;
+    test_sources.py checks those passages against the whole texts where they are at hand)."""
+    for where, source in every_source():
         if source.work is MODEL:
             assert not source.phrase, where
             assert source.note, where
@@ -88,8 +81,21 @@ def test_every_phrase_stands_verbatim_in_its_work() -> None:
             assert source.phrase, where
             continue
         assert source.file is not None, where
-        text = (SOURCES / source.file).read_text(encoding="utf-8")
-        assert appears_in(source.phrase, text), (where, source.work.key, source.phrase)
+        assert appears_in(source.phrase, read_excerpt(source.file)), (
+            where, source.work.key, source.phrase)
+
+
+@pytest.mark.parametrize(("work", "phrase"), [
+    (HOFFMANN, "leads any card he likes"),  # Hoffmann: "pleases"
+    (HOFFMANN, "divided into nine compartments"),
+    (PARLETT_PENGUIN, "Ace is low"),
+    (PARLETT_PENGUIN, "He deals all the cards around"),  # the OCR's "al": brackets needed
+    (WIKIPEDIA, "except the player holding the Pope who pays"),
+])
+def test_a_phrase_its_work_does_not_hold_is_not_found(work: Work, phrase: str) -> None:
+    """The check above can fail: a quotation changed by a word is not in the excerpt."""
+    assert work.file is not None
+    assert not appears_in(phrase, read_excerpt(work.file))
 
 
 @pytest.mark.parametrize(("phrase", "text", "found"), [
@@ -106,7 +112,7 @@ def test_brackets_restore_what_the_ocr_lost(phrase: str, text: str, found: bool)
 
 
 def test_citations_name_works_not_our_files() -> None:
-    for where, source in _every_source():
+    for where, source in every_source():
         cited = source.cite()
         assert ".txt" not in cited, where
         assert "shared/sources" not in cited, where

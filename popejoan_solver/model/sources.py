@@ -5,9 +5,10 @@ quoted from it, so a reader can look the rule up in any copy. Quotations follow 
 copies; square brackets mark what we restored where the OCR lost it: ``al[l] the cards``,
 ``set[t]ing``, ``9[♦]``. :func:`appears_in` checks a quotation against a text by that convention.
 
-Each work may also name ``file``, our copy in ``shared/sources``: an internal field for the tests
-that check every quotation verbatim, never printed (users do not have our files). Works with no
-copy there (Peel, Cassell, the 1911 Britannica) are quoted from the public texts named in
+Each work may also name ``file``, our copy of it: an internal field for the tests that check
+every quotation verbatim against the passages of it kept in ``tests/sources`` (and against the
+whole text where it is at hand), never printed (users do not have our files). Works with no
+copy (Peel, Cassell, the 1911 Britannica) are quoted from the public texts named in
 ``read_at``, copied by hand: no test can check those quotations, and ``docs/rules.md`` says what
 was read of each.
 """
@@ -48,7 +49,7 @@ class Work:
     read_at: str = ""
     """Where a public-domain or public text can be read, or why none can."""
     file: str | None = None
-    """Our copy in ``shared/sources`` (internal: for the verbatim tests, never printed)."""
+    """Our copy's file name (internal: for the verbatim tests, never printed)."""
 
     def citation(self, markdown: bool = False) -> str:
         """Author, title and year on one line: ``Hoffmann, Hoyle's Games Modernized (c. 1909)``."""
@@ -108,13 +109,20 @@ class Source:
 _RESTORED = re.compile(r"\[[^\]]*\]")
 
 
-def appears_in(phrase: str, text: str) -> bool:
-    """Whether a quotation stands in a text, whitespace aside, once its bracketed restorations
-    are taken out (each may stand for nothing or for the space the OCR left in its place)."""
+def find_quotation(phrase: str, text: str) -> tuple[int, int] | None:
+    """Where a quotation stands in a text whose whitespace is made single spaces (``" ".join(
+    text.split())``): its start and end there, or None. Its bracketed restorations are taken
+    out first (each may stand for nothing or for the space the OCR left in its place)."""
     pattern = r"\s?".join(
         r"\s+".join(re.escape(word) for word in piece.split())
         for piece in _RESTORED.split(phrase))
-    return re.search(pattern, " ".join(text.split())) is not None
+    found = re.search(pattern, " ".join(text.split()))
+    return None if found is None else found.span()
+
+
+def appears_in(phrase: str, text: str) -> bool:
+    """Whether a quotation stands in a text, whitespace aside (:func:`find_quotation`)."""
+    return find_quotation(phrase, text) is not None
 
 
 HOFFMANN: Final = Work(
