@@ -279,6 +279,31 @@ def test_cli_time_limit_marks_partial_results(capsys: pytest.CaptureFixture[str]
     assert data["deals"] < 3000
 
 
+def test_price_and_advice_share_one_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    """``advise --price --time-limit S`` once took the limit twice over (the advice, then the
+    price valuing an advice of its own, and a full solve: 5.3 s for 2 s) and its two halves
+    disagreed (the advice valued one deal, the leader's price none). Now one deadline: the
+    leader's price is the advice itself, over the same deals."""
+    import time
+
+    from popejoan_solver.model.notation import deal_to_line
+
+    deal = short_deal(3, 9, 2, get_ruleset("early-hoyle"))  # a sample in a few milliseconds
+    started = time.monotonic()
+    status, out, _ = run_cli(capsys, "advise", deal_to_line(deal), "--seat", "1",
+                             "--samples", "1000", "--json", "--time-limit", "2", "--price")
+    elapsed = time.monotonic() - started
+    assert status == 3
+    data = json.loads(out)
+    assert data["complete"] is False
+    assert 0 < data["deals"] < 1000, data["deals"]
+    leader = data["prices"][0]
+    assert (leader["seat"], leader["deals"]) == (1, data["deals"])
+    advised = next(lead for lead in data["leads"] if lead["card"] == data["advised"])
+    assert leader["single_dummy"] == advised["mean"]
+    assert elapsed < 2 * 2 + 2, elapsed  # one limit and the work of stopping, not two
+
+
 # --------------------------------------------------------------------------- a choice in a run
 
 @cache

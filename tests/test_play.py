@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -87,3 +88,32 @@ def test_play_bad_input_is_one_line() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("error: --seat must be from 1 to 3")
     assert done.stderr.count("\n") == 1
+
+
+def test_ctrl_c_while_advice_is_searched_stops_the_game_at_once() -> None:
+    """``?`` at the prompt runs ``popejoan advise``'s searches on worker threads; Ctrl-C there
+    once waited for the searches under way (12.7 s): now status 130 within about a second."""
+    main, secondary = os.openpty()
+    process = subprocess.Popen(  # each deal drawn takes a tenth of a second or more to value
+        [sys.executable, "-m", "popejoan_solver", "play", "--seat", "1", "--bots", "lowest,hoyle",
+         "--rules", "early-hoyle+pope_in_lieu=pope-leads", "--seed", "101"],
+        stdin=secondary, stdout=secondary, stderr=secondary, close_fds=True,
+        start_new_session=True)
+    os.close(secondary)
+    screen = bytearray()
+    try:
+        assert _read_until(main, PROMPT, screen, time.monotonic() + 60, process) is not None
+        screen.clear()
+        os.write(main, b"?\n")
+        time.sleep(1.0)
+        while select.select([main], [], [], 0)[0]:
+            screen += os.read(main, 65536)
+        assert b"advised:" not in screen  # still searching
+        process.send_signal(signal.SIGINT)
+        asked = time.monotonic()
+        assert process.wait(20) == 130
+        assert time.monotonic() - asked < 5.0  # a second when idle; the machine may be shared
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(main)

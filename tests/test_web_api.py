@@ -294,6 +294,8 @@ def test_view_and_advice_answer_what_the_cli_prints(client: TestClient,
 BAD: list[tuple[str, str, Any, str]] = [
     ("POST", "/api/table", {"deal": "nonsense ^"}, "one-line deal"),
     ("POST", "/api/table", {"deal": LINE, "line": ["KS"]}, "step 1"),
+    # a bad step is named as a step, not as the deal's turn-up ("step 1: turnup: not a card")
+    ("POST", "/api/table", {"deal": LINE, "line": ["xxxx"]}, "step 1: not a card: 'xxxx'"),
     ("POST", "/api/table", {"deal": LINE, "line": "3C+4C@4C"}, "step 1"),
     ("POST", "/api/table", {"deal": LINE, "line": [1]}, "'line'"),
     ("POST", "/api/table", {"deal": LINE, "line": ["AC"] * 65}, "at most 64"),
