@@ -1,5 +1,5 @@
-"""Regression tests for the second hostile-user pass (docs/reviews/hostile-pass-2.md): each test
-names its finding and failed before the fix."""
+"""Regression tests of every command, the Python API and the web API against the contract
+(docs/contract.md): each test names the fault it guards against and failed before the fix."""
 
 from __future__ import annotations
 

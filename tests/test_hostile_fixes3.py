@@ -1,5 +1,5 @@
-"""Regression tests for the third hostile-user pass (docs/reviews/hostile-pass-3.md): each test
-names its finding and failed before the fix."""
+"""Regression tests of a seat's view and the advice (view, advise, advise_choice, their Python
+API): each test names the fault it guards against and failed before the fix."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Regression tests for bugs the hostile-user pass found in the new commands (view, advise,
-play, serve): each documents a confirmed finding of docs/reviews/hostile-pass-1.md and is
-marked xfail(strict) until its owner fixes it (then the mark goes)."""
+"""Regression tests of view, advise, play and serve against bad input and Ctrl-C: each test
+names the fault it guards against and failed before the fix."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Findings of the second hostile-user pass (docs/reviews/hostile-pass-2.md) in files other
-helpers own (bots/, seat/, search/, jobs/match.py, analysis/advice*.py): each test names
-its finding; each was a strict xfail until its owner fixed it (every one is fixed now)."""
+"""Bad input to bots' lists, matches resumed and solve's and advise's arguments: each test
+names the fault it guards against, and failed before its fix."""
 
 from __future__ import annotations
 

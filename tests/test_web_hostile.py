@@ -1,5 +1,5 @@
-"""Regression tests for the web API bugs found by the hostile-user pass
-(docs/reviews/hostile-pass-1.md): each a 400 with one line, never a silently wrong answer."""
+"""The web API's time limits against hostile values: each a 400 with one line, never a silently
+wrong answer (JSON ``true`` was once read as one second)."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ TT_ENTRIES = DEFAULT_TT_ENTRIES
 """The most transposition-table entries per deal valued (a deal's leads share one table): the
 search's default. The table starts small and grows on demand, so a standard deal's searches
 never reach it; a teacher's composed position may (one with a hand of 44 cards took 24 times
-the nodes under a bound of 2**18: hostile pass 3, finding 5)."""
+the nodes under a bound of 2**18)."""
 
 
 @dataclass(frozen=True)
