@@ -426,7 +426,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "fast-runs-jump-dead-cards",
         "the fast engine's stretches run on over a card out of play (a dead card, the 8♦)",
-        (Hunk("popejoan_solver/search/fast.py",
+        (Hunk("popejoan_solver/search/slots.py",
               "        if pattern >> rank & 1:\n            up[rank] = (1 << rank) | up[rank + 1]",
               "        up[rank] = (pattern >> rank & 1) << rank | up[rank + 1]"),),
         (DIFFERENTIAL, GAPS),
@@ -434,9 +434,9 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "fast-block-pruning-any-rule",
         "the fast engine's Fact 3d block bound used under every lead rule, not only lead=any",
-        (Hunk("popejoan_solver/search/fast.py",
-              "        prune_blocks = sg.game.table.lead is LeadId.ANY",
-              "        prune_blocks = True"),),
+        (Hunk("popejoan_solver/search/kernel.py",
+              "    prune_blocks = sg.game.table.lead is LeadId.ANY",
+              "    prune_blocks = True"),),
         (DIFFERENTIAL, checks("tests/test_variants.py::test_the_engines_agree_on_the_new_rulesets",
                              "tests/test_solver.py")),
     ),
