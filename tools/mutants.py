@@ -162,6 +162,15 @@ VALIDATION = checks(
 """Translation validation (logic/validation.py): the encoding's step and settlement against
 the model's."""
 GAPS = checks("tests/test_mutation_gaps.py")
+PER_CARD = checks(
+    "tests/test_table.py::test_every_engine_reads_the_payment_per_card_left_from_the_table",
+    name="test_table.py::test_every_engine_reads_the_payment_per_card_left_from_the_table")
+"""The payment for each card left changed in the rule table alone: every engine follows it."""
+C_RESTATES = checks(
+    "tests/test_table.py::test_the_compiled_core_leads_and_settles_as_the_table_says",
+    name="test_table.py::test_the_compiled_core_leads_and_settles_as_the_table_says")
+"""What the C core restates for speed (the lead rule, the runs, the settlement) against the
+model's reading of the rule table."""
 CHOICE_PROOFS = checks("tests/test_choice_proofs.py", name="test_choice_proofs.py")
 """Choices inside a run in the proofs: the sets of outcomes validated, the replayed lines."""
 
@@ -705,6 +714,65 @@ MUTANTS: tuple[Mutant, ...] = (
               "            const int sure = n_own + popcount(run);"),),
         (checks("tests/test_solver.py::test_the_lead_floor_agrees_with_reference"),
          DIFFERENTIAL),
+    ),
+    Mutant(
+        "fast-one-counter-per-card",
+        "the Python fast engine's payoff counts one counter for each card left, not the rule "
+        "table's per_card_left",
+        (Hunk("popejoan_solver/search/slots.py",
+              "                        value += self.per_card * left.bit_count()",
+              "                        value += left.bit_count()"),),
+        (PER_CARD,),
+    ),
+    Mutant(
+        "c-one-counter-per-card",
+        "the C core's payoff counts one counter for each card left, not the rule table's "
+        "per_card_left",
+        (Hunk(CORE_C, "            if (!(left & c->exempt_bit)) value += c->per_card * "
+                      "popcount(left);",
+              "            if (!(left & c->exempt_bit)) value += popcount(left);"),),
+        (PER_CARD,),
+    ),
+    Mutant(
+        "c-fact3-one-counter-per-card",
+        "the C core's fact 3 bound counts one counter for each card the target is paid for, "
+        "not the rule table's per_card_left",
+        (Hunk(CORE_C, "    val_t bound = c->all_mine + c->per_card * paid_for;",
+              "    val_t bound = c->all_mine + paid_for;"),),
+        (PER_CARD,),
+    ),
+    Mutant(
+        "c-fact3d-one-counter-per-card",
+        "the C core's floor (facts 3c-3g) charges one counter for each card the target keeps, "
+        "not the rule table's per_card_left",
+        (Hunk(CORE_C, "    if (!(held & c->exempt_bit)) return c->per_card * (sure - "
+                      "popcount(held));",
+              "    if (!(held & c->exempt_bit)) return sure - popcount(held);"),),
+        (PER_CARD,),
+    ),
+    Mutant(
+        "c-fact6-one-counter-per-card",
+        "the C core's fact 6 bound (payments between players) counts one counter for each "
+        "card of the others, not the rule table's per_card_left",
+        (Hunk(CORE_C, "                        c->per_card * popcount(c->in_play & ~played & "
+                      "~c->dealt[target]);",
+              "                        popcount(c->in_play & ~played & ~c->dealt[target]);"),),
+        (PER_CARD,),
+    ),
+    Mutant(
+        "c-exempt-holder-pays",
+        "the C core's payoff charges the holder of an unplayed Pope for its cards when another "
+        "seat goes out (the exemption the rule table gives is lost)",
+        (Hunk(CORE_C, "        if (!(left & c->exempt_bit)) value -= c->per_card * popcount(left);",
+              "        value -= c->per_card * popcount(left);"),),
+        (C_RESTATES,),
+    ),
+    Mutant(
+        "c-lowest-in-hand-as-lowest-of-suit",
+        "the C core's lead generator takes lead=lowest-in-hand as lowest-of-suit",
+        (Hunk(CORE_C, "    if (c->lead_rule == LEAD_LOWEST_OF_SUIT) {",
+              "    if (c->lead_rule != LEAD_ANY) {"),),
+        (C_RESTATES,),
     ),
 )
 

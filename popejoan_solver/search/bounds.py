@@ -22,6 +22,7 @@ class StaticBounds:
     def __init__(self, game: Game, board: Board) -> None:
         self.dealt = game.dealt
         self.total = board.total()
+        self.per_card = game.table.per_card_left
         payments = []
         for award in game.table.awards(game.trumps):
             if award.compartment is not None:
@@ -38,9 +39,10 @@ class StaticBounds:
         if objective.goal is Goal.FORCED_WIN:
             return Value(0, 1)
         seat = objective.seat
-        low = -(self.dealt[seat] & ~played).bit_count()
-        high = self.total + sum((cards & ~played).bit_count()
-                                for other, cards in enumerate(self.dealt) if other != seat)
+        low = -self.per_card * (self.dealt[seat] & ~played).bit_count()
+        high = self.total + self.per_card * sum(
+            (cards & ~played).bit_count() for other, cards in enumerate(self.dealt)
+            if other != seat)
         for cards, per_seat in self.payments:
             share = per_seat[seat]
             if played & cards == cards:
@@ -83,7 +85,7 @@ class SlotBounds:
         sg = self.slots
         seat = objective.seat
         paid, taken = self.award_sums(seat)
-        low = -(sg.dealt[seat] & ~played).bit_count() + paid
-        high = sg.game_stake + taken
-        high += sum((sg.dealt[o] & ~played).bit_count() for o in range(sg.players) if o != seat)
+        low = -sg.per_card * (sg.dealt[seat] & ~played).bit_count() + paid
+        high = sg.game_stake + taken + sg.per_card * sum(
+            (sg.dealt[o] & ~played).bit_count() for o in range(sg.players) if o != seat)
         return low, high

@@ -56,7 +56,7 @@ class FastEngine:
             sg = self.slots
             self._core = _core.Core(sg.dealt, sg.up, sg.holder, int(game.table.lead),
                                     sg.awards, sg.game_stake, sg.exempt_bit, tt_entries,
-                                    sg.choices)
+                                    sg.choices, sg.per_card)
         self.core = "c" if self._core is not None else "python"
         self._guess: dict[Objective, int] = {}
         self.bounds: tuple[int, int] = (-INF, INF)

@@ -40,6 +40,7 @@ def forced_searcher(slots: SlotGame, objective: Objective, state: SearchState) -
     deadline = state.deadline
 
     counters_goal = not win_goal
+    per_card = sg.per_card  # what a card left in hand pays: the rule table's per_card_left
     mine = tuple((cards, amount) for cards, takers in sg.awards for t, amount in takers
                  if t == target)
     all_mine = sum(amount for _, amount in mine) + sg.game_stake
@@ -75,8 +76,9 @@ def forced_searcher(slots: SlotGame, objective: Objective, state: SearchState) -
         played first (fact 3d); holding the Pope it pays nothing, or its rest once the
         Pope is played (fact 3c), or keeps the Pope to the end (fact 3e)."""
         if not held & exempt_bit:
-            return sure - held.bit_count()
-        return 0 if exempt_kept else min(0, exempt_mine - held.bit_count() + max(sure, 1))
+            return per_card * (sure - held.bit_count())
+        return 0 if exempt_kept else min(
+            0, exempt_mine + per_card * (max(sure, 1) - held.bit_count()))
 
     def ending(final: Mask, winner: int) -> int:
         return payoff(final, winner, target)
@@ -144,16 +146,19 @@ def forced_searcher(slots: SlotGame, objective: Objective, state: SearchState) -
                         cheapest = cost
                 if whole - cheapest > saving_max:
                     saving_max = whole - cheapest
-            bound = all_mine - forced_total + saving_max
+            paid_for = saving_max - forced_total  # others' cards the target is paid for
             for other in others:
-                bound += (dealt[other] & ~played).bit_count()
+                paid_for += (dealt[other] & ~played).bit_count()
             led_outside = leader != target and not dealt[leader] & ~played & cover
             if led_outside:
-                bound -= 1  # Fact 3b: the seat on lead plays one more unpaid card
-            if exempt_bit & ~played & ~cover and exempt_holder != target:
+                paid_for -= 1  # Fact 3b: the seat on lead plays one more unpaid card
+            pope_out = exempt_bit & ~played & ~cover and exempt_holder != target
+            if pope_out:
                 # Facts 3c and 3h: another's Pope is kept (and exempts) or played
-                bound -= pope_loss(up, dealt, exempt_holder, exempt_slot, pope_bottom,
-                                   played, cover, theirs & ~played, leader, led_outside)
+                paid_for -= pope_loss(up, dealt, exempt_holder, exempt_slot, pope_bottom,
+                                      played, cover, theirs & ~played, leader, led_outside)
+            bound = all_mine + per_card * paid_for
+            if pope_out:
                 bound = max(bound, all_mine - sg.game_stake)
             if bound <= alpha:
                 return bound
@@ -178,7 +183,7 @@ def forced_searcher(slots: SlotGame, objective: Objective, state: SearchState) -
 
                 def led(after: Mask, mine_in_run: Mask) -> int:
                     sure = own_count + mine_in_run.bit_count()
-                    paid = (sure - held.bit_count() if mine_in_run & exempt_bit
+                    paid = (per_card * (sure - held.bit_count()) if mine_in_run & exempt_bit
                             else pope_floor(held, sure))
                     return taken_at(after) + paid
 

@@ -169,7 +169,10 @@ class SlotGame:
         self.awards = tuple(awards)
         self.game_stake = board.game
         self.per_card = self.game.table.per_card_left
-        """What each other seat pays the one who goes out for each card left in its hand."""
+        """What each other seat pays the one who goes out for each card left in its hand (the
+        facts count cards, and scale by it: a card left never gains its holder)."""
+        if self.per_card < 0:
+            raise ValueError(f"per_card_left must be 0 or more, not {self.per_card}")
         exempt = ruled.exempt_slot
         self.exempt_bit = 1 << exempt if exempt >= 0 else 0
         self.exempt_holder = holder[exempt] if exempt >= 0 else -1
