@@ -774,6 +774,32 @@ MUTANTS: tuple[Mutant, ...] = (
               "    if (c->lead_rule != LEAD_ANY) {"),),
         (C_RESTATES,),
     ),
+    Mutant(
+        "c-fact3d-block-any-rule",
+        "the C core's fact 3d floor counts the target's longest block as played first under "
+        "every lead rule, not only lead=any (one card otherwise)",
+        (Hunk(CORE_C, "c->lead_rule == LEAD_ANY ? own_block(held) : 1;",
+              "own_block(held);"),),
+        (DIFFERENTIAL,),
+    ),
+    Mutant(
+        "c-fact3e-pope-kept-any-rule",
+        "the C core's fact 3e takes the Pope's holder to keep it to the end under every lead "
+        "rule (under the lowest-card rules it may have to lead it)",
+        (Hunk(CORE_C, "    c->exempt_kept = c->exempt_bit && c->lead_rule == LEAD_ANY &&",
+              "    c->exempt_kept = c->exempt_bit &&"),),
+        (checks("tests/test_solver.py::test_the_kept_pope_floor_needs_lead_any"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
+        "c-fact3g-pope-in-own-run",
+        "the C core's fact 3g plays the target's Pope among its own runs first (it may keep it, "
+        "exempt, to the end)",
+        (Hunk(CORE_C, "    return held & ~c->exempt_bit & ~at_or_below(",
+              "    return held & ~at_or_below("),),
+        (checks("tests/test_solver.py::test_the_own_runs_floor_agrees_with_reference"),
+         DIFFERENTIAL),
+    ),
 )
 
 
