@@ -463,15 +463,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact3-no-last-stretch",
         "the C core's fact 3 bound as if the target climbed to the top of every stretch, its "
         "last one too (the unsound first version: it may go out in the middle of a run)",
-        (Hunk(CORE_C, "    val_t bound = c->all_mine - forced_total + saving_max;",
-              "    val_t bound = c->all_mine - forced_total;"),),
+        (Hunk(CORE_C, "    int paid_for = saving_max - forced_total;",
+              "    int paid_for = -forced_total;"),),
         (DIFFERENTIAL, checks("tests/test_solver.py")),
     ),
     Mutant(
         "c-fact3b-lead-always-charged",
         "the C core's fact 3b charges the seat on lead's card even when it may lie in the "
         "spans fact 3 already counted",
-        (Hunk(CORE_C, "    bound -= led_outside;", "    bound -= leader != t;"),),
+        (Hunk(CORE_C, "    paid_for -= led_outside;", "    paid_for -= leader != t;"),),
         (DIFFERENTIAL, checks("tests/test_solver.py")),
     ),
     Mutant(
@@ -596,7 +596,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-batch-bound-without-cards-left",
         "the C core's batch of leads starts each lead's search under a static bound that "
         "leaves out the others' cards left (what the leader takes going out)",
-        (Hunk(CORE_C, "            if (o != target) v[1] += popcount(c->dealt[o] & ~after);",
+        (Hunk(CORE_C, "            if (o != target) v[1] += c->per_card * popcount(c->dealt[o] & "
+                      "~after);",
               "            if (o != target) v[1] += 0;"),),
         (checks("tests/test_lead_values.py"),),
     ),
@@ -630,7 +631,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact6-leader-card-always",
         "the C core's floor with payments between players counts the card the target leads "
         "even when another seat is on lead",
-        (Hunk(CORE_C, "now + loss - held + (leader == target)", "now + loss - held + 1"),),
+        (Hunk(CORE_C, "now + loss + c->per_card * ((leader == target) - held)",
+              "now + loss + c->per_card * (1 - held)"),),
         (checks("tests/test_choices.py::"
                 "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
     ),
@@ -638,8 +640,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact6-losses-ignored",
         "the C core's floor with payments between players leaves out the others' Kings and "
         "Spin still to be played (what the target may yet pay)",
-        (Hunk(CORE_C, "now + loss - held + (leader == target)",
-              "now - held + (leader == target)"),),
+        (Hunk(CORE_C, "now + loss + c->per_card * ((leader == target) - held)",
+              "now + c->per_card * ((leader == target) - held)"),),
         (checks("tests/test_choices.py::"
                 "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
     ),
