@@ -19,11 +19,12 @@ from popejoan_solver.model.play import Choice, Game, Position
 from popejoan_solver.model.rules import Ruleset, get_ruleset
 from popejoan_solver.model.table import SPIN
 from popejoan_solver.search import Goal, Objective, lead_values, solve
-from popejoan_solver.search import general as general_module
+from popejoan_solver.search import facts as facts_module
 from popejoan_solver.search.api import play_board
-from popejoan_solver.search.fast import COMPILED, FastEngine, SlotGame
+from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.reference import ReferenceEngine
 from popejoan_solver.search.result import Value
+from popejoan_solver.search.slots import SlotGame, lieu_goes_on
 
 from .test_play_and_settlement import composed
 
@@ -211,7 +212,7 @@ def test_the_run_after_the_pope_in_lieu_is_the_models(reading: str, ace: str) ->
                     before = 0
                     for played in run.cards[:run.chosen]:
                         before |= 1 << slots.slot_of[played]
-                    goes_on = general_module.lieu_goes_on(
+                    goes_on = lieu_goes_on(
                         slots.slot_of[stop], slots.lieu_slot, slots.lieu_continues,
                         slots.in_play, before)
                     following = list(run.cards[run.chosen + 1:run.chosen + 2])
@@ -250,7 +251,7 @@ def test_fact_4_where_the_pope_carries_the_run_on_is_caught(
         assert [right.value(Objective(Goal.BEST_CASE, s), 0, 0)
                 for s in range(players)] == want
         with monkeypatch.context() as patched:
-            patched.setattr(general_module, "own_run_skipped", _old_own_run_skipped)
+            patched.setattr(facts_module, "own_run_skipped", _old_own_run_skipped)
             wrong = FastEngine(game, board, compiled=False)
             assert [wrong.value(Objective(Goal.BEST_CASE, s), 0, 0)
                     for s in range(players)] != want, (seed, holder)

@@ -17,7 +17,8 @@ from popejoan_solver.model.play import Game, Position, Run, RunTree
 from popejoan_solver.model.rules import RULESETS, get_ruleset
 from popejoan_solver.model.settlement import best_without_going_out, play_values
 from popejoan_solver.search import LeadEval, Value, lead_values, solve
-from popejoan_solver.search.api import _Driver, play_board
+from popejoan_solver.search.api import play_board
+from popejoan_solver.search.driver import Driver
 from popejoan_solver.search.leads import evaluate_leads
 from popejoan_solver.search.objective import Goal, Objective
 
@@ -230,13 +231,13 @@ def test_a_value_above_the_most_the_leader_ends_with_in_hand_is_a_forced_win(
         assert evaluate_leads(deal).nodes == evaluate_leads(deal, forced_win=False).nodes
         return
     searched: list[Goal] = []
-    tree_value = _Driver.tree_value
+    tree_value = Driver.tree_value
 
-    def counted(self: _Driver, objective: Objective, *args: Any, **kwargs: Any) -> Value:
+    def counted(self: Driver, objective: Objective, *args: Any, **kwargs: Any) -> Value:
         searched.append(objective.goal)
         return tree_value(self, objective, *args, **kwargs)
 
-    monkeypatch.setattr(_Driver, "tree_value", counted)
+    monkeypatch.setattr(Driver, "tree_value", counted)
     evals = lead_values(deal, engine=engine)
     assert evals == expected
     assert Goal.FORCED_WIN not in searched

@@ -94,8 +94,8 @@ def test_a_mutant_of_the_c_core_is_rebuilt_and_caught() -> None:
 def test_a_c_core_mutant_that_does_not_compile_is_invalid_not_run() -> None:
     """A mutant that breaks the build must not run the true core (left over from the base)."""
     broken = mutants.Mutant(
-        "c-broken", "", (mutants.Hunk(mutants.CORE_C, "    bound -= led_outside;",
-                                      "    bound -= no_such_name;"),),
+        "c-broken", "", (mutants.Hunk(mutants.CORE_C, "    paid_for -= led_outside;",
+                                      "    paid_for -= no_such_name;"),),
         (mutants.checks("tests/test_solver.py::test_the_compiled_core_is_built"),))
     (result,) = mutants.run_mutants([broken], build=True, timeout=120)
     assert result.status is mutants.Fate.INVALID, mutants.line(result)

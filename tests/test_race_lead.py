@@ -14,10 +14,10 @@ from popejoan_solver.model.cards import POPE
 from popejoan_solver.model.play import Game, Position
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search import Goal, Objective
-from popejoan_solver.search import fast as fast_module
+from popejoan_solver.search import facts as facts_module
+from popejoan_solver.search.facts import race_sure as true_race_sure
+from popejoan_solver.search.facts import target_stops as true_target_stops
 from popejoan_solver.search.fast import COMPILED, FastEngine
-from popejoan_solver.search.fast import race_sure as true_race_sure
-from popejoan_solver.search.fast import target_stops as true_target_stops
 from popejoan_solver.search.reference import ReferenceEngine
 
 from .conftest import dense_deal
@@ -134,7 +134,7 @@ def _afters(position: Position, lead: int) -> list[Position]:
 def test_a_wrong_lead_in_the_race_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation test of fact 3m: the card more counted where the seat goes out in its one
     topped stretch makes the Python engine disagree with the reference on each deal above."""
-    monkeypatch.setattr(fast_module, "race_sure", _race_also_in_its_topped_stretch)
+    monkeypatch.setattr(facts_module, "race_sure", _race_also_in_its_topped_stretch)
     for seed in WRONG_DEALS:
         game, board = _deal(seed)
         wrong = FastEngine(game, board, compiled=False)
@@ -189,7 +189,7 @@ def test_the_lead_in_the_race_holds_only_where_its_argument_does(
         gained += with_lead > plain
         if not true_target_stops(up, dealt, target, played, held):
             with monkeypatch.context() as patch:  # every topped stretch counted, free card or not
-                patch.setattr(fast_module, "target_stops", _every_top)
+                patch.setattr(facts_module, "target_stops", _every_top)
                 kept_out += true_race_sure(up, dealt, target, played, held, True, True) > plain
     assert gained >= 10, gained
     assert kept_out >= 10, kept_out
@@ -204,7 +204,7 @@ def test_the_lead_in_the_race_saves_nodes(monkeypatch: pytest.MonkeyPatch) -> No
     objective = Objective(Goal.GUARANTEED, 2)
     with_fact = FastEngine(game, board, compiled=False)
     value = with_fact.value(objective, 0, 0)
-    monkeypatch.setattr(fast_module, "target_stops", lambda *_: 0)
+    monkeypatch.setattr(facts_module, "target_stops", lambda *_: 0)
     without = FastEngine(game, board, compiled=False)
     assert without.value(objective, 0, 0) == value
     assert with_fact.nodes < without.nodes

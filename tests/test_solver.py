@@ -16,16 +16,16 @@ from popejoan_solver.model.play import Game, Position
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.model.settlement import play_values
 from popejoan_solver.search import Goal, Objective, solve
+from popejoan_solver.search.facts import goes_out_now as fast_goes_out_now
+from popejoan_solver.search.facts import isolated_cards as fast_isolated_cards
+from popejoan_solver.search.facts import isolation_applies as fast_isolation_applies
+from popejoan_solver.search.facts import kept_apart as fast_kept_apart
+from popejoan_solver.search.facts import lead_floor as fast_lead_floor
+from popejoan_solver.search.facts import out_in_two as fast_out_in_two
+from popejoan_solver.search.facts import own_isolation_applies as fast_own_isolation_applies
+from popejoan_solver.search.facts import own_kept_apart as fast_own_kept_apart
+from popejoan_solver.search.facts import played_first as fast_played_first
 from popejoan_solver.search.fast import COMPILED, FastEngine
-from popejoan_solver.search.fast import goes_out_now as fast_goes_out_now
-from popejoan_solver.search.fast import isolated_cards as fast_isolated_cards
-from popejoan_solver.search.fast import isolation_applies as fast_isolation_applies
-from popejoan_solver.search.fast import kept_apart as fast_kept_apart
-from popejoan_solver.search.fast import lead_floor as fast_lead_floor
-from popejoan_solver.search.fast import out_in_two as fast_out_in_two
-from popejoan_solver.search.fast import own_isolation_applies as fast_own_isolation_applies
-from popejoan_solver.search.fast import own_kept_apart as fast_own_kept_apart
-from popejoan_solver.search.fast import played_first as fast_played_first
 from popejoan_solver.search.reference import ReferenceEngine
 
 from .conftest import short_deal
@@ -338,9 +338,9 @@ def _mutant_differs(game: Game, board: Board, objective: Objective) -> bool:
 def test_a_wrong_race_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation test of fact 3f: ignoring that the seat going out may stop in the middle
     of its last run makes the Python engine disagree with the reference on each deal above."""
-    from popejoan_solver.search import fast as fast_module
+    from popejoan_solver.search import facts as facts_module
 
-    monkeypatch.setattr(fast_module, "race_sure", _race_without_the_last_stretch)
+    monkeypatch.setattr(facts_module, "race_sure", _race_without_the_last_stretch)
     for seed, seat in RACE_DEALS:
         game, board = _race_deal(seed)
         assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), seed
@@ -405,10 +405,10 @@ def test_the_own_runs_floor_agrees_with_reference(compiled: bool) -> None:
 def test_a_wrong_own_runs_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation tests of fact 3g: each wrong version makes the Python engine disagree
     with the reference on its deals."""
-    from popejoan_solver.search import fast as fast_module
+    from popejoan_solver.search import facts as facts_module
 
     for mutation, rules, seed, seat in OWN_RUN_DEALS:
-        monkeypatch.setattr(fast_module, "played_first", _own_runs_mutant(mutation))
+        monkeypatch.setattr(facts_module, "played_first", _own_runs_mutant(mutation))
         game, board = _own_run_deal(mutation, rules, seed)
         assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), (mutation, seed)
 
@@ -473,10 +473,10 @@ def test_the_pope_bound_agrees_with_reference(rules: str, compiled: bool,
 def test_a_wrong_pope_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation tests of fact 3h: each wrong version makes the Python engine disagree with
     the reference on its deals."""
-    from popejoan_solver.search import fast as fast_module
+    from popejoan_solver.search import facts as facts_module
 
     for mutation, seed, seat in POPE_BOUND_DEALS:
-        monkeypatch.setattr(fast_module, "pope_cards_lost", _pope_loss_mutant(mutation))
+        monkeypatch.setattr(facts_module, "pope_cards_lost", _pope_loss_mutant(mutation))
         game, board = _pope_bound_deal(seed)
         assert _mutant_differs(game, board, Objective(Goal.BEST_CASE, seat)), (mutation, seed)
 
@@ -484,7 +484,7 @@ def test_a_wrong_pope_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
 def _going_out_mutant(mutation: str) -> Callable[..., bool]:
     """A wrong fact 3i: used when the target is not on lead ("not-on-lead"), or when what is
     left after its own runs is two blocks ("two-blocks": a second lead would be needed)."""
-    from popejoan_solver.search.fast import _longest_block
+    from popejoan_solver.search.facts import longest_block
 
     def wrong(lead_any: bool, on_lead: bool, up: tuple[int, ...], played: int, held: int,
               exempt_bit: int) -> bool:
@@ -498,7 +498,7 @@ def _going_out_mutant(mutation: str) -> Callable[..., bool]:
             cards ^= low
             if not up[low.bit_length() - 1] & ~played & ~held:
                 left ^= low
-        return _longest_block(left) >= left.bit_count() - 1
+        return longest_block(left) >= left.bit_count() - 1
     return wrong
 
 
@@ -526,15 +526,15 @@ def test_the_going_out_floor_agrees_with_reference(compiled: bool) -> None:
 def test_a_wrong_going_out_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation tests of fact 3i: each wrong version makes the Python engine disagree with
     the reference on its deals."""
-    from popejoan_solver.search import fast as fast_module
+    from popejoan_solver.search import facts as facts_module
 
     # Fact 3j (other_goes_out) calls goes_out_now too: it keeps the true one, so that only
     # fact 3i is wrong here.
-    true_3j = types.FunctionType(fast_module.other_goes_out.__code__,
-                                 {**vars(fast_module), "goes_out_now": _GOES_OUT_NOW})
-    monkeypatch.setattr(fast_module, "other_goes_out", true_3j)
+    true_3j = types.FunctionType(facts_module.other_goes_out.__code__,
+                                 {**vars(facts_module), "goes_out_now": _GOES_OUT_NOW})
+    monkeypatch.setattr(facts_module, "other_goes_out", true_3j)
     for mutation, seed, seat in GOING_OUT_DEALS:
-        monkeypatch.setattr(fast_module, "goes_out_now", _going_out_mutant(mutation))
+        monkeypatch.setattr(facts_module, "goes_out_now", _going_out_mutant(mutation))
         game, board = _race_deal(seed)
         assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), (mutation, seed)
 
@@ -543,7 +543,7 @@ def _any_seat_out(lead_any: bool, up: tuple[int, ...], dealt: tuple[int, ...], p
                   leader: int, target: int, exempt_bit: int) -> int:
     """A wrong fact 3j: any other seat that could go out at once if it were on lead is taken
     to go out, not only the seat on lead."""
-    from popejoan_solver.search.fast import goes_out_now
+    from popejoan_solver.search.facts import goes_out_now
 
     for seat, cards in enumerate(dealt):
         if seat != target and goes_out_now(lead_any, True, up, played, cards & ~played,
@@ -579,9 +579,9 @@ def test_the_other_seat_going_out_agrees_with_reference() -> None:
 
 def test_a_wrong_other_seat_going_out_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation test of fact 3j."""
-    from popejoan_solver.search import fast as fast_module
+    from popejoan_solver.search import facts as facts_module
 
-    monkeypatch.setattr(fast_module, "other_goes_out", _any_seat_out)
+    monkeypatch.setattr(facts_module, "other_goes_out", _any_seat_out)
     for seed, seat in OTHER_OUT_SEEDS:
         game, board = _race_deal(seed)
         assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), seed
@@ -622,12 +622,12 @@ def test_the_lead_floor_agrees_with_reference(compiled: bool) -> None:
 def test_a_wrong_lead_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation tests of fact 3k: each wrong version makes the Python engine disagree
     with the reference on its deals."""
-    from popejoan_solver.search import fast as fast_module
+    from popejoan_solver.search import facts as facts_module
 
     for mutation, seed, seat in LEAD_FLOOR_DEALS:
         game, board = _race_deal(seed)
         pope = FastEngine(game, board, compiled=False).slots.exempt_bit
-        monkeypatch.setattr(fast_module, "lead_floor", _lead_floor_mutant(mutation, pope))
+        monkeypatch.setattr(facts_module, "lead_floor", _lead_floor_mutant(mutation, pope))
         assert _mutant_differs(game, board, Objective(Goal.GUARANTEED, seat)), (mutation, seed)
 
 
@@ -686,9 +686,9 @@ def test_going_out_within_two_leads_agrees_with_reference(compiled: bool) -> Non
 def test_a_wrong_going_out_within_two_leads_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation test of fact 3l: taken to hold when the run stops on another seat's
     card, it makes the Python engine disagree with the reference on each deal above."""
-    from popejoan_solver.search import fast as fast_module
+    from popejoan_solver.search import facts as facts_module
 
-    monkeypatch.setattr(fast_module, "out_in_two", _out_in_two_any_stop)
+    monkeypatch.setattr(facts_module, "out_in_two", _out_in_two_any_stop)
     for seed, seat in OUT_IN_TWO_DEALS:
         game, board = _race_deal(seed)
         assert _mutant_differs(game, board, Objective(Goal.FORCED_WIN, seat)), seed
@@ -778,12 +778,12 @@ def test_isolated_cards_agree_with_reference(compiled: bool) -> None:
 def test_a_wrong_isolation_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation tests of fact 5: each wrong version makes the Python engine disagree with
     the reference on its deals."""
-    from popejoan_solver.search import fast as fast_module
+    from popejoan_solver.search import facts as facts_module
 
     for mutation, kind, rules, seed, seat, goal in ISOLATED_DEALS:
         with monkeypatch.context() as patch:
             for name, wrong in ISOLATION_MUTANTS[mutation].items():
-                patch.setattr(fast_module, name, wrong)
+                patch.setattr(facts_module, name, wrong)
             game, board = _isolated_deal(kind, rules, seed)
             assert _mutant_differs(game, board, Objective(goal, seat)), (mutation, seed)
 
@@ -794,13 +794,13 @@ def test_isolated_cards_save_nodes(monkeypatch: pytest.MonkeyPatch, switch: str,
                                    seed: int) -> None:
     """Facts 5 and 5b are used: on a 4-player first lead the Python engine searches fewer
     nodes with each than with it switched off (the same values)."""
-    from popejoan_solver.search import fast as fast_module
+    from popejoan_solver.search import facts as facts_module
 
     deal = short_deal(4, 6, seed, get_ruleset("hoyle-modernized"))
     game, board = Game.from_deal(deal), Board()
     with_fact = FastEngine(game, board, compiled=False)
     value = with_fact.value(Objective(Goal.GUARANTEED, 0), 0, 0)
-    monkeypatch.setattr(fast_module, switch, lambda *_: False)
+    monkeypatch.setattr(facts_module, switch, lambda *_: False)
     without = FastEngine(game, board, compiled=False)
     assert without.value(Objective(Goal.GUARANTEED, 0), 0, 0) == value
     assert with_fact.nodes < without.nodes
@@ -831,9 +831,9 @@ def test_a_wrong_own_isolation_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
     """The mutation test of fact 5b: used under the lowest-card lead rules (where leaving a
     card out changes which leads are legal) it gets the values of the britannica deals
     wrong."""
-    from popejoan_solver.search import fast as fast_module
+    from popejoan_solver.search import facts as facts_module
 
-    monkeypatch.setattr(fast_module, "own_isolation_applies",
+    monkeypatch.setattr(facts_module, "own_isolation_applies",
                         lambda goal, lead_any, awards, own: fast_own_isolation_applies(
                             goal, True, awards, own))
     for rules, seed, seat in OWN_ISOLATED_DEALS[:2]:
@@ -910,9 +910,9 @@ def test_isolated_cards_below_a_kept_card_are_not_played_first(compiled: bool) -
 
 def test_a_kept_card_above_ignored_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation test of that condition: the Python engine ignoring it gives the target 7."""
-    from popejoan_solver.search import fast as fast_module
+    from popejoan_solver.search import facts as facts_module
 
-    monkeypatch.setattr(fast_module, "isolated_cards", _isolated_ignoring_kept_above)
+    monkeypatch.setattr(facts_module, "isolated_cards", _isolated_ignoring_kept_above)
     game, board, played = _kept_card_above_position()
     assert FastEngine(game, board, compiled=False).value(
         Objective(Goal.GUARANTEED, 0), played, 1) == 7

@@ -162,6 +162,15 @@ VALIDATION = checks(
 """Translation validation (logic/validation.py): the encoding's step and settlement against
 the model's."""
 GAPS = checks("tests/test_mutation_gaps.py")
+PER_CARD = checks(
+    "tests/test_table.py::test_every_engine_reads_the_payment_per_card_left_from_the_table",
+    name="test_table.py::test_every_engine_reads_the_payment_per_card_left_from_the_table")
+"""The payment for each card left changed in the rule table alone: every engine follows it."""
+C_RESTATES = checks(
+    "tests/test_table.py::test_the_compiled_core_leads_and_settles_as_the_table_says",
+    name="test_table.py::test_the_compiled_core_leads_and_settles_as_the_table_says")
+"""What the C core restates for speed (the lead rule, the runs, the settlement) against the
+model's reading of the rule table."""
 CHOICE_PROOFS = checks("tests/test_choice_proofs.py", name="test_choice_proofs.py")
 """Choices inside a run in the proofs: the sets of outcomes validated, the replayed lines."""
 
@@ -426,7 +435,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "fast-runs-jump-dead-cards",
         "the fast engine's stretches run on over a card out of play (a dead card, the 8♦)",
-        (Hunk("popejoan_solver/search/fast.py",
+        (Hunk("popejoan_solver/search/slots.py",
               "        if pattern >> rank & 1:\n            up[rank] = (1 << rank) | up[rank + 1]",
               "        up[rank] = (pattern >> rank & 1) << rank | up[rank + 1]"),),
         (DIFFERENTIAL, GAPS),
@@ -434,9 +443,9 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "fast-block-pruning-any-rule",
         "the fast engine's Fact 3d block bound used under every lead rule, not only lead=any",
-        (Hunk("popejoan_solver/search/fast.py",
-              "        prune_blocks = sg.game.table.lead is LeadId.ANY",
-              "        prune_blocks = True"),),
+        (Hunk("popejoan_solver/search/kernel.py",
+              "    prune_blocks = sg.game.table.lead is LeadId.ANY",
+              "    prune_blocks = True"),),
         (DIFFERENTIAL, checks("tests/test_variants.py::test_the_engines_agree_on_the_new_rulesets",
                              "tests/test_solver.py")),
     ),
@@ -454,15 +463,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact3-no-last-stretch",
         "the C core's fact 3 bound as if the target climbed to the top of every stretch, its "
         "last one too (the unsound first version: it may go out in the middle of a run)",
-        (Hunk(CORE_C, "    val_t bound = c->all_mine - forced_total + saving_max;",
-              "    val_t bound = c->all_mine - forced_total;"),),
+        (Hunk(CORE_C, "    int paid_for = saving_max - forced_total;",
+              "    int paid_for = -forced_total;"),),
         (DIFFERENTIAL, checks("tests/test_solver.py")),
     ),
     Mutant(
         "c-fact3b-lead-always-charged",
         "the C core's fact 3b charges the seat on lead's card even when it may lie in the "
         "spans fact 3 already counted",
-        (Hunk(CORE_C, "    bound -= led_outside;", "    bound -= leader != t;"),),
+        (Hunk(CORE_C, "    paid_for -= led_outside;", "    paid_for -= leader != t;"),),
         (DIFFERENTIAL, checks("tests/test_solver.py")),
     ),
     Mutant(
@@ -587,7 +596,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-batch-bound-without-cards-left",
         "the C core's batch of leads starts each lead's search under a static bound that "
         "leaves out the others' cards left (what the leader takes going out)",
-        (Hunk(CORE_C, "            if (o != target) v[1] += popcount(c->dealt[o] & ~after);",
+        (Hunk(CORE_C, "            if (o != target) v[1] += c->per_card * popcount(c->dealt[o] & "
+                      "~after);",
               "            if (o != target) v[1] += 0;"),),
         (checks("tests/test_lead_values.py"),),
     ),
@@ -621,7 +631,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact6-leader-card-always",
         "the C core's floor with payments between players counts the card the target leads "
         "even when another seat is on lead",
-        (Hunk(CORE_C, "now + loss - held + (leader == target)", "now + loss - held + 1"),),
+        (Hunk(CORE_C, "now + loss + c->per_card * ((leader == target) - held)",
+              "now + loss + c->per_card * (1 - held)"),),
         (checks("tests/test_choices.py::"
                 "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
     ),
@@ -629,8 +640,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact6-losses-ignored",
         "the C core's floor with payments between players leaves out the others' Kings and "
         "Spin still to be played (what the target may yet pay)",
-        (Hunk(CORE_C, "now + loss - held + (leader == target)",
-              "now - held + (leader == target)"),),
+        (Hunk(CORE_C, "now + loss + c->per_card * ((leader == target) - held)",
+              "now + c->per_card * ((leader == target) - held)"),),
         (checks("tests/test_choices.py::"
                 "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
     ),
@@ -704,6 +715,91 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk(CORE_C, "            const int sure = n_own + popcount(run & held);",
               "            const int sure = n_own + popcount(run);"),),
         (checks("tests/test_solver.py::test_the_lead_floor_agrees_with_reference"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
+        "fast-one-counter-per-card",
+        "the Python fast engine's payoff counts one counter for each card left, not the rule "
+        "table's per_card_left",
+        (Hunk("popejoan_solver/search/slots.py",
+              "                        value += self.per_card * left.bit_count()",
+              "                        value += left.bit_count()"),),
+        (PER_CARD,),
+    ),
+    Mutant(
+        "c-one-counter-per-card",
+        "the C core's payoff counts one counter for each card left, not the rule table's "
+        "per_card_left",
+        (Hunk(CORE_C, "            if (!(left & c->exempt_bit)) value += c->per_card * "
+                      "popcount(left);",
+              "            if (!(left & c->exempt_bit)) value += popcount(left);"),),
+        (PER_CARD,),
+    ),
+    Mutant(
+        "c-fact3-one-counter-per-card",
+        "the C core's fact 3 bound counts one counter for each card the target is paid for, "
+        "not the rule table's per_card_left",
+        (Hunk(CORE_C, "    val_t bound = c->all_mine + c->per_card * paid_for;",
+              "    val_t bound = c->all_mine + paid_for;"),),
+        (PER_CARD,),
+    ),
+    Mutant(
+        "c-fact3d-one-counter-per-card",
+        "the C core's floor (facts 3c-3g) charges one counter for each card the target keeps, "
+        "not the rule table's per_card_left",
+        (Hunk(CORE_C, "    if (!(held & c->exempt_bit)) return c->per_card * (sure - "
+                      "popcount(held));",
+              "    if (!(held & c->exempt_bit)) return sure - popcount(held);"),),
+        (PER_CARD,),
+    ),
+    Mutant(
+        "c-fact6-one-counter-per-card",
+        "the C core's fact 6 bound (payments between players) counts one counter for each "
+        "card of the others, not the rule table's per_card_left",
+        (Hunk(CORE_C, "                        c->per_card * popcount(c->in_play & ~played & "
+                      "~c->dealt[target]);",
+              "                        popcount(c->in_play & ~played & ~c->dealt[target]);"),),
+        (PER_CARD,),
+    ),
+    Mutant(
+        "c-exempt-holder-pays",
+        "the C core's payoff charges the holder of an unplayed Pope for its cards when another "
+        "seat goes out (the exemption the rule table gives is lost)",
+        (Hunk(CORE_C, "        if (!(left & c->exempt_bit)) value -= c->per_card * popcount(left);",
+              "        value -= c->per_card * popcount(left);"),),
+        (C_RESTATES,),
+    ),
+    Mutant(
+        "c-lowest-in-hand-as-lowest-of-suit",
+        "the C core's lead generator takes lead=lowest-in-hand as lowest-of-suit",
+        (Hunk(CORE_C, "    if (c->lead_rule == LEAD_LOWEST_OF_SUIT) {",
+              "    if (c->lead_rule != LEAD_ANY) {"),),
+        (C_RESTATES,),
+    ),
+    Mutant(
+        "c-fact3d-block-any-rule",
+        "the C core's fact 3d floor counts the target's longest block as played first under "
+        "every lead rule, not only lead=any (one card otherwise)",
+        (Hunk(CORE_C, "c->lead_rule == LEAD_ANY ? own_block(held) : 1;",
+              "own_block(held);"),),
+        (DIFFERENTIAL,),
+    ),
+    Mutant(
+        "c-fact3e-pope-kept-any-rule",
+        "the C core's fact 3e takes the Pope's holder to keep it to the end under every lead "
+        "rule (under the lowest-card rules it may have to lead it)",
+        (Hunk(CORE_C, "    c->exempt_kept = c->exempt_bit && c->lead_rule == LEAD_ANY &&",
+              "    c->exempt_kept = c->exempt_bit &&"),),
+        (checks("tests/test_solver.py::test_the_kept_pope_floor_needs_lead_any"),
+         DIFFERENTIAL),
+    ),
+    Mutant(
+        "c-fact3g-pope-in-own-run",
+        "the C core's fact 3g plays the target's Pope among its own runs first (it may keep it, "
+        "exempt, to the end)",
+        (Hunk(CORE_C, "    return held & ~c->exempt_bit & ~at_or_below(",
+              "    return held & ~at_or_below("),),
+        (checks("tests/test_solver.py::test_the_own_runs_floor_agrees_with_reference"),
          DIFFERENTIAL),
     ),
 )

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from ..model.cards import Card
 from ..model.deal import Deal
 from ..model.play import Choice, Game, Position, RunTree, outcomes
-from ..search.api import _Driver, make_engine, play_board
+from ..search.api import make_engine, play_board
+from ..search.driver import Driver
 from ..search.fast import DEFAULT_TT_ENTRIES
 from ..search.leads import evaluate_leads
 from ..search.objective import Goal, Objective
@@ -131,7 +132,7 @@ def evaluate_options(deal: Deal, position: Position, choice: Choice, model: str 
     game = position.game
     board, _ = play_board(deal)
     seat = choice.chooser
-    driver = _Driver(make_engine("fast", game, board, deadline, TT_ENTRIES), game, board,
+    driver = Driver(make_engine("fast", game, board, deadline, TT_ENTRIES), game, board,
                      deadline)
     wins = None
     if forced_win:

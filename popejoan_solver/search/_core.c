@@ -90,6 +90,8 @@ typedef struct {
     int lieu_after_top, lieu_continues;
     int plain_after_lieu;  /* once the card in lieu is played, the game is a forced-run one */
     val_t game_stake;
+    val_t per_card;        /* what each card left in hand pays the seat that goes out: the
+                            * rule table's per_card_left */
     uint64_t exempt_bit;
     int exempt_slot;
     unsigned char *tt;     /* buckets of BUCKET_BYTES */
@@ -164,11 +166,11 @@ HOT static val_t payoff(const Core *c, uint64_t played, int winner, int seat) {
         for (int o = 0; o < c->n; o++) {
             if (o == winner) continue;
             uint64_t left = c->dealt[o] & ~played;
-            if (!(left & c->exempt_bit)) value += popcount(left);
+            if (!(left & c->exempt_bit)) value += c->per_card * popcount(left);
         }
     } else {
         uint64_t left = c->dealt[seat] & ~played;
-        if (!(left & c->exempt_bit)) value -= popcount(left);
+        if (!(left & c->exempt_bit)) value -= c->per_card * popcount(left);
     }
     return value;
 }
@@ -501,13 +503,13 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
         }
         if (whole - cheapest > saving_max) saving_max = whole - cheapest;
     }
-    val_t bound = c->all_mine - forced_total + saving_max;
+    int paid_for = saving_max - forced_total;  /* the others' cards the target is paid for */
     for (int o = 0; o < c->n; o++)
-        if (o != t) bound += popcount(c->dealt[o] & ~played);
+        if (o != t) paid_for += popcount(c->dealt[o] & ~played);
     /* Fact 3b (docs/solver.md): another seat on lead plays a card of its own now; if none
      * of its cards lies in the spans counted above, that is one more card not paid for. */
     int led_outside = leader != t && !(c->dealt[leader] & ~played & cover);
-    bound -= led_outside;
+    paid_for -= led_outside;
     /* Fact 3c: another seat's unplayed Pope outside those spans is either kept (its holder
      * then pays nothing, the Pope included) or played: one more card either way, unless it is
      * the card just charged for the seat on lead. */
@@ -528,10 +530,12 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
         if (led_outside && leader == x) least -= 1;  /* its lead is one of those cards */
         else if (led_outside && (c->dealt[leader] & stretch))  /* its lead may be in the stretch */
             least = (keep + 1 < lost ? keep + 1 : lost) - 1;
-        bound -= least;
-        /* never below what the target can make without going out (its awards) */
-        if (bound < c->all_mine - c->game_stake) bound = c->all_mine - c->game_stake;
+        paid_for -= least;
     }
+    val_t bound = c->all_mine + c->per_card * paid_for;
+    /* never below what the target can make without going out (its awards) */
+    if (pope && x != t && bound < c->all_mine - c->game_stake)
+        bound = c->all_mine - c->game_stake;
     return bound;
 }
 
@@ -605,18 +609,24 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need
  * holding the Pope (exempt) it pays nothing, or once the Pope is played it takes the Pope's
  * stake and pays the rest (fact 3c), or it keeps the Pope to the end (fact 3e). */
 static inline val_t pope_floor(const Core *c, uint64_t held, int sure) {
-    if (!(held & c->exempt_bit)) return sure - popcount(held);
-    val_t after_pope = c->exempt_mine - popcount(held) + (sure > 1 ? sure : 1);
+    if (!(held & c->exempt_bit)) return c->per_card * (sure - popcount(held));
+    val_t after_pope = c->exempt_mine + c->per_card * ((sure > 1 ? sure : 1) - popcount(held));
     return after_pope < 0 && !c->exempt_kept ? after_pope : 0;
 }
+
+/* The least whole q with q * k >= a, for k > 0 (C's division truncates towards zero: the
+ * ceiling for a <= 0). */
+static inline val_t ceil_div(val_t a, val_t k) { return a > 0 ? (a + k - 1) / k : a / k; }
 
 /* The fewest of the target's cards played (of those `held_now`) for which pope_floor reaches
  * `want` (at most 0: the awards already taken are at least beta). */
 static inline int race_needed(const Core *c, uint64_t held_now, val_t want) {
     const int n = popcount(held_now);
-    if (want < -64) want = -64;  /* any want this low needs none */
-    if (!(held_now & c->exempt_bit)) return (int)(want + n);  /* sure - n >= want */
-    const val_t least = want - c->exempt_mine + n;  /* max(sure, 1) >= least */
+    const val_t k = c->per_card;
+    if (k <= 0) return 0;  /* cards left pay nothing: the floor needs none played */
+    if (want < -64 * k) want = -64 * k;  /* any want this low needs none */
+    if (!(held_now & c->exempt_bit)) return (int)(n + ceil_div(want, k));  /* k (sure - n) >= want */
+    const val_t least = n + ceil_div(want - c->exempt_mine, k);  /* max(sure, 1) >= least */
     return least > 1 ? (int)least : 0;
 }
 
@@ -684,7 +694,8 @@ HOT static val_t lead_floor(const Core *c, uint64_t played, uint64_t held_now, u
             const int sure = n_own + popcount(run & held);
             const int pope_led = (run & held & c->exempt_bit) != 0;  /* then not exempt */
             value = taken_by(c, after, t) +
-                    (pope_led ? sure - popcount(held_now) : pope_floor(c, held_now, sure));
+                    (pope_led ? c->per_card * (sure - popcount(held_now))
+                              : pope_floor(c, held_now, sure));
         }
         if (value > floor) {
             floor = value;
@@ -1080,10 +1091,10 @@ HOT static int payment_bounds(const Core *c, uint64_t played, int leader, val_t 
         else loss += amount;
     }
     const int held = popcount(c->dealt[target] & ~played);
-    const val_t floor = now + loss - held + (leader == target);
+    const val_t floor = now + loss + c->per_card * ((leader == target) - held);
     if (floor >= *beta) { *cut = floor; return 1; }
     const val_t bound = now + gain + c->game_stake +
-                        popcount(c->in_play & ~played & ~c->dealt[target]);
+                        c->per_card * popcount(c->in_play & ~played & ~c->dealt[target]);
     if (bound <= *alpha) { *cut = bound; return 1; }
     if (floor > *alpha) *alpha = floor;
     if (bound < *beta) *beta = bound;
@@ -1321,10 +1332,10 @@ static PyObject *Core_lead_values(Core *c, PyObject *args) {
         const uint64_t after = general ? played : played | run;
         const int next = general ? leader : c->holder[top_index(run)];
         const int lead = general ? moves[i] : -1;
-        v[0] = paid - popcount(c->dealt[target] & ~after);
+        v[0] = paid - c->per_card * popcount(c->dealt[target] & ~after);
         v[1] = most;
         for (int o = 0; o < c->n; o++)
-            if (o != target) v[1] += popcount(c->dealt[o] & ~after);
+            if (o != target) v[1] += c->per_card * popcount(c->dealt[o] & ~after);
         if (deadline > 0 && now_seconds() > deadline) c->timed_out = 1;
         mtd(c, GOAL_GUARANTEED, target, after, next, lead, &v[0], &v[1], guess);
         if (v[0] == v[1]) guess = v[0];  /* the next lead starts from this one's value */
@@ -1382,20 +1393,27 @@ static int read_u64_list(PyObject *seq, uint64_t *out, Py_ssize_t want, const ch
     return (int)n;
 }
 
-/* Core(dealt, up, holder, lead_rule, awards, game_stake, exempt_bit, tt_entries, choices)
+/* Core(dealt, up, holder, lead_rule, awards, game_stake, exempt_bit, tt_entries, choices,
+ *      per_card)
  *   awards: sequence of (mask, ((seat, amount), ...)), amounts negative for a seat that pays;
- *   choices: (spin_slot, lieu_slot, lieu_after_top, lieu_continues), -1 for a slot not used. */
+ *   choices: (spin_slot, lieu_slot, lieu_after_top, lieu_continues), -1 for a slot not used;
+ *   per_card: what each card left in hand pays the seat that goes out (0 to 2**40). */
 static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     (void)kwds;
     PyObject *dealt, *up, *holder, *awards;
     int lead_rule;
-    val_t game_stake;
+    val_t game_stake, per_card;
     unsigned long long exempt_bit, tt_entries;
     int spin_slot, lieu_slot, lieu_after_top, lieu_continues;
-    if (!PyArg_ParseTuple(args, "OOOiOLKK(iiii)", &dealt, &up, &holder, &lead_rule, &awards,
+    if (!PyArg_ParseTuple(args, "OOOiOLKK(iiii)L", &dealt, &up, &holder, &lead_rule, &awards,
                           &game_stake, &exempt_bit, &tt_entries, &spin_slot, &lieu_slot,
-                          &lieu_after_top, &lieu_continues))
+                          &lieu_after_top, &lieu_continues, &per_card))
         return -1;
+    if (per_card < 0 || per_card > MAX_AMOUNT) {
+        PyErr_SetString(PyExc_ValueError, "per_card: from 0 to 2**40 counters a card");
+        return -1;
+    }
+    c->per_card = per_card;
     if (spin_slot < -1 || spin_slot >= 52 || lieu_slot < -1 || lieu_slot >= 52) {
         PyErr_SetString(PyExc_ValueError, "choices: a slot from 0 to 51, or -1");
         return -1;
@@ -1437,7 +1455,7 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "the Game stake must be from 0 to 2**40");
         return -1;
     }
-    val_t magnitude = game_stake + 64;  /* the most a value can be, the cards included */
+    val_t magnitude = game_stake + 64 * per_card;  /* the most a value can be, cards included */
     if (na > MAX_AWARDS) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "too many awards"); return -1; }
     c->n_awards = (int)na;
     for (Py_ssize_t a = 0; a < na; a++) {

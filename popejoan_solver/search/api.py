@@ -1,4 +1,5 @@
-"""Solve a deal double dummy: every seat's values, the leader's leads and an optimal line."""
+"""Solve a deal double dummy: every seat's values, the leader's leads and an optimal line; the
+engines by name, the board a deal is played on, and the threads that search seats side by side."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from functools import cache, cached_property
-from typing import Protocol, TypeVar
+from functools import cache
+from typing import TypeVar
 
 from ..model.arguments import (
     check_deal,
@@ -21,45 +22,20 @@ from ..model.arguments import (
     shown,
 )
 from ..model.board import Board
-from ..model.cards import Card, Mask
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError, clip
-from ..model.play import Choice, Game, Position, Run, RunTree
-from ..model.settlement import (
-    TurnupAward,
-    apply_to_board,
-    compartments_taken,
-    dressing,
-    going_out,
-    play_values,
-    turnup_award,
-)
-from ..model.table import award_shares
+from ..model.play import Game, Position
+from ..model.settlement import TurnupAward, apply_to_board, dressing, turnup_award
+from .driver import Driver, Engine
 from .fast import COMPILED, DEFAULT_TT_ENTRIES, FastEngine
-from .objective import INF, Goal, Objective, SearchTimeoutError
+from .line import optimal_line
+from .objective import Goal, Objective
 from .reference import ReferenceEngine
-from .result import LeadResult, LineStep, SeatResult, Solution, SolveStats, Value
+from .result import LeadResult, SeatResult, Solution, SolveStats, Value
 
 ENGINES = ("fast", "reference")
 
 _T = TypeVar("_T")
-
-
-class Engine(Protocol):
-    """What the driver needs of a search engine."""
-
-    name: str
-
-    @property
-    def nodes(self) -> int: ...
-
-    def value(self, objective: Objective, played: Mask, leader: int,
-              known: tuple[int, int] | None = None, guess: int | None = None) -> int: ...
-
-    def at_least(self, objective: Objective, played: Mask, leader: int,
-                 threshold: int) -> bool: ...
-
-    def cancel(self) -> None: ...
 
 
 _LIVE: weakref.WeakSet[Engine] = weakref.WeakSet()
@@ -121,164 +97,6 @@ def play_board(deal: Deal) -> tuple[Board, TurnupAward | None]:
     return found
 
 
-class StaticBounds:
-    """Bounds true of every line, from tables built once per deal: a seat pays at most its
-    cards and takes at most everything; a payment between players whose card is played is
-    already fixed, one still to come may go either way (its holder gains, every other seat
-    pays)."""
-
-    def __init__(self, game: Game, board: Board) -> None:
-        self.dealt = game.dealt
-        self.total = board.total()
-        payments = []
-        for award in game.table.awards(game.trumps):
-            if award.compartment is not None:
-                continue
-            per_seat = [0] * game.players
-            for taker, amount in award_shares(award, tuple(game.holder[c] for c in award.cards),
-                                              0, game.players):
-                per_seat[taker] += amount
-            if any(per_seat):
-                payments.append((sum(1 << c for c in award.cards), tuple(per_seat)))
-        self.payments = tuple(payments)
-
-    def __call__(self, objective: Objective, played: Mask) -> Value:
-        if objective.goal is Goal.FORCED_WIN:
-            return Value(0, 1)
-        seat = objective.seat
-        low = -(self.dealt[seat] & ~played).bit_count()
-        high = self.total + sum((cards & ~played).bit_count()
-                                for other, cards in enumerate(self.dealt) if other != seat)
-        for cards, per_seat in self.payments:
-            share = per_seat[seat]
-            if played & cards == cards:
-                low, high = low + share, high + share
-            elif share < 0:
-                low += share
-            else:
-                high += share
-        return Value(low, high)
-
-
-def static_bounds(game: Game, board: Board, objective: Objective, played: Mask) -> Value:
-    """:class:`StaticBounds` of one position (building its tables each time)."""
-    return StaticBounds(game, board)(objective, played)
-
-
-class _Driver:
-    """Runs the engine under one deadline and turns a timeout into proven bounds."""
-
-    def __init__(self, engine: Engine, game: Game, board: Board,
-                 deadline: float | None) -> None:
-        self.engine = engine
-        self.game = game
-        self.board = board
-        self.deadline = deadline
-        self.exact = True
-
-    @cached_property
-    def static_bounds(self) -> StaticBounds:
-        """The deal's static bounds, built on the first search this driver makes (the compiled
-        core's batch of leads makes none here)."""
-        return StaticBounds(self.game, self.board)
-
-    def value(self, objective: Objective, played: Mask, leader: int,
-              known: Value | None = None, guess: int | None = None) -> Value:
-        """The position's value, or bounds past the deadline; ``known`` bounds narrow it and
-        ``guess`` is where the search starts (it changes no value, only the nodes)."""
-        winner = self.game.winner(played)
-        if winner >= 0:
-            if objective.goal is Goal.FORCED_WIN:
-                return Value.exact(int(winner == objective.seat))
-            return Value.exact(play_values(self.game, self.board, played, winner)[objective.seat])
-        fallback = self.static_bounds(objective, played)
-        if known is not None:
-            fallback = Value(max(fallback.lower, known.lower), min(fallback.upper, known.upper))
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            self.exact = False
-            return fallback
-        try:
-            return Value.exact(self.engine.value(objective, played, leader,
-                                                 (fallback.lower, fallback.upper), guess))
-        except SearchTimeoutError:
-            self.exact = False
-            proven = getattr(self.engine, "bounds", (fallback.lower, fallback.upper))
-            return Value(max(proven[0], fallback.lower), min(proven[1], fallback.upper))
-
-    def at_least(self, objective: Objective, played: Mask, leader: int,
-                 threshold: int) -> bool | None:
-        """Whether the position's value is at least ``threshold``; None past the deadline."""
-        winner = self.game.winner(played)
-        if winner >= 0:
-            return self.value(objective, played, leader).lower >= threshold
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            self.exact = False
-            return None
-        try:
-            return self.engine.at_least(objective, played, leader, threshold)
-        except SearchTimeoutError:
-            self.exact = False
-            return None
-
-    def paranoid_values(self, seat: int, position: Position,
-                        leads: list[LeadResult] | None) -> tuple[Value, Value]:
-        """A seat's (0-based) guaranteed value and forced win, against all the others.
-
-        A forced win is worth at least the Game stake. The guaranteed value of the seat on lead
-        is the best of its ``leads`` when they were computed.
-        """
-        played, leader = position.played, position.leader
-        win = self.value(Objective(Goal.FORCED_WIN, seat), played, leader)
-        if leads:
-            return Value(max(lead.guaranteed.lower for lead in leads),
-                         max(lead.guaranteed.upper for lead in leads)), win
-        floor = Value(self.board.game, INF) if win.lower == 1 else None
-        return self.value(Objective(Goal.GUARANTEED, seat), played, leader, floor), win
-
-    def best_case(self, seat: int, position: Position, floor: Value | None) -> Value:
-        """A seat's best case; ``floor`` (its guaranteed value, if known) is a lower bound."""
-        known = Value(floor.lower, INF) if floor is not None else None
-        return self.value(Objective(Goal.BEST_CASE, seat), position.played, position.leader,
-                          known)
-
-    def lead_value(self, position: Position, lead: Card) -> LeadResult:
-        """A legal lead of the seat on lead with the guaranteed value it keeps after it."""
-        position.play(lead)  # checks the lead
-        tree = position.game.run_tree(position.played, position.leader, lead)
-        return LeadResult(lead, self.tree_value(Objective(Goal.GUARANTEED, position.leader),
-                                                position, tree))
-
-    def tree_value(self, objective: Objective, position: Position, tree: RunTree,
-                   guess: int | None = None) -> Value:
-        """The value of a lead's run from ``position``, each choice in it taken by its
-        chooser (bounds combine the same way past the deadline); every search of the tree
-        starts from ``guess`` if given."""
-        if isinstance(tree, Run):
-            after = position.after(tree)
-            return self.value(objective, after.played, after.leader, guess=guess)
-        values = [self.tree_value(objective, position, option, guess)
-                  for option in tree.options]
-        pick = max if objective.maximises(tree.chooser) else min
-        return Value(pick(v.lower for v in values), pick(v.upper for v in values))
-
-    def tree_at_least(self, objective: Objective, position: Position, tree: RunTree,
-                      threshold: int) -> bool | None:
-        """Whether a lead's run from ``position`` is worth at least ``threshold``, each choice
-        taken by its chooser; None past the deadline."""
-        if isinstance(tree, Run):
-            after = position.after(tree)
-            return self.at_least(objective, after.played, after.leader, threshold)
-        answers = []
-        for option in tree.options:
-            answer = self.tree_at_least(objective, position, option, threshold)
-            if answer is None:
-                return None
-            if answer == objective.maximises(tree.chooser):
-                return answer
-            answers.append(answer)
-        return answers[-1]
-
-
 def solve(
     deal: Deal,
     *,
@@ -323,13 +141,13 @@ def solve(
                         award.transfers, paid_for_dressing, tuple(notes))
     position = Position(game, deal.played_mask, leader)
     workers = _worker_count(threads, engine, len(chosen))
-    drivers = [_Driver(make_engine(engine, game, board, deadline, tt_entries), game, board,
+    drivers = [Driver(make_engine(engine, game, board, deadline, tt_entries), game, board,
                        deadline) for _ in range(workers)]
 
     def work() -> Solution:
         results, leads = _search_seats(drivers, position, chosen)
         focus = line_seat if line_seat is not None else (chosen[0] if seats else leader + 1)
-        line = _optimal_line(drivers[0], position, board, results, focus) if with_line else ()
+        line = optimal_line(drivers[0], position, board, results, focus) if with_line else ()
         engines = [d.engine for d in drivers]
         stats = SolveStats(sum(e.nodes for e in engines), time.monotonic() - started,
                            engines[0].name, all(d.exact for d in drivers),
@@ -357,7 +175,7 @@ def interruptible(work: Callable[[], _T], engines: Sequence[Engine]) -> _T:
         pool.shutdown(wait=True)
 
 
-def _search_seats(drivers: list[_Driver], position: Position, chosen: list[int],
+def _search_seats(drivers: list[Driver], position: Position, chosen: list[int],
                   ) -> tuple[list[SeatResult], list[LeadResult]]:
     """Every chosen seat's values and the leads of the seat on lead."""
     if len(drivers) == 1:
@@ -365,7 +183,7 @@ def _search_seats(drivers: list[_Driver], position: Position, chosen: list[int],
     return _seats_side_by_side(drivers, position, chosen)
 
 
-def _seats_in_turn(driver: _Driver, position: Position, chosen: list[int],
+def _seats_in_turn(driver: Driver, position: Position, chosen: list[int],
                    ) -> tuple[list[SeatResult], list[LeadResult]]:
     """One search after another; each best case starts above the seat's guaranteed value."""
     leads = [driver.lead_value(position, lead) for lead in position.legal_leads()]
@@ -378,17 +196,17 @@ def _seats_in_turn(driver: _Driver, position: Position, chosen: list[int],
     return results, leads
 
 
-def _seats_side_by_side(drivers: list[_Driver], position: Position, chosen: list[int],
+def _seats_side_by_side(drivers: list[Driver], position: Position, chosen: list[int],
                         ) -> tuple[list[SeatResult], list[LeadResult]]:
     """The searches of different seats and goals are independent: the compiled core runs them
     without the GIL, each on an engine (and transposition table) of its own thread."""
     leader = position.leader
     n = position.game.players
-    idle: queue.SimpleQueue[_Driver] = queue.SimpleQueue()
+    idle: queue.SimpleQueue[Driver] = queue.SimpleQueue()
     for driver in drivers:
         idle.put(driver)
 
-    def on_a_driver(job: Callable[[_Driver], _T]) -> _T:
+    def on_a_driver(job: Callable[[Driver], _T]) -> _T:
         driver = idle.get()
         try:
             return job(driver)
@@ -396,7 +214,7 @@ def _seats_side_by_side(drivers: list[_Driver], position: Position, chosen: list
             idle.put(driver)
 
     def paranoid_job(seat: int, leads: list[LeadResult] | None = None,
-                     ) -> Callable[[_Driver], tuple[Value, Value]]:
+                     ) -> Callable[[Driver], tuple[Value, Value]]:
         return lambda driver: driver.paranoid_values(seat - 1, position, leads)
 
     pool = ThreadPoolExecutor(len(drivers))
@@ -423,17 +241,6 @@ def _seats_side_by_side(drivers: list[_Driver], position: Position, chosen: list
     finally:
         # On an error or Ctrl-C, searches not yet started are dropped, not waited for.
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _optimal_line(driver: _Driver, position: Position, board: Board,
-                  results: list[SeatResult], focus: int) -> tuple[LineStep, ...]:
-    """The line that defends ``focus``'s guaranteed value (none if that value is not exact)."""
-    objective = Objective(Goal.GUARANTEED, focus - 1)
-    known = [r.guaranteed for r in results if r.seat == focus]
-    value = known[0] if known else driver.value(objective, position.played, position.leader)
-    if not value.is_exact:
-        return ()
-    return _principal_line(driver, position, board, objective, value.lower)
 
 
 MAX_TT_ENTRIES = 1 << 40
@@ -517,65 +324,8 @@ def forced_win(deal: Deal, seat: int, *, time_limit: float | None = None,
     board, award = play_board(deal)
     if award is not None and not award.deal_is_played:
         return Value.exact(0)
-    driver = _Driver(make_engine("fast", game, board, deadline, tt_entries), game, board,
+    driver = Driver(make_engine("fast", game, board, deadline, tt_entries), game, board,
                      deadline)
     objective = Objective(Goal.FORCED_WIN, seat - 1)
     return interruptible(lambda: driver.value(objective, deal.played_mask, deal.leader),
                          [driver.engine])
-
-
-def _principal_line(driver: _Driver, position: Position, board: Board,
-                    objective: Objective, value: int) -> tuple[LineStep, ...]:
-    """Follow, from ``position`` (whose exact value is ``value``), leads that keep that value.
-
-    The focus seat takes its first lead whose value is at least ``value``, the others their
-    first lead whose value is at most ``value`` — in the order of the legal leads (clubs first,
-    lowest first), so ties go to the first; one null-window search per lead tried. Past a time
-    limit the line is cut short.
-    """
-    steps: list[LineStep] = []
-    game = position.game
-    while not position.is_over:
-        maximising = objective.maximises(position.leader)
-        chosen: tuple[Run, Position] | None = None
-        for lead in position.legal_leads():
-            tree = game.run_tree(position.played, position.leader, lead)
-            keeps = driver.tree_at_least(objective, position, tree,
-                                         value if maximising else value + 1)
-            if keeps is None:
-                return tuple(steps)
-            if keeps == maximising:
-                run = _chosen_run(driver, objective, position, tree, value)
-                if run is None:
-                    return tuple(steps)
-                chosen = (run, position.after(run))
-                break
-        if chosen is None:
-            raise AssertionError(f"no lead keeps the value {value} (solver inconsistency)")
-        run, after = chosen
-        before = set(compartments_taken(game, board, position.played))
-        paid = [t for t in compartments_taken(game, board, after.played) if t not in before]
-        if run.winner >= 0:
-            paid += going_out(game, board, after.played, run.winner)
-        steps.append(LineStep(run, tuple(paid)))
-        position = after
-    return tuple(steps)
-
-
-def _chosen_run(driver: _Driver, objective: Objective, position: Position, tree: RunTree,
-                value: int) -> Run | None:
-    """The run of a lead worth ``value``: at each choice its chooser's first option that keeps
-    the value (None past the deadline)."""
-    while isinstance(tree, Choice):
-        maximising = objective.maximises(tree.chooser)
-        for option in tree.options:
-            keeps = driver.tree_at_least(objective, position, option,
-                                         value if maximising else value + 1)
-            if keeps is None:
-                return None
-            if keeps == maximising:
-                tree = option
-                break
-        else:
-            raise AssertionError(f"no option keeps the value {value} (solver inconsistency)")
-    return tree

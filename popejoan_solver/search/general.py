@@ -10,57 +10,32 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..model.cards import Mask
 from ..model.table import LeadId
+from . import facts
 from .objective import INF, Goal, Objective, SearchTimeoutError
-
-if TYPE_CHECKING:
-    from .fast import FastEngine
-
-Search = Callable[[Mask, int, int, int], int]
+from .slots import SlotGame, lieu_goes_on
+from .state import Search, SearchState
 
 
-def lieu_goes_on(slot: int, lieu: int, continues: bool, in_play: Mask, played: Mask) -> int:
-    """The card a run goes on to once the card in lieu (``lieu``, the Pope) is played at a stop
-    on ``slot``: the card above the missing one, if the reading goes on and that card can be
-    played; else -1 (the Pope's player leads). The 7♦'s missing card is the 8♦, above which
-    is the Pope itself: the run goes on from the 10♦."""
-    if not continues or slot % 13 > 10:
-        return -1
-    above = slot + 2
-    if above == lieu:
-        if above % 13 == 12:
-            return -1
-        above += 1
-    return above if in_play >> above & 1 and not played >> above & 1 else -1
-
-
-def own_run_skipped(run: Mask, own: Mask, goes_on: int) -> bool:
-    """Fact 4 in the general mode (docs/solver.md, "Choices inside a run"): a lead whose
-    ``run`` (the unplayed cards from it to the top of its stretch) is two or more of the
-    leader's ``own`` cards is not searched, the leader's top card of it being led first;
-    but not where the Pope in lieu at the run's stop would carry it on (to ``goes_on``; -1
-    for none): no other order of the leader's leads plays that run."""
-    return not run & ~own and bool(run & (run - 1)) and goes_on < 0
-
-
-def general_searcher(engine: FastEngine, objective: Objective) -> Search:
-    """The alpha-beta closure of one objective in general mode (transposition table shared
-    with later searches of the same objective, as in the forced-run mode)."""
-    sg = engine.slots
-    table = engine._tables.setdefault(objective, {})
+def general_searcher(slots: SlotGame, objective: Objective, state: SearchState,
+                     plain: Search | None) -> Search:
+    """The alpha-beta closure of one objective in general mode (transposition table in
+    ``state``, shared with later searches of the same objective, as in the forced-run mode).
+    ``plain`` is the forced-run kernel's search of the objective, which takes over once the
+    card in lieu is played where no other choice is left (``slots.plain_after_lieu``)."""
+    sg = slots
+    table = state.table(objective)
     dealt, holder, in_play = sg.dealt, sg.holder, sg.in_play
     leads = sg.lead_generator()
     target = objective.seat
     is_max = tuple(objective.maximises(s) for s in range(sg.players))
     spin, lieu = sg.spin_slot, sg.lieu_slot
-    deadline = engine.deadline
-    plain = engine._searcher(objective) if sg.plain_after_lieu else None
+    deadline = state.deadline
     up = sg.up
     lead_any = sg.game.table.lead is LeadId.ANY
-    skipped = own_run_skipped  # the mutation test patches it: looked up here
+    skipped = facts.own_run_skipped  # the mutation test patches it: looked up here
 
     def terminal(played: Mask, winner: int) -> int:
         if objective.goal is Goal.FORCED_WIN:
@@ -123,8 +98,8 @@ def general_searcher(engine: FastEngine, objective: Objective) -> Search:
             # The Pope played, every run is forced again: the Pope, the bottom card of its
             # stretch, is left behind as if dead, and the facts of docs/solver.md hold.
             return plain(played, leader, alpha, beta)
-        engine._nodes += 1
-        if engine._nodes & 1023 == 0 and (engine.cancelled or (
+        state.nodes += 1
+        if state.nodes & 1023 == 0 and (state.cancelled or (
                 deadline is not None and time.monotonic() > deadline)):
             raise SearchTimeoutError
         key = played << 3 | leader
@@ -165,7 +140,7 @@ def general_searcher(engine: FastEngine, objective: Objective) -> Search:
             lower = max(lower, best)
         else:
             lower = upper = best
-        if len(table) >= engine.tt_entries:
+        if len(table) >= state.tt_entries:
             table.clear()
         table[key] = (lower, upper, chosen)
         return best

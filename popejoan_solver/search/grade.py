@@ -17,7 +17,8 @@ from ..model.cards import Card, card_name
 from ..model.deal import Deal
 from ..model.errors import IllegalPlayError, PopeJoanError
 from ..model.play import Game, Position, Run
-from .api import _Driver, interruptible, make_engine, play_board
+from .api import interruptible, make_engine, play_board
+from .driver import Driver
 from .fast import DEFAULT_TT_ENTRIES
 from .objective import Goal, Objective
 from .result import Value
@@ -67,7 +68,7 @@ def grade_line(deal: Deal, runs: Sequence[Run], *, time_limit: float | None = No
         if runs:
             raise IllegalPlayError("the deal is not played: Pope was turned up")
         return []
-    driver = _Driver(make_engine("fast", game, board, deadline, tt_entries), game, board,
+    driver = Driver(make_engine("fast", game, board, deadline, tt_entries), game, board,
                      deadline)
     positions = _positions(Position(game, deal.played_mask, deal.leader), runs)
 

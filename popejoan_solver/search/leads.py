@@ -22,13 +22,8 @@ from ..model.deal import Deal
 from ..model.errors import PopeJoanError
 from ..model.play import Game, Position
 from ..model.settlement import best_without_going_out
-from .api import (
-    _Driver,
-    check_tt_entries,
-    interruptible,
-    make_engine,
-    play_board,
-)
+from .api import check_tt_entries, interruptible, make_engine, play_board
+from .driver import Driver
 from .fast import DEFAULT_TT_ENTRIES, FastEngine
 from .objective import Goal, Objective
 from .result import Value
@@ -89,7 +84,7 @@ def evaluate_leads(deal: Deal, *, forced_win: bool = True, time_limit: float | N
     if (award is not None and not award.deal_is_played) or position.is_over:
         return LeadValues((), 0, True)
     entries = DEFAULT_TT_ENTRIES if tt_entries is None else tt_entries
-    driver = _Driver(make_engine(engine, game, board, deadline, entries), game, board, deadline)
+    driver = Driver(make_engine(engine, game, board, deadline, entries), game, board, deadline)
 
     staying = cache(partial(best_without_going_out, game, board, position.leader))
 
@@ -107,7 +102,7 @@ def evaluate_leads(deal: Deal, *, forced_win: bool = True, time_limit: float | N
     return LeadValues(leads, driver.engine.nodes, driver.exact)
 
 
-def _batch_evals(driver: _Driver, position: Position,
+def _batch_evals(driver: Driver, position: Position,
                  found: dict[Card, tuple[tuple[int, int], tuple[int, int]]],
                  done: bool) -> tuple[LeadEval, ...]:
     """The compiled core's values of every lead (FastEngine.lead_values), as LeadEvals in card
@@ -136,7 +131,7 @@ def _checked_guesses(guesses: Mapping[Card, int] | None) -> dict[Card, int]:
     return dict(guesses)
 
 
-def _lead_eval(driver: _Driver, board: Board, position: Position, lead: Card,
+def _lead_eval(driver: Driver, board: Board, position: Position, lead: Card,
                forced_win: bool, staying: Callable[[], int],
                guess: int | None = None) -> LeadEval:
     """One lead's values: its paranoid value first, then its forced win, known without a
