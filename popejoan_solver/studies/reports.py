@@ -13,9 +13,10 @@ from ..files.writing import (
     save_figure,
     write_output,
 )
+from ..intervals import wilson
 from ..model.errors import clip
 from .hoyle_maxims import MAXIMS, MaximSummary
-from .stats import Group, interval_text, plot, wilson
+from .stats import Group, interval_text, plot
 
 REPORT_FILES: Final = {"seat-values": ("seat-values.md", "seat-values.png"),
                        "hoyle-maxims": ("hoyle-maxims.md", "hoyle-maxims.png")}
