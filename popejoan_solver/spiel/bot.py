@@ -117,17 +117,19 @@ class Rollout(mcts.Evaluator):  # type: ignore[misc]
 
 
 def _run(bot: Any, root: PopeJoanState, seconds: float | None) -> list[tuple[int, float]]:
-    """The search's final policy: a fixed number of simulations, or as many as fit."""
+    """The search's final policy: a fixed number of simulations (OpenSpiel's ``run_search``),
+    or as many as fit in ``seconds`` (its loop with a deadline, through the bot's public
+    methods: the root's node is kept here, as nothing else reads it)."""
     if seconds is None:
         return list(bot.run_search(root))
     bot.reset()
-    bot._root_node = bot.create_new_node(root)
+    root_node = bot.create_new_node(root)
     deadline = time.perf_counter() + seconds
     while True:
         bot.run_simulation(bot.sample_root_state(root))
         if time.perf_counter() >= deadline:
             break
-    return list(bot.get_final_policy(root, bot._root_node))
+    return list(bot.get_final_policy(root, root_node))
 
 
 def _number(options: Mapping[str, str], key: str, spec: str, default: float, high: float,

@@ -124,6 +124,7 @@ def load_cases(directory: Path) -> list[Case]:
 
 
 def case_deal(case: Case) -> Deal:
+    """The case's deal: its ``deal`` table, on a named ``base`` deal where it gives one."""
     table = dict(case.data.get("deal", {}))
     base = table.pop("base", None)
     if base is not None:
@@ -135,7 +136,9 @@ def case_deal(case: Case) -> Deal:
     return deal_from_json(table)
 
 
-def _play(deal: Deal, leads: list[str]) -> tuple[Position, list[Run]]:
+def play_leads(deal: Deal, leads: list[str]) -> tuple[Position, list[Run]]:
+    """A case's ``leads`` (each a step as a line of play writes it, ``8S+9D@9S``) played from
+    ``deal``: the position reached and the runs played."""
     position = Position.from_deal(deal)
     runs = []
     for text in leads:
@@ -206,7 +209,7 @@ def _check(case: Case) -> CaseResult:
         _set_checks(checks, "stops", stops, expect)
         _set_checks(checks, "cannot_be_led_to", unreachable, expect)
     elif case.kind == "lead":
-        position, runs = _play(deal, case.data.get("leads", []))
+        position, runs = play_leads(deal, case.data.get("leads", []))
         run = runs[-1]
         findings += [r.describe() for r in runs]
         if "run" in expect:
@@ -226,7 +229,7 @@ def _check(case: Case) -> CaseResult:
             checks.append(Check("stops after the lead include", sorted(want),
                                 sorted(want & stops)))
     elif case.kind == "settlement":
-        position, runs = _play(deal, case.data.get("leads", []))
+        position, runs = play_leads(deal, case.data.get("leads", []))
         findings += [r.describe() for r in runs]
         winner = position.winner
         result = settle(deal, position.played, winner) if winner >= 0 else None
@@ -316,7 +319,7 @@ def _check_seat_view(case: Case, expect: Mapping[str, Any]) -> CaseResult:
     that cannot be led to from its view."""
     deal = case_deal(case)
     seat = case.data["seat"]
-    _, runs = _play(deal, case.data.get("leads", []))
+    _, runs = play_leads(deal, case.data.get("leads", []))
     k = knowledge(deal, seat - 1, runs)
     report = known_stops(k, deal)
     dead = set(_names(iter_mask(k.known_dead)))
