@@ -15,10 +15,9 @@ import tomllib
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .arguments import check_deal
 from .board import Board, Compartment
 from .cards import RANK_LETTERS, Card, CardSet, Mask, card_name, format_cards, make_card
-from .deal import Deal
+from .deal import Deal, check_deal
 from .errors import CardError, IllegalPlayError, NotationError, clip
 from .play import Position, Run
 from .rules import DEFAULT_RULESET, get_ruleset

@@ -13,7 +13,6 @@ from functools import cache, cached_property
 from typing import Protocol, TypeVar
 
 from ..model.arguments import (
-    check_deal,
     check_flag,
     check_seat,
     check_time_limit,
@@ -22,7 +21,7 @@ from ..model.arguments import (
 )
 from ..model.board import Board
 from ..model.cards import Card, Mask
-from ..model.deal import Deal
+from ..model.deal import Deal, check_deal
 from ..model.errors import PopeJoanError, clip
 from ..model.play import Choice, Game, Position, Run, RunTree
 from ..model.settlement import (
