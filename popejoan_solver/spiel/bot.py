@@ -27,7 +27,8 @@ from ..model.errors import clip
 from ..model.rules import Ruleset
 from ..model.table import compile_rules
 from ..seat import Knowledge, sample_deals
-from .game import CHOICE_BASE, PopeJoanState, load
+from .game import load
+from .state import CHOICE_BASE, PopeJoanState
 from .worlds import state_from
 
 OPTIONS = ("simulations", "time", "uct", "worlds", "peek")
