@@ -1,5 +1,5 @@
 """The ``ismcts`` bot: OpenSpiel's information-set MCTS (Cowling, Powley and Whitehouse 2012)
-over the Pope Joan game of :mod:`.game`, searching from what the seat knows.
+over the Pope Joan game of :mod:`..spiel`, searching from what the seat knows.
 
 Every simulation starts from a deal drawn exactly uniformly from those consistent with the
 seat's :class:`~popejoan_solver.seat.Knowledge` (``seat.sample_deals``), rebuilt as an OpenSpiel
@@ -21,15 +21,15 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
-from ..bots.base import BotError, ChoiceRequest, LeadRequest
 from ..model.cards import Card
 from ..model.errors import clip
 from ..model.rules import Ruleset
 from ..model.table import compile_rules
 from ..seat import Knowledge, sample_deals
-from .game import load
-from .state import CHOICE_BASE, PopeJoanState
-from .worlds import state_from
+from ..spiel.game import load
+from ..spiel.state import CHOICE_BASE, PopeJoanState
+from ..spiel.worlds import state_from
+from .base import BotError, ChoiceRequest, LeadRequest
 
 OPTIONS = ("simulations", "time", "uct", "worlds", "peek")
 MAX_SIMULATIONS = 100_000
