@@ -681,7 +681,9 @@ class FastEngine:
         high += sum((sg.dealt[o] & ~played).bit_count() for o in range(sg.players) if o != seat)
         return low, high
 
-    def _searcher(self, objective: Objective) -> Callable[[Mask, int, int, int], int]:
+    # The search kernel, whole on purpose: one closure with its locals bound for speed, every
+    # pruning fact cited at its cut (docs/solver.md); splitting it costs a call per node.
+    def _searcher(self, objective: Objective) -> Callable[[Mask, int, int, int], int]:  # noqa: C901
         """Build the alpha-beta closure for one objective (locals bound for speed)."""
         sg = self.slots
         table = self._tables.setdefault(objective, {})
@@ -749,7 +751,8 @@ class FastEngine:
                 return 1 if winner == target else 0
             return payoff(final, winner, target)
 
-        def search(played: Mask, leader: int, alpha: int, beta: int) -> int:
+        # The alpha-beta search itself (see _searcher): one function, a call per node.
+        def search(played: Mask, leader: int, alpha: int, beta: int) -> int:  # noqa: C901
             if isolating if leader != target else own_isolating:
                 # Facts 5 and 5b: the seat on lead plays its isolated cards first.
                 played |= isolate(stretch, in_play, dealt, played, leader,

@@ -46,7 +46,9 @@ def own_run_skipped(run: Mask, own: Mask, goes_on: int) -> bool:
     return not run & ~own and bool(run & (run - 1)) and goes_on < 0
 
 
-def general_searcher(engine: FastEngine, objective: Objective) -> Search:
+# The general mode's search kernel, whole on purpose as the forced-run one (fast.py): one
+# closure with its locals bound for speed, every pruning fact cited at its cut.
+def general_searcher(engine: FastEngine, objective: Objective) -> Search:  # noqa: C901
     """The alpha-beta closure of one objective in general mode (transposition table shared
     with later searches of the same objective, as in the forced-run mode)."""
     sg = engine.slots
