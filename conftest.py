@@ -1,7 +1,8 @@
-"""Collection rules for the whole tree: the OpenSpiel adapter's modules are collected (for
-doctests) only when the ``openspiel`` extra is installed; tests/test_openspiel.py skips with
-the reason otherwise."""
+"""Collection rules for the whole tree: the OpenSpiel adapter's modules and the ismcts bot are
+collected (for doctests) only when the ``openspiel`` extra is installed; tests/test_openspiel.py
+skips with the reason otherwise."""
 
 import importlib.util
 
-collect_ignore_glob = [] if importlib.util.find_spec("pyspiel") else ["popejoan_solver/spiel/*"]
+collect_ignore_glob = ([] if importlib.util.find_spec("pyspiel")
+                       else ["popejoan_solver/spiel/*", "popejoan_solver/bots/ismcts.py"])

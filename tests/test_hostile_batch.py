@@ -403,15 +403,15 @@ def test_killing_the_batch_leaves_no_worker_and_a_rerun_completes(
 WORKER_SCRIPT = """
 import ctypes, os, sys, time
 from concurrent.futures import ProcessPoolExecutor
-from popejoan_solver.jobs import batch
+from popejoan_solver.jobs import pool as jobs_pool
 if sys.argv[1] == "watcher":
     def no_prctl(*args, **kwargs):
         raise OSError("no parent-death signal")
     ctypes.CDLL = no_prctl
 else:
-    batch._watch_parent = lambda parent: None
-pool = ProcessPoolExecutor(1, mp_context=batch._pool_context(), initializer=batch._worker_init,
-                           initargs=(os.getpid(),))
+    jobs_pool.watch_parent = lambda parent: None
+pool = ProcessPoolExecutor(1, mp_context=jobs_pool.pool_context(),
+                           initializer=jobs_pool.worker_init, initargs=(os.getpid(),))
 pool.submit(time.sleep, 120)
 time.sleep(1)
 print(*[p.pid for p in pool._processes.values()], flush=True)
@@ -562,13 +562,13 @@ def test_stopping_a_pool_waits_for_its_manager_thread() -> None:
     pool's manager thread through a pipe that thread was closing. stop_pool now waits for it."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from popejoan_solver.jobs import batch
+    from popejoan_solver.jobs import pool as jobs_pool
 
-    pool = ProcessPoolExecutor(1, mp_context=batch._pool_context())
+    pool = ProcessPoolExecutor(1, mp_context=jobs_pool.pool_context())
     pool.submit(time.sleep, 30)
     time.sleep(0.5)
     manager = pool._executor_manager_thread  # type: ignore[attr-defined]
     assert manager is not None
     assert manager.is_alive()
-    batch.stop_pool(pool)
+    jobs_pool.stop_pool(pool)
     assert not manager.is_alive()

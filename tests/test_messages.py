@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from popejoan_solver.jobs import batch
+from popejoan_solver.jobs import store
 from popejoan_solver.jobs.batch import BatchFileError, BatchStore
 from popejoan_solver.model.board import MAX_COUNT
 from popejoan_solver.model.cards import parse_card
@@ -97,7 +97,7 @@ def test_two_batches_racing_on_a_new_file(tmp_path: Path, monkeypatch: pytest.Mo
     at the path and its own set-up. The same settings: this run resumes the file; others:
     the settings are named."""
     out = tmp_path / "race.db"
-    inspect = batch._inspect
+    inspect = store.inspect_path
     racing = []
 
     def other_run_first(path: Path, **kwargs: bool) -> bool:
@@ -107,7 +107,7 @@ def test_two_batches_racing_on_a_new_file(tmp_path: Path, monkeypatch: pytest.Mo
             BatchStore(out, other_seed, None).close()  # the other run, all of it
         return fresh
 
-    monkeypatch.setattr(batch, "_inspect", other_run_first)
+    monkeypatch.setattr(store, "inspect_path", other_run_first)
     if other_seed == 1:
         BatchStore(out, 1, None).close()
     else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import z3
 
-from popejoan_solver.logic.encoding import SymbolicDeal, SymbolicPosition, SymbolicStep, _or
+from popejoan_solver.logic.encoding import SymbolicDeal, SymbolicPosition, SymbolicStep, any_of
 from popejoan_solver.logic.prover import Workspace
 from popejoan_solver.logic.semantics import PlaySemantics
 from popejoan_solver.model.board import Board
@@ -32,7 +32,7 @@ def test_the_line_search_finds_a_counterexample_two_leads_deep() -> None:
 
     def stops_at_played(_d: SymbolicDeal, position: SymbolicPosition,
                         step: SymbolicStep) -> z3.BoolRef:
-        return _or([z3.And(step.stop(c), position.is_played(successor[c]))
+        return any_of([z3.And(step.stop(c), position.is_played(successor[c]))
                     for c in step.deal.cards if successor[c] >= 0])
 
     found = ws.search_line(stops_at_played)

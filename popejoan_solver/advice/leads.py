@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..intervals import mean_ci
 from ..model.arguments import check_flag, check_time_limit, is_whole, shown
 from ..model.board import Board
 from ..model.cards import Card, card_name
@@ -25,7 +26,6 @@ from ..model.deal import Deal, position_deal
 from ..model.errors import PopeJoanError
 from ..model.play import Game, Position, Run
 from ..search.api import cancel_searches, play_board, usable_cores
-from ..studies.stats import mean_ci
 from .interrupt import off_main_thread
 from .maxims import maxim_lead
 from .valuer import SampleValuer

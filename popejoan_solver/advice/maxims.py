@@ -61,22 +61,46 @@ def maxim_lead(rules: Ruleset, hand: Mask, gone: Mask,
     cannot follow (the turn-up, other known dead cards, cards played), and the maxim that chose
     it; ``legal`` (default: every card in hand) limits the candidates."""
     allowed = set(iter_mask(hand)) if legal is None else set(legal)
+    for maxim in (_sure_run, _pope, _close_pair, _longest_suit):
+        advised = maxim(rules, hand, gone, allowed)
+        if advised is not None:
+            return advised
+    return min(allowed, key=rules.order_key.__getitem__), FALLBACK
 
-    def known_stop(card: Card) -> bool:
-        above = rules.successor[card]
-        return (above < 0 or above == EIGHT_OF_DIAMONDS or not rules.pack >> above & 1
-                or bool(gone >> above & 1))
 
+Advice = tuple[Card, str] | None
+"""A maxim's lead and its name, or None when it names no allowed card."""
+
+
+def _known_stop(rules: Ruleset, gone: Mask, card: Card) -> bool:
+    """No one can follow ``card``: the card above it is above the top, out of the pack, or
+    known gone (dead or played)."""
+    above = rules.successor[card]
+    return (above < 0 or above == EIGHT_OF_DIAMONDS or not rules.pack >> above & 1
+            or bool(gone >> above & 1))
+
+
+def _sure_run(rules: Ruleset, hand: Mask, gone: Mask, allowed: set[Card]) -> Advice:
+    """Maxim 1: the longest run to a known stop or sequence to a King, led from its bottom
+    (a run to a stop before a sequence of the same length; then the lower card)."""
     top = [(len(run), 1, run[0], MAXIMS[0]) for run in _runs(rules, hand, 0)
-           if known_stop(run[-1]) and run[0] in allowed]
+           if _known_stop(rules, gone, run[-1]) and run[0] in allowed]
     top += [(len(run), 0, run[0], MAXIMS[2]) for run in _runs(rules, hand, 1)
             if len(run) > 1 and run[-1] % 13 == 12 and rules.successor[run[-1]] < 0
             and run[0] in allowed]
-    if top:
-        best = max(top, key=lambda t: (t[0], t[1], -t[2]))
-        return best[2], best[3]
-    if hand >> POPE & 1 and POPE in allowed:
-        return POPE, MAXIMS[1]
+    if not top:
+        return None
+    best = max(top, key=lambda t: (t[0], t[1], -t[2]))
+    return best[2], best[3]
+
+
+def _pope(rules: Ruleset, hand: Mask, gone: Mask, allowed: set[Card]) -> Advice:
+    """Maxim 2: the Pope at the first opportunity."""
+    return (POPE, MAXIMS[1]) if hand >> POPE & 1 and POPE in allowed else None
+
+
+def _close_pair(rules: Ruleset, hand: Mask, gone: Mask, allowed: set[Card]) -> Advice:
+    """Maxim 3: the lower of the closest two cards of a suit 3 or 4 apart."""
     key = rules.order_key
     pairs = []
     for suit in range(4):
@@ -84,13 +108,17 @@ def maxim_lead(rules: Ruleset, hand: Mask, gone: Mask,
         for low, high in itertools.pairwise(mine):
             if 3 <= key[high] - key[low] <= 4 and low in allowed:
                 pairs.append((key[high] - key[low], suit, low))
-    if pairs:
-        return min(pairs)[2], MAXIMS[3]
+    return (min(pairs)[2], MAXIMS[3]) if pairs else None
+
+
+def _longest_suit(rules: Ruleset, hand: Mask, gone: Mask, allowed: set[Card]) -> Advice:
+    """Maxim 4: the lowest allowed card of the longest suit held (that has one)."""
+    key = rules.order_key
     suits = [[c for c in iter_mask(hand) if card_suit(c) == s and c in allowed]
              for s in range(4)]
     held = [len([c for c in iter_mask(hand) if card_suit(c) == s]) for s in range(4)]
     candidates = [s for s in range(4) if suits[s]]
-    if candidates:
-        longest = max(candidates, key=lambda s: (held[s], -s))
-        return min(suits[longest], key=key.__getitem__), MAXIMS[4]
-    return min(allowed, key=key.__getitem__), FALLBACK
+    if not candidates:
+        return None
+    longest = max(candidates, key=lambda s: (held[s], -s))
+    return min(suits[longest], key=key.__getitem__), MAXIMS[4]

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..intervals import mean_ci
 from ..model.deal import Deal
 from ..model.play import Run
 from ..search import Value, solve
-from ..studies.stats import mean_ci
 from .leads import (
     DEFAULT_SAMPLES,
     EXACT_LIMIT,

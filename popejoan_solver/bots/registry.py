@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Callable, Mapping
 from typing import Final
@@ -87,15 +86,14 @@ def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
 
 
 def _ismcts(spec: str, options: Mapping[str, str], seed: int) -> Bot:
-    """OpenSpiel's ISMCTS through the adapter (``popejoan_solver.spiel.bot``), imported only
-    when asked for: without the ``openspiel`` extra, one line saying how to install it."""
+    """OpenSpiel's ISMCTS over the game's adapter (:mod:`.ismcts`), imported only when asked
+    for: without the ``openspiel`` extra, one line saying how to install it."""
     try:
-        module = importlib.import_module("popejoan_solver.spiel.bot")
+        from .ismcts import make_ismcts_bot
     except ImportError as exc:
         raise BotError(f"bot {clip(spec)!r} needs OpenSpiel: pip install "
                        f"'popejoan-solver[openspiel]' ({clip(str(exc), 80)})") from None
-    bot: Bot = module.make_ismcts_bot(spec, dict(options), seed)
-    return bot
+    return make_ismcts_bot(spec, dict(options), seed)
 
 
 def _factories() -> dict[str, tuple[Callable[[str, Mapping[str, str], int], Bot],

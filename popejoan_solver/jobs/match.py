@@ -10,7 +10,8 @@ cards exactly once over the ``B`` rotations, whatever ``B`` and ``n`` (with ``B 
 also holds other seats beside itself in a rotation; with ``B > n`` a rotation seats only
 ``n`` of the bots): the luck of the cards cancels between bots within the session.
 
-**Storage.** The file shares the batch file's machinery (``jobs.batch``): one row per
+**Storage.** The file shares the batch file's machinery (:mod:`.store`, :mod:`.pool`,
+:mod:`.cluster`): one row per
 played deal, each in its own transaction; a run stopped any way (Ctrl-C, ``kill -9``) keeps
 every stored row and the same command plays only the sessions not finished (a session's deals
 are played again from its first, deterministically, and the rows already there are kept).
@@ -34,17 +35,19 @@ from ..model.deal import MAX_PLAYERS, MIN_PLAYERS
 from ..model.errors import CONTROL_CHARACTERS, PopeJoanError
 from ..model.record import Record, record_from_json, record_to_json
 from ..model.rules import get_ruleset
-from . import batch
-from .batch import (
+from .cluster import parse_cluster, reach_cluster, run_dask
+from .pool import Progress, default_workers, max_workers, run_local
+from .stopping import sigterm_stops_the_run
+from .store import (
     BatchFileError,
     FileKind,
-    Progress,
-    _check_ours,
-    _connect_read,
-    _inspect,
-    _sigterm_stops_the_batch,
-    _sql,
-    _table_info,
+    check_kind,
+    connect_read_only,
+    inspect_path,
+    open_store,
+    setup_script,
+    sql_errors,
+    table_info,
 )
 
 FORMAT: Final = "popejoan-match"
@@ -69,7 +72,7 @@ CREATE TABLE IF NOT EXISTS plays (
 COLUMNS: Final = ("session", "rotation", "deal", "idx", "seats", "vals", "record", "decisions")
 
 
-KIND: Final = FileKind(FORMAT, _table_info(SCHEMA, ("meta", "plays")), "match file")
+KIND: Final = FileKind(FORMAT, table_info(SCHEMA, ("meta", "plays")), "match file")
 """The match file: its format tag and its tables as SQLite reports them."""
 
 
@@ -118,11 +121,11 @@ def check_match(bots: Sequence[str], players: int, deals: int, session: int,
     if not 1 <= deals <= MAX_DEALS or deals % session:
         raise PopeJoanError(f"--deals must be from 1 to {MAX_DEALS} and a whole number of "
                             f"sessions of {session}, not {deals}")
-    if workers is not None and not 1 <= workers <= batch.max_workers():
-        raise PopeJoanError(f"--workers must be from 1 to {batch.max_workers()} on this "
+    if workers is not None and not 1 <= workers <= max_workers():
+        raise PopeJoanError(f"--workers must be from 1 to {max_workers()} on this "
                             f"machine, not {workers}")
     if cluster is not None:
-        batch.parse_cluster(cluster)
+        parse_cluster(cluster)
 
 
 @dataclass(frozen=True)
@@ -174,9 +177,9 @@ class MatchStore:
 
     def __init__(self, path: Path, settings: MatchSettings) -> None:
         self.path = path
-        self.db = batch.open_store(path, SCHEMA, settings.to_meta(), KIND.noun)
+        self.db = open_store(path, SCHEMA, settings.to_meta(), KIND.noun)
         try:
-            with _sql(path, "write to"):
+            with sql_errors(path, "write to"):
                 self._prepare(settings)
         except BaseException:
             self.db.close()
@@ -186,10 +189,10 @@ class MatchStore:
         wanted = settings.to_meta()
         tables = {r[0] for r in self.db.execute(
             "SELECT name FROM sqlite_master WHERE type='table'")}
-        stored = _check_ours(self.db, self.path, KIND) if tables else {}
+        stored = check_kind(self.db, self.path, KIND) if tables else {}
         self.db.execute("PRAGMA journal_mode=WAL")
         if not stored:
-            self.db.executescript(batch.setup_script(SCHEMA, wanted))
+            self.db.executescript(setup_script(SCHEMA, wanted))
             stored = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
         for key, value in wanted.items():
             if stored.get(key) != value:
@@ -199,14 +202,14 @@ class MatchStore:
 
     def done(self) -> dict[tuple[int, int], int]:
         """Deals stored per (session, rotation)."""
-        with _sql(self.path, "read"):
+        with sql_errors(self.path, "read"):
             return {(int(s), int(r)): int(c) for s, r, c in self.db.execute(
                 "SELECT session, rotation, count(*) FROM plays GROUP BY session, rotation")}
 
     def add(self, rows: list[dict[str, Any]]) -> None:
         """A played session's deals, each in its own transaction."""
         for row in rows:
-            with _sql(self.path, "write to"), self.db:
+            with sql_errors(self.path, "write to"), self.db:
                 self.db.execute(
                     "INSERT OR IGNORE INTO plays VALUES (:session, :rotation, :deal, :idx, "
                     ":seats, :vals, :record, :decisions)", row)
@@ -234,7 +237,7 @@ def run_match(out: Path, bots: Sequence[str], players: int, deals: int, seed: in
     check_match(specs, players, deals, session, workers, cluster, rules)
     settings = MatchSettings(rules, players, tuple(specs), seed, session)
     if cluster is not None:
-        batch.reach_cluster(cluster)
+        reach_cluster(cluster)
     store = MatchStore(out, settings)
     try:
         done = store.done()
@@ -244,14 +247,14 @@ def run_match(out: Path, bots: Sequence[str], players: int, deals: int, seed: in
         planned = sessions * len(specs) * session
         already = sum(min(c, session) for (j, _), c in done.items() if j < sessions)
         started = time.monotonic()
-        with _sigterm_stops_the_batch():
+        with sigterm_stops_the_run():
             if not tasks:
                 count = 0
             elif cluster is not None:
-                count = batch.run_dask(tasks, len(tasks), cluster, store, progress, play_tasks)
+                count = run_dask(tasks, len(tasks), cluster, store, progress, play_tasks)
             else:
-                pool = min(workers or batch.default_workers(), len(tasks))
-                count = batch.run_local(tasks, len(tasks), pool, store, progress, play_task)
+                pool = min(workers or default_workers(), len(tasks))
+                count = run_local(tasks, len(tasks), pool, store, progress, play_task)
         return MatchReport(planned, already, count * session, time.monotonic() - started)
     finally:
         store.close()
@@ -276,11 +279,11 @@ class MatchRow:
 
 def read_match(path: Path) -> tuple[MatchSettings, list[MatchRow]]:
     """The settings and every row of a match file, read-only (a damaged file: one error)."""
-    _inspect(path, writing=False, noun=KIND.noun)
-    db, _ = _connect_read(path)
+    inspect_path(path, writing=False, noun=KIND.noun)
+    db, _ = connect_read_only(path)
     try:
-        with _sql(path, "read"):
-            meta = _check_ours(db, path, KIND)
+        with sql_errors(path, "read"):
+            meta = check_kind(db, path, KIND)
             if not meta:
                 raise BatchFileError(f"{path} is not a popejoan match file (no settings)")
             settings = MatchSettings.from_meta(meta, path)

@@ -31,8 +31,8 @@ from ..model.errors import PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.rules import Ruleset, rules_json
 from .find import DESCRIPTIONS, FindFormula, FindQuery, FindResult, find_deals
-from .find import _solve as solve_interruptibly
 from .prover import Counterexample, ProofError, SharedKey, Status, TheoremResult, Workspace
+from .sat import solve_interruptibly
 
 CVC5_SECONDS: Final = 120.0
 """cvc5's time per query. The longest measured on the default ruleset is 4 s (docs/proofs.md)."""

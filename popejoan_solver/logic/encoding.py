@@ -23,14 +23,18 @@ FALSE = z3.BoolVal(False)
 TRUE = z3.BoolVal(True)
 
 
-def _or(terms: list[z3.BoolRef]) -> z3.BoolRef:
+def any_of(terms: list[z3.BoolRef]) -> z3.BoolRef:
+    """The disjunction of ``terms``, simplified where a term is a constant (no ``Or`` of one
+    term or of none): the encodings build many such small formulas."""
     terms = [t for t in terms if not z3.is_false(t)]
     if any(z3.is_true(t) for t in terms):
         return TRUE
     return FALSE if not terms else terms[0] if len(terms) == 1 else z3.Or(*terms)
 
 
-def _and(terms: list[z3.BoolRef]) -> z3.BoolRef:
+def all_of(terms: list[z3.BoolRef]) -> z3.BoolRef:
+    """The conjunction of ``terms``, simplified where a term is a constant (see
+    :func:`any_of`)."""
     terms = [t for t in terms if not z3.is_true(t)]
     if any(z3.is_false(t) for t in terms):
         return FALSE
@@ -92,7 +96,7 @@ class SymbolicDeal:
         return self.dead.get(card, FALSE)
 
     def trumps(self, suit: int) -> z3.BoolRef:
-        return _or([self.turnup[c] for c in self.cards if card_suit(c) == suit])
+        return any_of([self.turnup[c] for c in self.cards if card_suit(c) == suit])
 
     def decode(self, model: z3.ModelRef) -> DecodedDeal:
         hands = [0] * self.players
@@ -141,14 +145,15 @@ class SymbolicPosition:
 
     def out(self, seat: int) -> z3.BoolRef:
         """``seat`` has played every card it was dealt."""
-        return _and([z3.Implies(self.deal.hold[c, seat], self.played[c]) for c in self.deal.cards])
+        return all_of([z3.Implies(self.deal.hold[c, seat], self.played[c])
+                       for c in self.deal.cards])
 
     def over(self) -> z3.BoolRef:
-        return _or([self.out(s) for s in range(self.deal.players)])
+        return any_of([self.out(s) for s in range(self.deal.players)])
 
     def leader_holds(self, card: Card) -> z3.BoolRef:
         """The seat to lead still holds ``card``."""
-        return z3.And(_or([z3.And(self.leader[s], self.deal.holds(card, s))
+        return z3.And(any_of([z3.And(self.leader[s], self.deal.holds(card, s))
                            for s in range(self.deal.players)]), z3.Not(self.is_played(card)))
 
     def stretch_invariant(self) -> z3.BoolRef:
@@ -161,7 +166,7 @@ class SymbolicPosition:
             if above >= 0 and above in deal.dead:
                 terms.append(z3.Implies(z3.And(self.played[c], deal.in_play(above)),
                                         self.played[above]))
-        return z3.Implies(z3.Not(self.over()), _and(terms))
+        return z3.Implies(z3.Not(self.over()), all_of(terms))
 
     def decode_leader(self, model: z3.ModelRef) -> int:
         for s, var in enumerate(self.leader):
@@ -257,7 +262,7 @@ class SymbolicStep:
         plain = not self.spin_on and z3.is_false(self.in_lieu)
         first = self._segment(name if plain else f"{name}.first", self.lead, nothing, None,
                               cons)
-        final = {c: _and([first.run[c], _not(first.goes_on[c]),
+        final = {c: all_of([first.run[c], _not(first.goes_on[c]),
                           _not(self.spin_on.get(c, FALSE)), _not(self.in_lieu)])
                  for c in deal.cards}
         parts = [first]
@@ -265,9 +270,9 @@ class SymbolicStep:
             parts.append(self._spin(spin.card, first, final, cons))
         if lieu is not None and not z3.is_false(self.in_lieu):
             parts += self._pope(lieu, first, final, name, cons)
-        self.run = {c: _or([p.run[c] for p in parts]) for c in deal.cards}
-        self.goes_on = {c: _or([p.goes_on[c] for p in parts]) for c in deal.cards}
-        self.empties = {c: _or([p.empties[c] for p in parts]) for c in deal.cards}
+        self.run = {c: any_of([p.run[c] for p in parts]) for c in deal.cards}
+        self.goes_on = {c: any_of([p.goes_on[c] for p in parts]) for c in deal.cards}
+        self.empties = {c: any_of([p.empties[c] for p in parts]) for c in deal.cards}
         self.final = final
         self.constraints = cons
 
@@ -286,11 +291,11 @@ class SymbolicStep:
             return FALSE if card == excluded else self._available(card)
 
         def gone(d: Card) -> z3.BoolRef:
-            return _or([position.is_played(d), before[d]])
+            return any_of([position.is_played(d), before[d]])
 
         # outside[chain, s]: every card seat s was dealt outside that chain is played already.
         outside = {
-            (bottom, s): _and([z3.Implies(deal.hold[d, s], gone(d))
+            (bottom, s): all_of([z3.Implies(deal.hold[d, s], gone(d))
                                for d in deal.cards if chains.bottom[d] != bottom])
             for bottom in set(chains.bottom.values()) for s in range(deal.players)
         }
@@ -302,30 +307,30 @@ class SymbolicStep:
             reach = [z3.And(run[b], z3.Not(empties[b]), gap) if z3.is_false(spun[b])
                      else z3.And(run[b], z3.Not(empties[b]), z3.Not(spun[b]), gap)
                      for b, gap in self._gaps(chains.below[c]) if b in deal.dead]
-            cons.append(run[c] == _or([start[c], z3.And(available(c), _or(reach))]))
+            cons.append(run[c] == any_of([start[c], z3.And(available(c), any_of(reach))]))
             onward = [z3.And(gap, available(a)) for a, gap in self._gaps(chains.above[c])]
-            cons.append(goes_on[c] == _and([run[c], z3.Not(empties[c]), _not(spun[c]),
-                                            _or(onward)]))
+            cons.append(goes_on[c] == all_of([run[c], z3.Not(empties[c]), _not(spun[c]),
+                                            any_of(onward)]))
             # c empties its player's hand when every other card of that player is played
             # already or comes earlier in this run (below it in its chain).
             same = [d for d in deal.cards if d != c and chains.bottom[d] == chains.bottom[c]]
             per_seat = []
             for s in range(deal.players):
                 rest = [outside[chains.bottom[c], s]]
-                rest += [z3.Implies(deal.hold[d, s], _or([gone(d),
+                rest += [z3.Implies(deal.hold[d, s], any_of([gone(d),
                                                           run[d] if d in chains.below[c]
                                                           else FALSE])) for d in same]
-                per_seat.append(z3.And(deal.hold[c, s], _and(rest)))
-            cons.append(empties[c] == z3.And(run[c], _or(per_seat)))
+                per_seat.append(z3.And(deal.hold[c, s], all_of(rest)))
+            cons.append(empties[c] == z3.And(run[c], any_of(per_seat)))
         return _Segment(run, goes_on, empties)
 
     def _last_of_hand(self, card: Card, earlier: dict[Card, z3.BoolRef]) -> z3.BoolRef:
         """``card`` is its holder's last: every other card dealt to that seat is played
         already or in ``earlier``."""
         deal = self.deal
-        return _or([z3.And(deal.hold[card, s],
-                           _and([z3.Implies(deal.hold[d, s],
-                                            _or([self.position.is_played(d), earlier[d]]))
+        return any_of([z3.And(deal.hold[card, s],
+                           all_of([z3.Implies(deal.hold[d, s],
+                                            any_of([self.position.is_played(d), earlier[d]]))
                                  for d in deal.cards if d != card]))
                     for s in range(deal.players)])
 
@@ -343,13 +348,13 @@ class SymbolicStep:
         deal = self.deal
         for c, var in self.spin_on.items():
             earlier = first.run[spin] if spin in deal.chains.below[c] else FALSE
-            same_seat = _or([z3.And(deal.hold[c, s], deal.hold[spin, s])
+            same_seat = any_of([z3.And(deal.hold[c, s], deal.hold[spin, s])
                              for s in range(deal.players)])
-            cons.append(z3.Implies(var, _and([first.run[c], z3.Not(first.empties[c]),
+            cons.append(z3.Implies(var, all_of([first.run[c], z3.Not(first.empties[c]),
                                               same_seat, self._available(spin),
                                               z3.Not(earlier)])))
-        spun = _or(list(self.spin_on.values()))
-        final[spin] = _or([final[spin], spun])
+        spun = any_of(list(self.spin_on.values()))
+        final[spin] = any_of([final[spin], spun])
         return self._choice_card(spin, spun, first.run)
 
     def _pope(self, lieu: ChoicePoint, first: _Segment, final: dict[Card, z3.BoolRef],
@@ -358,14 +363,14 @@ class SymbolicStep:
         of a chain unless ``after_top``); under ``continues`` a second climb from the card
         above the missing one (above the Pope if that is the Pope), if it can be played."""
         deal, successor, pope = self.deal, self.deal.table.successor, lieu.card
-        stops = {c: _and([first.run[c], z3.Not(first.goes_on[c]), z3.Not(first.empties[c])])
+        stops = {c: all_of([first.run[c], z3.Not(first.goes_on[c]), z3.Not(first.empties[c])])
                  for c in deal.cards}
         allowed = [stops[c] for c in deal.cards if lieu.after_top or successor[c] >= 0]
-        cons.append(z3.Implies(self.in_lieu, _and([self._available(pope),
-                                                   z3.Not(first.run[pope]), _or(allowed)])))
+        cons.append(z3.Implies(self.in_lieu, all_of([self._available(pope),
+                                                   z3.Not(first.run[pope]), any_of(allowed)])))
         played = self._choice_card(pope, self.in_lieu, first.run)
         if not lieu.continues:
-            final[pope] = _or([final[pope], self.in_lieu])
+            final[pope] = any_of([final[pope], self.in_lieu])
             return [played]
         start: dict[Card, list[z3.BoolRef]] = {c: [] for c in deal.cards}
         going = z3.And(self.in_lieu, z3.Not(played.empties[pope]))
@@ -374,14 +379,14 @@ class SymbolicStep:
             above = successor[above] if above == pope else above
             if above in start:
                 start[above].append(z3.And(going, stops[c], self._available(above)))
-        starts = {c: _or(terms) for c, terms in start.items()}
-        before = {c: _or([first.run[c], self.in_lieu if c == pope else FALSE])
+        starts = {c: any_of(terms) for c, terms in start.items()}
+        before = {c: any_of([first.run[c], self.in_lieu if c == pope else FALSE])
                   for c in deal.cards}
         second = self._segment(f"{name}.after_pope", starts, before, pope, cons)
-        final[pope] = _or([final[pope], z3.And(self.in_lieu, z3.Not(_or(list(starts.values())
+        final[pope] = any_of([final[pope], z3.And(self.in_lieu, z3.Not(any_of(list(starts.values())
                                                                         )))])
         for c in deal.cards:
-            final[c] = _or([final[c], z3.And(second.run[c], z3.Not(second.goes_on[c]))])
+            final[c] = any_of([final[c], z3.And(second.run[c], z3.Not(second.goes_on[c]))])
         return [played, second]
 
     def _available(self, card: Card) -> z3.BoolRef:
@@ -401,7 +406,7 @@ class SymbolicStep:
             options.append(self.position.is_played(card))
         if sem.skip_dead:
             options.append(deal.dead[card])
-        return _or(options)
+        return any_of(options)
 
     def _gaps(self, cards: tuple[Card, ...]) -> list[tuple[Card, z3.BoolRef]]:
         """Each card of ``cards`` (nearest first) with the condition that the run passes over
@@ -410,7 +415,7 @@ class SymbolicStep:
         gap: z3.BoolRef = TRUE
         for card in cards:
             result.append((card, gap))
-            gap = _and([gap, self._skippable(card)])
+            gap = all_of([gap, self._skippable(card)])
             if z3.is_false(gap):
                 break
         return result
@@ -426,7 +431,7 @@ class SymbolicStep:
             terms += [z3.Not(position.leader_holds(d)) for d in self.deal.cards
                       if key[d] < key[card] and (table.lead is LeadId.LOWEST_IN_HAND
                                                  or card_suit(d) == card_suit(card))]
-        return _and(terms)
+        return all_of(terms)
 
     def stop(self, card: Card) -> z3.BoolRef:
         """``card`` is the last card of the run (its player leads next)."""
@@ -435,8 +440,8 @@ class SymbolicStep:
     def after(self) -> SymbolicPosition:
         """The position after the run: its cards played, the stop card's player to lead."""
         deal = self.deal
-        played = {c: _or([self.position.played[c], self.run[c]]) for c in deal.cards}
-        leader = [_or([z3.And(self.stop(c), deal.hold[c, s]) for c in deal.cards])
+        played = {c: any_of([self.position.played[c], self.run[c]]) for c in deal.cards}
+        leader = [any_of([z3.And(self.stop(c), deal.hold[c, s]) for c in deal.cards])
                   for s in range(deal.players)]
         return SymbolicPosition(deal, played, leader)
 

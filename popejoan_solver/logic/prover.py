@@ -320,8 +320,9 @@ class Workspace:
 
     # The time of shared work, charged to every theorem that needs it.
 
-    def _shared(self, key: SharedKey, build: Callable[[], _T]) -> _T:
-        """Run ``build`` (shared work for ``key``), adding its own time to ``key``'s."""
+    def shared(self, key: SharedKey, build: Callable[[], _T]) -> _T:
+        """Run ``build`` (shared work for ``key``), adding its own time to ``key``'s; the
+        current theorem rests on it (:meth:`rests_on`)."""
         self._used.add(key)
         outer, self._nested = self._nested, 0.0
         start = time.perf_counter()
@@ -333,6 +334,11 @@ class Workspace:
             elapsed = time.perf_counter() - start
             self.shared_seconds[key] = self.shared_seconds.get(key, 0.0) + elapsed - self._nested
             self._nested = outer + elapsed
+
+    def rests_on(self, key: SharedKey) -> None:
+        """The current theorem rests on ``key``'s shared work, done before: it is charged its
+        time too (:meth:`theorem_seconds`) and names it (:meth:`used_shared`)."""
+        self._used.add(key)
 
     def start_theorem(self, name: str = "") -> None:
         """Forget which shared work the previous theorem needed; queries now belong to
@@ -356,7 +362,7 @@ class Workspace:
         key = ("invariant", players)
         self._used.add(key)
         if players not in self._invariant:
-            self._invariant[players] = self._shared(key, lambda: self._induction(players))
+            self._invariant[players] = self.shared(key, lambda: self._induction(players))
         return self._invariant[players]
 
     def _induction(self, players: int) -> bool:
@@ -381,7 +387,7 @@ class Workspace:
         key = ("step", players)
         self._used.add(key)
         if players not in self._steps:
-            self._steps[players] = self._shared(key, lambda: self._build_step(players))
+            self._steps[players] = self.shared(key, lambda: self._build_step(players))
         return self._steps[players]
 
     def _build_step(self, players: int) -> _StepFrame:
@@ -415,7 +421,7 @@ class Workspace:
 
     def _line_frame(self, players: int, depth: int) -> _LineFrame:
         """The unrolled lines from the outset for ``players``, at least ``depth`` leads deep."""
-        return self._shared(("lines", players), lambda: self._unroll(players, depth))
+        return self.shared(("lines", players), lambda: self._unroll(players, depth))
 
     def _unroll(self, players: int, depth: int) -> _LineFrame:
         """Build or deepen the frame of :meth:`_line_frame`."""

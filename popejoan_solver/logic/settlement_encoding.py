@@ -13,7 +13,7 @@ import z3
 from ..model.board import Compartment
 from ..model.errors import RulesError
 from ..model.table import Award, Taker, compile_rules
-from .encoding import FALSE, SymbolicDeal, SymbolicPosition, _and, _or
+from .encoding import FALSE, SymbolicDeal, SymbolicPosition, all_of, any_of
 
 
 def _sum(terms: list[z3.ArithRef]) -> z3.ArithRef:
@@ -51,7 +51,7 @@ class SymbolicSettlement:
         # A played deal ends with exactly one seat out; an unplayed one with nothing played.
         self.constraints.append(z3.If(
             self.deal_played, z3.PbEq([(w, 1) for w in self.winner], 1),
-            _and([z3.Not(v) for v in final.played.values()])))
+            all_of([z3.Not(v) for v in final.played.values()])))
         self.takes: dict[tuple[int, Compartment], z3.ArithRef] = {
             (s, c): z3.IntVal(0) for s in range(players) for c in Compartment}
         self.payout: dict[Compartment, z3.ArithRef] = {c: z3.IntVal(0) for c in Compartment}
@@ -72,9 +72,9 @@ class SymbolicSettlement:
         ends_card = table.ends_deal_turnup
         ends = deal.turnup.get(ends_card, FALSE) if ends_card is not None else FALSE
         self.deal_played = z3.Not(ends)
-        take = {c: _or([deal.turnup[k] for k in deal.cards if c in table.turnup_awards(k)])
+        take = {c: any_of([deal.turnup[k] for k in deal.cards if c in table.turnup_awards(k)])
                 for c in Compartment}
-        take[Compartment.GAME] = _or([take[Compartment.GAME], ends])
+        take[Compartment.GAME] = any_of([take[Compartment.GAME], ends])
         n = deal.semantics.cards_per_player(deal.players)
         award = _sum([z3.If(take[c], before[c], 0) for c in Compartment])
         self.turnup_net = [z3.If(ends, -n, 0) for _ in range(deal.players - 1)]
@@ -104,7 +104,7 @@ class SymbolicSettlement:
             return
         amount = self.after_turnup[comp]
         played = self.final.played
-        all_played = _and([trump, self.deal_played] + [played.get(c, FALSE) for c in award.cards])
+        all_played = all_of([trump, self.deal_played] + [played.get(c, FALSE) for c in award.cards])
         if len(award.cards) == 1:
             for s in range(self.deal.players):
                 took = z3.And(trump, self._played_by(award.cards[0], s))
@@ -125,7 +125,7 @@ class SymbolicSettlement:
                 whole_to[-1], amount, z3.If(half_to[-1], half, 0))
         emptied_by_split = amount if self.deal.semantics.halves_round_up else 2 * half
         self.payout[comp] = self.payout[comp] + z3.If(
-            _or(whole_to), amount, z3.If(_or(half_to), emptied_by_split, 0))
+            any_of(whole_to), amount, z3.If(any_of(half_to), emptied_by_split, 0))
 
     def _from_each(self, trump: z3.BoolRef, award: Award) -> None:
         """A single-card award paid by every other player to the card's player."""

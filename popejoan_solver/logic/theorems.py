@@ -26,7 +26,7 @@ from ..model.rules import EARLY, HOYLE, MODERN, PARLETT, Ruleset, Source
 from ..model.settlement import DealSettlement, settle
 from ..model.sources import PEEL
 from ..model.table import ChoiceKind, compile_rules
-from .encoding import SymbolicDeal, SymbolicPosition, SymbolicStep, _and, _or
+from .encoding import SymbolicDeal, SymbolicPosition, SymbolicStep, all_of, any_of
 from .prover import (
     Counterexample,
     FinalCondition,
@@ -127,7 +127,7 @@ def always_stops(cards: CardTest, concrete: ConcreteCardTest) -> Callable[[Works
     """Every card in the set ends the run it is played in."""
     def check(ws: Workspace) -> Outcome:
         def bad(deal: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
-            return _or([z3.And(cards(deal, c), step.goes_on[c]) for c in deal.cards])
+            return any_of([z3.And(cards(deal, c), step.goes_on[c]) for c in deal.cards])
 
         def seen(deal: Deal, runs: list[Run]) -> bool:
             return any(concrete(deal, c, deal.dead, deal.turnup) for c in runs[-1].cards[:-1])
@@ -139,7 +139,7 @@ def never_led_to(cards: CardTest, concrete: ConcreteCardTest) -> Callable[[Works
     """No card in the set is ever played except as a lead."""
     def check(ws: Workspace) -> Outcome:
         def bad(deal: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
-            return _or([z3.And(cards(deal, c), step.run[c], z3.Not(step.lead[c]))
+            return any_of([z3.And(cards(deal, c), step.run[c], z3.Not(step.lead[c]))
                         for c in deal.cards])
 
         def seen(deal: Deal, runs: list[Run]) -> bool:
@@ -153,7 +153,7 @@ def check_pope_player_leads(ws: Workspace) -> Outcome:
     def bad(deal: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
         after = step.after()
         return z3.And(step.run[POPE], z3.Not(step.lead[POPE]), z3.Not(after.over()),
-                      _or([z3.And(after.leader[s], z3.Not(deal.hold[POPE, s]))
+                      any_of([z3.And(after.leader[s], z3.Not(deal.hold[POPE, s]))
                            for s in range(deal.players)]))
 
     def seen(deal: Deal, runs: list[Run]) -> bool:
@@ -243,7 +243,7 @@ def _deadlock_free(ws: Workspace, players: int) -> bool:
     solver = z3.Solver()
     solver.add(*frame.deal.constraints(), *frame.position.well_formed(),
                z3.Not(frame.position.over()),
-               _and([z3.Not(frame.step.legal(c)) for c in frame.deal.cards]))
+               all_of([z3.Not(frame.step.legal(c)) for c in frame.deal.cards]))
     return bool(ws.check(solver, players, "a-legal-lead-exists") == z3.unsat)
 
 
@@ -259,7 +259,7 @@ def check_terminates(ws: Workspace) -> Outcome:
             failures.append(f"{p} players: a player is out before play")
 
         def stale(_d: SymbolicDeal, pos: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
-            return z3.Not(_or([z3.And(step.run[c], z3.Not(pos.played[c]))
+            return z3.Not(any_of([z3.And(step.run[c], z3.Not(pos.played[c]))
                                for c in step.deal.cards]))
 
         def two_out(_d: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep) -> z3.BoolRef:
@@ -379,14 +379,14 @@ def _conserved_concrete(deal: Deal, runs: list[Run]) -> bool:
 
 def _matrimony_bad(deal: SymbolicDeal, _f: SymbolicPosition,
                    settlement: SymbolicSettlement) -> z3.BoolRef:
-    paid = _or([settlement.collects(s, Compartment.MATRIMONY) for s in range(deal.players)])
+    paid = any_of([settlement.collects(s, Compartment.MATRIMONY) for s in range(deal.players)])
     together = []
     for suit in range(4):
         king, queen = make_card(suit, Rank.KING), make_card(suit, Rank.QUEEN)
-        together.append(z3.And(deal.trumps(suit), _or([z3.And(deal.holds(king, s),
+        together.append(z3.And(deal.trumps(suit), any_of([z3.And(deal.holds(king, s),
                                                                 deal.holds(queen, s))
                                                         for s in range(deal.players)])))
-    return z3.And(paid, z3.Not(_or(together)))
+    return z3.And(paid, z3.Not(any_of(together)))
 
 
 def _matrimony_concrete(deal: Deal, runs: list[Run]) -> bool:
@@ -404,13 +404,13 @@ def _trump_quartet(deal: SymbolicDeal, final: SymbolicPosition, seat: int) -> z3
         cards = [make_card(suit, r) for r in (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)]
         options.append(z3.And(deal.trumps(suit),
                               *[z3.And(deal.holds(c, seat), final.played[c]) for c in cards]))
-    return _or(options)
+    return any_of(options)
 
 
 def check_six_pools(ws: Workspace) -> Outcome:
     def bad(deal: SymbolicDeal, final: SymbolicPosition,
             settlement: SymbolicSettlement) -> z3.BoolRef:
-        return _or([z3.And(_trump_quartet(deal, final, s), settlement.deal_played,
+        return any_of([z3.And(_trump_quartet(deal, final, s), settlement.deal_played,
                            settlement.pools_collected(s) < 6) for s in range(deal.players)])
 
     def seen(deal: Deal, runs: list[Run]) -> bool:
@@ -429,7 +429,7 @@ def check_six_pools(ws: Workspace) -> Outcome:
     for most in (8, 7, 6):
         def reaches(deal: SymbolicDeal, _f: SymbolicPosition, settlement: SymbolicSettlement,
                     most: int = most) -> z3.BoolRef:
-            return _or([settlement.pools_collected(s) >= most for s in range(deal.players)])
+            return any_of([settlement.pools_collected(s) >= most for s in range(deal.players)])
         found = ws.search_settled_line(reaches, max_depth=2)
         if found is not None:
             def shows(deal: Deal, runs: list[Run], most: int = most) -> bool:
@@ -598,7 +598,7 @@ THEOREMS: Final[Mapping[str, Theorem]] = {
 
 def _apart(deal: SymbolicDeal, _f: SymbolicPosition, _st: SymbolicSettlement) -> z3.BoolRef:
     """The K and Q of trumps are not in one hand (the premise of matrimony-needs-one-hand)."""
-    return z3.Not(_or([z3.And(deal.trumps(suit), _or([
+    return z3.Not(any_of([z3.And(deal.trumps(suit), any_of([
         z3.And(deal.holds(make_card(suit, Rank.KING), s),
                deal.holds(make_card(suit, Rank.QUEEN), s)) for s in range(deal.players)]))
         for suit in range(4)]))
@@ -606,7 +606,7 @@ def _apart(deal: SymbolicDeal, _f: SymbolicPosition, _st: SymbolicSettlement) ->
 
 def _quartet_played(deal: SymbolicDeal, final: SymbolicPosition,
                     _st: SymbolicSettlement) -> z3.BoolRef:
-    return _or([_trump_quartet(deal, final, s) for s in range(deal.players)])
+    return any_of([_trump_quartet(deal, final, s) for s in range(deal.players)])
 
 
 _ONE_LEAD = (Frame.DEAL, Frame.LEAD)

@@ -57,10 +57,10 @@ class Guard:
         differ) and say what was compared; nothing for a mutant, which the model cannot play."""
         sem, key = self.ws.semantics, ("translation", 3)
         if self._validated is None:
-            self._validated = self.ws._shared(  # charged like the other shared work
+            self._validated = self.ws.shared(  # charged like the other shared work
                 key, lambda: validate_for_prove(sem).summary() if sem.is_standard else "")
         else:
-            self.ws._used.add(key)  # every proof rests on it: each is charged its time
+            self.ws.rests_on(key)  # every proof rests on it: each is charged its time
         return self._validated
 
     def premise_fails(self, premise: Premise) -> list[int]:

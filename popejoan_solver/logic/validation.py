@@ -39,7 +39,7 @@ from ..model.deal import Deal
 from ..model.play import Position, Run
 from ..model.settlement import net, settle
 from ..model.table import ChoiceKind
-from .encoding import FALSE, SymbolicDeal, SymbolicPosition, SymbolicStep, _and, _or
+from .encoding import FALSE, SymbolicDeal, SymbolicPosition, SymbolicStep, all_of, any_of
 from .prover import ProofError, check_sat
 from .semantics import PlaySemantics
 from .settlement_encoding import SymbolicSettlement
@@ -373,14 +373,14 @@ class _UnrolledRun:
             current = at[-1]
             # The player of the current card (one seat, if any card is current) is out when
             # every card dealt to it is played already or earlier in this run.
-            out = [_or([z3.And(current[c], deal.hold[c, s]) for c in cards if c in current])
+            out = [any_of([z3.And(current[c], deal.hold[c, s]) for c in cards if c in current])
                    for s in range(deal.players)]
-            out = [z3.And(o, _and([z3.Implies(deal.hold[d, s],
-                                              _or([position.played[d], so_far[d]]))
+            out = [z3.And(o, all_of([z3.Implies(deal.hold[d, s],
+                                              any_of([position.played[d], so_far[d]]))
                                    for d in cards]))
                    for s, o in enumerate(out)]
             self.out_at.append(out)
-            going_on = z3.Not(_or(out))
+            going_on = z3.Not(any_of(out))
             following: dict[Card, z3.BoolRef] = dict.fromkeys(cards, FALSE)
             for c in cards:
                 above = successor[c]
@@ -388,19 +388,19 @@ class _UnrolledRun:
                     following[above] = z3.And(current[c], going_on, deal.in_play(above),
                                               z3.Not(position.played[above]))
             at.append(following)
-            so_far = {c: _or([so_far[c], following[c]]) for c in cards}
+            so_far = {c: any_of([so_far[c], following[c]]) for c in cards}
         self.at = at
         self.ran = so_far
-        self.overrun = _or(list(at[-1].values()))
+        self.overrun = any_of(list(at[-1].values()))
         """A card still current after the longest chain: the unrolling was too short."""
 
     def stop(self, card: Card) -> z3.BoolRef:
         """``card`` is the last card of the run."""
-        return _or([z3.And(self.at[i][card], z3.Not(_or(list(self.at[i + 1].values()))))
+        return any_of([z3.And(self.at[i][card], z3.Not(any_of(list(self.at[i + 1].values()))))
                     for i in range(len(self.at) - 1)])
 
     def out(self, seat: int) -> z3.BoolRef:
-        return _or([step[seat] for step in self.out_at])
+        return any_of([step[seat] for step in self.out_at])
 
 
 def symbolic_query(semantics: PlaySemantics, players: int) -> z3.Solver:
@@ -420,7 +420,7 @@ def symbolic_query(semantics: PlaySemantics, players: int) -> z3.Solver:
     differs += [step.stop(c) != unrolled.stop(c) for c in deal.cards]
     differs += [after.out(s) != unrolled.out(s) for s in range(players)]
     differs += [z3.And(z3.Not(unrolled.out(s)), after.leader[s]
-                       != _or([z3.And(unrolled.stop(c), deal.hold[c, s]) for c in deal.cards]))
+                       != any_of([z3.And(unrolled.stop(c), deal.hold[c, s]) for c in deal.cards]))
                 for s in range(players)]
     differs.append(unrolled.overrun)
     solver = z3.Solver()

@@ -10,11 +10,10 @@ card masks are checked in :mod:`.cards` (``check_card``, ``check_mask``).
 from __future__ import annotations
 
 import math
-import sys
 from enum import Enum
 from typing import NoReturn, TypeGuard
 
-from .errors import DealError, PopeJoanError, clip
+from .errors import PopeJoanError, clip
 
 ErrorType = type[PopeJoanError]
 
@@ -81,17 +80,6 @@ def check_seat(value: object, players: int, error: ErrorType = PopeJoanError,
     if not 1 <= value <= players:
         raise error(f"{name} must be from 1 to {players}, not {shown(value)}")
     return value
-
-
-def check_deal(value: object, what: str = "a Deal is needed here",
-               error: ErrorType = DealError) -> None:
-    """Refuse anything but a :class:`~.deal.Deal`. The class is looked up where it lives, not
-    imported: the deal module imports the modules that check deals (play, reachability), and
-    until it is loaded no deal exists."""
-    module = sys.modules.get(f"{__package__}.deal")
-    if module is None or not isinstance(value, module.Deal):
-        raise error(f"{what} (parse_deal_text, deal_random or Deal(...) gives one), not "
-                    f"{type(value).__name__}")
 
 
 def refuse_member(enum: type[Enum], value: object, error: ErrorType) -> NoReturn:

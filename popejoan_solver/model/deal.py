@@ -1,4 +1,5 @@
-"""Deals and positions: who holds which card, the dead hand, the turn-up, what has been played.
+"""Deals and positions: who holds which card, the dead hand, the turn-up, what has been played,
+checked to be a position play reaches (the structure alone: :mod:`.structure`).
 
 Seats are numbered from 1 (eldest, the dealer's left) to ``n`` (the dealer) in every interface;
 inside the package a seat is its 0-based index.
@@ -7,23 +8,16 @@ inside the package a seat is its 0-based index.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from .arguments import check_deal, is_whole, shown
-from .board import Board, Compartment
+from .arguments import ErrorType
+from .board import Board
 from .cards import (
-    FULL_MASK,
-    NUM_CARDS,
     PACK,
     Card,
     Mask,
     card_name,
-    card_suit,
-    check_card,
-    check_mask,
-    format_cards,
     iter_mask,
-    union,
 )
 from .errors import DealError, clip
 from .play import Game, Position
@@ -31,29 +25,21 @@ from .reachability import MAX_STEPS, Verdict, reachability
 from .rules import DEFAULT_RULESET, DeadHandRule, Ruleset, get_ruleset
 from .rules import MAX_PLAYERS as MAX_PLAYERS
 from .rules import MIN_PLAYERS as MIN_PLAYERS
-from .table import compile_rules
+from .structure import DealStructure, check_deal_type, check_structure, rule_facts
 
 
 @dataclass(frozen=True)
-class Deal:
+class Deal(DealStructure):
     """A deal or a position within one, valid whenever it exists: built directly, by
     :meth:`create` or by ``dataclasses.replace``, it is checked (:func:`validate`) and a deal
     that breaks the game's logic is a :class:`DealError`.
 
-    ``hands[i]`` holds the cards seat ``i + 1`` still has; ``played[i]`` the cards it has
-    played. ``board`` is ``None`` for a freshly dressed board: the ruleset's layout for this
-    number of players (:meth:`board_or_dressed`). ``hands`` and ``played`` may be given as
-    lists (they are kept as tuples), and ``played`` with no card in it is ``()``.
+    Its fields are its :class:`~.structure.DealStructure`'s: ``hands[i]`` holds the cards seat
+    ``i + 1`` still has; ``played[i]`` the cards it has played. ``board`` is ``None`` for a
+    freshly dressed board: the ruleset's layout for this number of players
+    (:attr:`board_or_dressed`). ``hands`` and ``played`` may be given as lists (they are kept as
+    tuples), and ``played`` with no card in it is ``()``.
     """
-
-    hands: tuple[Mask, ...]
-    dead: Mask
-    turnup: Card
-    rules: Ruleset = field(default_factory=lambda: get_ruleset(DEFAULT_RULESET))
-    board: Board | None = None
-    played: tuple[Mask, ...] = ()
-    leader: int = 0
-    """0-based seat to lead next (``to_lead - 1``)."""
 
     def __post_init__(self) -> None:
         check_structure(self)
@@ -101,51 +87,6 @@ class Deal:
         check_position(deal, search=False)
         return deal
 
-    @property
-    def players(self) -> int:
-        return len(self.hands)
-
-    @property
-    def trumps(self) -> int:
-        """The trump suit: the turn-up's suit."""
-        return card_suit(self.turnup)
-
-    @property
-    def played_mask(self) -> Mask:
-        return union(self.played)
-
-    def played_by(self, seat: int) -> Mask:
-        return self.played[seat] if self.played else 0
-
-    @property
-    def in_play(self) -> Mask:
-        """Cards dealt to the players (held or already played): the cards a run can reach."""
-        return self.rules.pack & ~self.dead
-
-    def dealt_hand(self, seat: int) -> Mask:
-        """Every card dealt to ``seat``: held now or played."""
-        return self.hands[seat] | self.played_by(seat)
-
-    def holder(self, card: Card) -> int:
-        """The 0-based seat that was dealt ``card``; -1 for a dead or absent card."""
-        bit = 1 << card
-        for seat in range(self.players):
-            if self.dealt_hand(seat) & bit:
-                return seat
-        return -1
-
-    @property
-    def is_fresh(self) -> bool:
-        """True before any card is played."""
-        return not self.played
-
-    @property
-    def board_or_dressed(self) -> Board:
-        """The board as play starts: the one given, or the ruleset's fresh dressing."""
-        if self.board is not None:
-            return self.board
-        return compile_rules(self.rules).dressing(self.players).layout
-
     def at_outset(self) -> Deal:
         """The same deal with every played card back in its hand and eldest to lead."""
         hands = tuple(self.dealt_hand(s) for s in range(self.players))
@@ -186,114 +127,6 @@ def validate(deal: Deal) -> None:
     check_position(deal)
 
 
-def check_structure(deal: Deal) -> None:
-    """The checks that cost next to nothing (a few microseconds: the common case is a few
-    type tests and one union of masks): types, the cards partitioning the pack, the turn-up
-    in the dead hand, the board, the seat to lead, empty hands. Lists of masks are kept as
-    tuples, and ``played`` with no card in it as ``()``."""
-    rules = deal.rules
-    if not isinstance(rules, Ruleset):
-        raise DealError(f"rules must be a Ruleset (get_ruleset(name) gives one), not "
-                        f"{shown(rules)}")
-    hands = _masks(deal.hands, "hands", "hand {}")
-    n = len(hands)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise DealError(f"{n} hands given: Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
-    played = _masks(deal.played, "played", "seat {}'s played cards")
-    if played and not any(played):
-        played = ()
-    elif played and len(played) != n:
-        raise DealError(f"played lists {len(played)} seat{'s' if len(played) != 1 else ''} but "
-                        f"there are {n} hands")
-    if hands is not deal.hands:
-        object.__setattr__(deal, "hands", hands)
-    if played is not deal.played:
-        object.__setattr__(deal, "played", played)
-    dead = deal.dead
-    if type(dead) is not int or not 0 <= dead <= FULL_MASK:
-        check_mask(dead, "the dead hand")
-    _check_partition(rules.pack, hands, dead, played)
-    turnup = deal.turnup
-    if type(turnup) is not int or not 0 <= turnup < NUM_CARDS:
-        check_card(turnup, "the turn-up", DealError)
-    if not dead >> turnup & 1:
-        raise DealError(f"the turn-up {card_name(turnup)} is not in the dead hand")
-    if deal.board is not None:
-        _check_board(deal)
-    leader = deal.leader
-    if type(leader) is not int and not is_whole(leader):
-        raise DealError(f"leader must be a whole number (the seat to lead less 1), not "
-                        f"{shown(leader)}")
-    if not 0 <= leader < n:
-        raise DealError(f"to_lead must be a seat from 1 to {n}, not {leader + 1}")
-    if not all(hands):
-        _check_empty_hands(hands, played)
-
-
-def _masks(value: object, name: str, each: str) -> tuple[Mask, ...]:
-    """A tuple (or list) of card masks, one a seat, as a tuple (``each``: a mask's name, with
-    ``{}`` for the seat from 1)."""
-    if type(value) is not tuple:
-        if not isinstance(value, (tuple, list)):
-            raise DealError(f"{name} must be a tuple of card masks, one a seat, not "
-                            f"{type(value).__name__}")
-        value = tuple(value)
-    for seat, mask in enumerate(value):
-        if type(mask) is not int or not 0 <= mask <= FULL_MASK:
-            check_mask(mask, each.format(seat + 1))
-    return value
-
-
-def _check_partition(pack: Mask, hands: tuple[Mask, ...], dead: Mask,
-                     played: tuple[Mask, ...]) -> None:
-    """Every card of the ruleset's pack in exactly one place: a hand, the dead hand or a
-    seat's played cards. When the places hold the pack's cards and no more than them, no card
-    is in two places; otherwise :func:`_partition_fault` names the first fault."""
-    seen = dead
-    count = dead.bit_count()
-    for mask in (*hands, *played):
-        seen |= mask
-        count += mask.bit_count()
-    if seen != pack or count != pack.bit_count():
-        _partition_fault(pack, hands, dead, played)
-
-
-def _partition_fault(pack: Mask, hands: tuple[Mask, ...], dead: Mask,
-                     played: tuple[Mask, ...]) -> None:
-    """Raise the :class:`DealError` naming the first card out of the pack, dealt twice or
-    missing, place by place (hands, the dead hand, played cards)."""
-    places: list[tuple[str, Mask]] = [(f"hand {s + 1}", hands[s]) for s in range(len(hands))]
-    places.append(("the dead hand", dead))
-    places += [(f"seat {s + 1}'s played cards", played[s]) for s in range(len(played))]
-    seen = 0
-    game = "Spinado" if pack != PACK else "Pope Joan"
-    for where, mask in places:
-        if mask & ~pack:
-            raise DealError(f"{where} has the {card_name(next(iter_mask(mask & ~pack)))}, which "
-                            f"is not in the {game} pack")
-        clash = seen & mask
-        if clash:
-            card = next(iter_mask(clash))
-            raise DealError(f"card {card_name(card)} is dealt twice (again in {where})")
-        seen |= mask
-    missing = pack & ~seen
-    count = missing.bit_count()
-    raise DealError(
-        f"{count} card{'s' if count > 1 else ''} missing from the deal: {format_cards(missing)}"
-    )
-
-
-def _check_empty_hands(hands: tuple[Mask, ...], played: tuple[Mask, ...]) -> None:
-    """A fresh deal has no empty hand; a position at most one (the seat that went out)."""
-    empty = [s for s in range(len(hands)) if not hands[s]]
-    if not played:
-        raise DealError(f"seat {empty[0] + 1} holds no cards")
-    if len(empty) > 1:
-        raise DealError(
-            f"seats {empty[0] + 1} and {empty[1] + 1} both hold no cards: only one player goes out"
-        )
-
-
 def check_position(deal: Deal, search: bool = True) -> None:
     """A position must be one play reaches from the outset: eldest leads a fresh deal; no card
     is played once the turn-up has ended the deal; and (``search``) the reachability search
@@ -303,7 +136,7 @@ def check_position(deal: Deal, search: bool = True) -> None:
             raise DealError("position cannot arise in play: with no card played, eldest "
                             "(seat 1) leads")
         return
-    if deal.turnup == _facts(deal.rules).ends_deal_turnup:
+    if deal.turnup == rule_facts(deal.rules).ends_deal_turnup:
         raise DealError(f"position cannot arise in play: the turn-up {card_name(deal.turnup)} "
                         f"ends the deal unplayed under {deal.rules.name}, so no card is played")
     if not search:
@@ -313,51 +146,11 @@ def check_position(deal: Deal, search: bool = True) -> None:
         raise DealError(f"position cannot arise in play: {found.reason}")
 
 
-def _check_board(deal: Deal) -> None:
-    """A board is a :class:`Board` (or None) with counters only in the compartments the
-    ruleset's board has."""
-    board = deal.board
-    if board is None:
-        return
-    if not isinstance(board, Board):
-        raise DealError(f"board must be a Board or None, not {shown(board)}")
-    facts = _facts(deal.rules)
-    for compartment in facts.lacking:
-        count = board[compartment]
-        if count:
-            kept = ", ".join(c.value for c in Compartment if c not in facts.lacking)
-            raise DealError(
-                f"board: {compartment.value} holds {count} counter{'s' if count > 1 else ''}, "
-                f"but the board of {deal.rules.name} has no {compartment.value} compartment "
-                f"(it has {kept}): give it as 0")
-
-
-@dataclass(frozen=True)
-class _RuleFacts:
-    """What a deal's checks read of its ruleset's tables."""
-
-    lacking: tuple[Compartment, ...]
-    """The compartments its board does not have."""
-    ends_deal_turnup: Card | None
-
-
-_FACTS: dict[int, tuple[Ruleset, _RuleFacts]] = {}
-
-
-def _facts(rules: Ruleset) -> _RuleFacts:
-    """:class:`_RuleFacts` of ``rules``, from its compiled tables, looked up by identity: every
-    deal built reads them, and hashing a ruleset (``compile_rules``'s cache) takes longer than
-    the rest of a deal's checks. The entry holds the ruleset, so its id is not reused."""
-    found = _FACTS.get(id(rules))
-    if found is not None and found[0] is rules:
-        return found[1]
-    table = compile_rules(rules)
-    facts = _RuleFacts(tuple(c for c in Compartment if c not in table.compartments),
-                       table.ends_deal_turnup)
-    if len(_FACTS) >= 64:
-        _FACTS.clear()
-    _FACTS[id(rules)] = (rules, facts)
-    return facts
+def check_deal(value: object, what: str = "a Deal is needed here",
+               error: ErrorType = DealError) -> None:
+    """Refuse anything but a :class:`Deal`: every public function that takes a deal checks it
+    here, so a wrong argument is ``error``, never an ``AttributeError``."""
+    check_deal_type(value, Deal, what, error)
 
 
 def deal_warnings(deal: Deal) -> list[str]:

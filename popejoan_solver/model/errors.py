@@ -56,5 +56,11 @@ def clip(text: str, limit: int = 80) -> str:
     return escape_controls(text)
 
 
+def quote_short(text: str, limit: int = 60) -> str:
+    """``repr(text)``, cut short after ``limit`` characters: an error line quoting what was
+    typed (an address, a player range, a stored name) stays one short line."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
 class InputError(PopeJoanError):
     """A file or stream that cannot be read as text: too large, not UTF-8, a folder."""

@@ -15,22 +15,23 @@ import tomllib
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .arguments import check_deal
 from .board import Board, Compartment
 from .cards import RANK_LETTERS, Card, CardSet, Mask, card_name, format_cards, make_card
-from .deal import Deal
+from .deal import Deal, check_deal
 from .errors import CardError, IllegalPlayError, NotationError, clip
 from .play import Position, Run
 from .rules import DEFAULT_RULESET, get_ruleset
 
-_WHOLE: Final = re.compile(r"[0-9]{1,10}")
+COUNT_DIGITS: Final = re.compile(r"[0-9]{1,10}")
 """A seat number or a count as the one-line notation writes it: ASCII digits only (``²`` is a
 digit to ``str.isdigit`` but not to ``int``), ten at most (2**31 has ten)."""
 
 DEAL_KEYS: Final = ("rules", "hands", "dead", "turnup", "board", "played", "to_lead")
 
 
-def _cards_field(value: object, where: str) -> Mask:
+def cards_field(value: object, where: str) -> Mask:
+    """A field of cards in a deal or record file (``"AC 2C 10D"``, or a list of card names) as
+    a mask; ``where`` names the field in the error."""
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         value = " ".join(value)
     if not isinstance(value, str):
@@ -59,16 +60,16 @@ def deal_from_json(data: object) -> Deal:
     hands_data = data["hands"]
     if not isinstance(hands_data, list):
         raise NotationError("hands must be a list, one string of cards per seat")
-    hands = [_cards_field(h, f"hand {i + 1}") for i, h in enumerate(hands_data)]
-    dead = _cards_field(data["dead"], "dead")
-    turnup = _single_card(data["turnup"])
+    hands = [cards_field(h, f"hand {i + 1}") for i, h in enumerate(hands_data)]
+    dead = cards_field(data["dead"], "dead")
+    turnup = single_card(data["turnup"])
     board = Board.from_json(data["board"]) if "board" in data else None
     played = None
     if "played" in data:
         played_data = data["played"]
         if not isinstance(played_data, list):
             raise NotationError("played must be a list, one string of cards per seat")
-        played = [_cards_field(p, f"played by seat {i + 1}") for i, p in enumerate(played_data)]
+        played = [cards_field(p, f"played by seat {i + 1}") for i, p in enumerate(played_data)]
         if len(played) != len(hands):
             raise NotationError(f"played lists {len(played)} seats but there are {len(hands)} "
                                 "hands")
@@ -116,7 +117,8 @@ def deal_to_toml(deal: Deal) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _hand_to_line(mask: Mask) -> str:
+def hand_to_line(mask: Mask) -> str:
+    """A set of cards as the one-line notation writes a hand: four suits C.D.H.S by dots."""
     suits = []
     for suit in range(4):
         suits.append("".join(RANK_LETTERS[r] for r in range(13)
@@ -124,7 +126,9 @@ def _hand_to_line(mask: Mask) -> str:
     return ".".join(suits)
 
 
-def _hand_from_line(token: str, where: str) -> Mask:
+def hand_from_line(token: str, where: str) -> Mask:
+    """A hand written as :func:`hand_to_line` writes it, as a mask (``-`` for a void suit);
+    ``where`` names the hand in the error."""
     parts = token.upper().replace("10", "T").split(".")
     if len(parts) != 4:
         raise NotationError(f"{where}: {clip(token)!r} is not four suits C.D.H.S separated by dots")
@@ -146,10 +150,10 @@ def _hand_from_line(token: str, where: str) -> Mask:
 def deal_to_line(deal: Deal) -> str:
     """The one-line notation of a deal."""
     check_deal(deal, "deal_to_line takes a Deal", NotationError)
-    text = f"{deal.rules.name}: " + " ".join(_hand_to_line(h) for h in deal.hands)
-    text += f" | {_hand_to_line(deal.dead)} ^{card_name(deal.turnup)}"
+    text = f"{deal.rules.name}: " + " ".join(hand_to_line(h) for h in deal.hands)
+    text += f" | {hand_to_line(deal.dead)} ^{card_name(deal.turnup)}"
     if deal.played:
-        text += " | played " + " ".join(_hand_to_line(p) for p in deal.played)
+        text += " | played " + " ".join(hand_to_line(p) for p in deal.played)
     if deal.played or deal.leader:
         text += f" | lead {deal.leader + 1}"
     if deal.board is not None:
@@ -170,13 +174,13 @@ def deal_from_line(text: str) -> Deal:
         rules_name, _, head = head.partition(":")
         rules_name = rules_name.strip()
     rules = get_ruleset(rules_name)
-    hands = [_hand_from_line(tok, f"hand {i + 1}") for i, tok in enumerate(head.split())]
+    hands = [hand_from_line(tok, f"hand {i + 1}") for i, tok in enumerate(head.split())]
     dead_tokens = sections[1].split()
     if len(dead_tokens) != 2 or not dead_tokens[1].startswith("^"):
         raise NotationError("one-line deal: the second section is 'DEAD ^TURNUP', e.g. "
                             "'K.J.6T.259 ^KC'")
-    dead = _hand_from_line(dead_tokens[0], "dead hand")
-    turnup = _single_card(dead_tokens[1][1:])
+    dead = hand_from_line(dead_tokens[0], "dead hand")
+    turnup = single_card(dead_tokens[1][1:])
     played = None
     leader = 0
     board = None
@@ -188,18 +192,19 @@ def deal_from_line(text: str) -> Deal:
             raise NotationError(f"one-line deal: the section {clip(word)!r} is given twice")
         seen.add(word)
         if word == "played":
-            played = [_hand_from_line(t, f"played by seat {i + 1}")
+            played = [hand_from_line(t, f"played by seat {i + 1}")
                       for i, t in enumerate(rest.split())]
             if len(played) != len(hands):
                 raise NotationError(f"one-line deal: 'played' lists {len(played)} seats but "
                                     f"there are {len(hands)} hands")
         elif word == "lead":
-            if not _WHOLE.fullmatch(rest.strip()):
+            if not COUNT_DIGITS.fullmatch(rest.strip()):
                 raise NotationError("one-line deal: 'lead N' takes a seat number")
             leader = int(rest) - 1
         elif word == "board":
             counts = rest.split()
-            if len(counts) != len(Compartment) or not all(_WHOLE.fullmatch(c) for c in counts):
+            if (len(counts) != len(Compartment)
+                    or not all(COUNT_DIGITS.fullmatch(c) for c in counts)):
                 raise NotationError("one-line deal: 'board' takes 8 counts: pope matrimony "
                                     "intrigue ace king queen jack game")
             board = Board(*(int(c) for c in counts))
@@ -209,8 +214,9 @@ def deal_from_line(text: str) -> Deal:
     return Deal.create(hands, dead, turnup, rules, board, played, leader)
 
 
-def _single_card(text: object) -> Card:
-    mask = _cards_field(text, "turnup") if isinstance(text, str) else -1
+def single_card(text: object) -> Card:
+    """Exactly one card named in a file (a turn-up, a lead); anything else is an error."""
+    mask = cards_field(text, "turnup") if isinstance(text, str) else -1
     if mask < 0 or mask.bit_count() != 1:
         raise NotationError("turnup must be exactly one card, like \"KC\"")
     return mask.bit_length() - 1
@@ -290,10 +296,10 @@ def parse_step(position: Position, text: str) -> Run:
     if match is None:
         raise NotationError(f"a step is LEAD or LEAD+CARD@AFTER (e.g. 8S+9D@9S), not "
                             f"{clip(text)!r}")
-    lead = _single_card(match[1])
+    lead = single_card(match[1])
     if match[2] is None:
         return position.play(lead)[0]
-    extra, after = _single_card(match[2]), _single_card(match[3])
+    extra, after = single_card(match[2]), single_card(match[3])
     for run in position.outcomes(lead):
         if run.chosen > 0 and (run.cards[run.chosen], run.cards[run.chosen - 1]) == (extra, after):
             return run

@@ -11,17 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING
 
-from .arguments import check_deal
 from .cards import Card, Mask, card_name, iter_mask
-from .errors import IllegalPlayError
+from .errors import DealError, IllegalPlayError
 from .leads import legal_leads
 from .rules import Ruleset
+from .structure import DealStructure, check_deal_type
 from .table import ChoiceKind, ChoicePoint, RuleTable, compile_rules
-
-if TYPE_CHECKING:
-    from .deal import Deal
 
 
 class StopReason(StrEnum):
@@ -142,9 +138,10 @@ class Game:
     turnup: Card
 
     @classmethod
-    def from_deal(cls, deal: Deal) -> Game:
-        """The game of ``deal`` (a :class:`DealError` for anything but a deal)."""
-        check_deal(deal)
+    def from_deal(cls, deal: DealStructure) -> Game:
+        """The game of ``deal`` (a :class:`DealError` for anything but a deal): its cards as
+        dealt, all the play reads (a :class:`~.deal.Deal`, or a structure being checked)."""
+        check_deal_type(deal, DealStructure, "a Deal is needed here", DealError)
         dealt = tuple(deal.dealt_hand(s) for s in range(deal.players))
         holder = [-1] * 52
         for seat, mask in enumerate(dealt):
@@ -304,7 +301,7 @@ class Position:
     leader: int
 
     @classmethod
-    def from_deal(cls, deal: Deal) -> Position:
+    def from_deal(cls, deal: DealStructure) -> Position:
         """The position ``deal`` stands at (a :class:`DealError` for anything but a deal)."""
         return cls(Game.from_deal(deal), deal.played_mask, deal.leader)
 

@@ -22,16 +22,16 @@ from .cards import Card, Mask, card_name, format_cards
 from .deal import Deal, deal_random
 from .errors import CONTROL_CHARACTERS, CardError, NotationError, PopeJoanError, clip
 from .notation import (
-    _WHOLE,
-    _cards_field,
-    _hand_from_line,
-    _hand_to_line,
-    _single_card,
+    COUNT_DIGITS,
+    cards_field,
     deal_from_json,
     deal_from_line,
     deal_to_json,
     deal_to_line,
     decode_json,
+    hand_from_line,
+    hand_to_line,
+    single_card,
 )
 from .play import Run
 from .rules import Ruleset, get_ruleset
@@ -222,7 +222,7 @@ def play_from_json(data: object, players: int, where: str) -> Play:
     if type(seat) is not int or not 1 <= seat <= players:
         raise NotationError(f"{where}seat must be a seat number from 1 to {players}")
     try:
-        card = _single_card(obj["card"])
+        card = single_card(obj["card"])
     except NotationError:
         raise NotationError(f"{where}card must be one card, like \"3D\"") from None
     choice = obj.get("choice", False)
@@ -320,7 +320,7 @@ def _final_from_json(data: object, rules: Ruleset) -> tuple[Mask, ...]:
     hands = obj.get("hands")
     if not isinstance(hands, list):
         raise NotationError("final_round needs \"hands\", one string of cards per seat")
-    return check_final_hands(tuple(_cards_field(h, f"final round hand {i + 1}")
+    return check_final_hands(tuple(cards_field(h, f"final round hand {i + 1}")
                                    for i, h in enumerate(hands)), rules)
 
 
@@ -480,7 +480,7 @@ def record_to_text(record: Record) -> str:
         for number, group in enumerate(_groups(recorded.plays, record.rules), 1):
             lines.append(f"{number}. " + " ".join(p.text for p in group))
     if record.final_round is not None:
-        lines += ["", _tag_line("FinalRound", " ".join(_hand_to_line(h)
+        lines += ["", _tag_line("FinalRound", " ".join(hand_to_line(h)
                                                         for h in record.final_round))]
     return "\n".join(lines) + "\n"
 
@@ -631,14 +631,14 @@ def _read_plays(draft: _Draft, line: str) -> None:
         if not 1 <= seat <= deal.deal.players:
             raise NotationError(f"{clip(token)}: seat must be from 1 to {deal.deal.players}")
         try:
-            card = _single_card(match[2])
+            card = single_card(match[2])
         except (NotationError, CardError):
             raise NotationError(f"{clip(token)}: not a card") from None
         deal.plays.append(Play(seat - 1, card, match[1] == "+"))
 
 
 def _number(text: str, what: str) -> int:
-    if not _WHOLE.fullmatch(text.strip()):
+    if not COUNT_DIGITS.fullmatch(text.strip()):
         raise NotationError(f"{what} must be a whole number, not {clip(text)!r}")
     return int(text)
 
@@ -660,7 +660,7 @@ def _finish(draft: _Draft) -> Record:
     for i, deal in enumerate(draft.deals):
         data["deals"].append(_deal_draft_json(deal, i))
     if draft.final is not None:
-        hands = [_hand_from_line(t, f"final round hand {i + 1}")
+        hands = [hand_from_line(t, f"final round hand {i + 1}")
                  for i, t in enumerate(draft.final.split())]
         data["final_round"] = {"hands": [format_cards(h) for h in hands]}
     return record_from_json(data, max_deals=draft.max_deals)

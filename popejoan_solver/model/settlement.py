@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .arguments import check_deal, is_whole, shown
+from .arguments import is_whole, shown
 from .board import Board, Compartment
 from .cards import POPE, Mask, Rank, card_name, check_mask, format_cards, make_card
-from .deal import Deal
+from .deal import Deal, check_deal
 from .errors import DealError
 from .play import Game
 from .rules import Ruleset

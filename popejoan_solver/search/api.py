@@ -14,7 +14,6 @@ from functools import cache
 from typing import TypeVar
 
 from ..model.arguments import (
-    check_deal,
     check_flag,
     check_seat,
     check_time_limit,
@@ -22,7 +21,7 @@ from ..model.arguments import (
     shown,
 )
 from ..model.board import Board
-from ..model.deal import Deal
+from ..model.deal import Deal, check_deal
 from ..model.errors import PopeJoanError, clip
 from ..model.play import Game, Position
 from ..model.settlement import TurnupAward, apply_to_board, dressing, turnup_award

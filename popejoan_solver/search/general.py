@@ -19,7 +19,9 @@ from .slots import SlotGame, lieu_goes_on
 from .state import Search, SearchState
 
 
-def general_searcher(slots: SlotGame, objective: Objective, state: SearchState,
+# The general mode's search kernel, whole on purpose as the forced-run one (kernel.py): one
+# closure with its locals bound for speed, every pruning fact cited at its cut.
+def general_searcher(slots: SlotGame, objective: Objective, state: SearchState,  # noqa: C901
                      plain: Search | None) -> Search:
     """The alpha-beta closure of one objective in general mode (transposition table in
     ``state``, shared with later searches of the same objective, as in the forced-run mode).

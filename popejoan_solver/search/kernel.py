@@ -19,7 +19,9 @@ from .slots import SlotGame
 from .state import Search, SearchState
 
 
-def forced_searcher(slots: SlotGame, objective: Objective, state: SearchState) -> Search:
+# The search kernel, whole on purpose: one closure with its locals bound for speed, every
+# pruning fact cited at its cut (docs/solver.md); splitting it costs a call per node.
+def forced_searcher(slots: SlotGame, objective: Objective, state: SearchState) -> Search:  # noqa: C901
     """The alpha-beta closure of one objective over forced runs (locals bound for speed; the
     transposition table in ``state`` is shared with later searches of the same objective)."""
     sg = slots
@@ -91,7 +93,8 @@ def forced_searcher(slots: SlotGame, objective: Objective, state: SearchState) -
             return 1 if winner == target else 0
         return payoff(final, winner, target)
 
-    def search(played: Mask, leader: int, alpha: int, beta: int) -> int:
+    # The alpha-beta search itself (see forced_searcher): one function, a call per node.
+    def search(played: Mask, leader: int, alpha: int, beta: int) -> int:  # noqa: C901
         if isolating if leader != target else own_isolating:
             # Facts 5 and 5b: the seat on lead plays its isolated cards first.
             played |= isolate(stretch, in_play, dealt, played, leader,

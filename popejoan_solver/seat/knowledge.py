@@ -31,10 +31,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..model.arguments import check_deal, check_seat
+from ..model.arguments import check_seat
 from ..model.board import Board
 from ..model.cards import Card, Mask, card_name, iter_mask, union
-from ..model.deal import Deal
+from ..model.deal import Deal, check_deal
 from ..model.errors import IllegalPlayError, PopeJoanError, clip
 from ..model.play import Choice, Game, Position, Run, StopReason, outcomes
 from ..model.rules import Ruleset

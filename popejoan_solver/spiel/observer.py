@@ -12,7 +12,7 @@ choice. Nothing else: a test checks that states differing in hidden cards look t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -20,9 +20,7 @@ import pyspiel
 from ..model.cards import NUM_CARDS, Mask, card_name, format_cards, iter_mask
 from ..model.rules import MAX_PLAYERS
 from ..model.table import ChoiceKind
-
-if TYPE_CHECKING:
-    from .game import PopeJoanState
+from .state import PopeJoanState
 
 CHOICE_KINDS = tuple(ChoiceKind)
 

@@ -13,7 +13,7 @@ from ..model.cards import Card
 from ..model.deal import Deal
 from ..model.play import Run, outcomes
 from ..seat import knowledge, knowledge_at_choice, sample_deals
-from .game import CHOICE_BASE, PopeJoanState
+from .state import CHOICE_BASE, PopeJoanState
 
 
 def deal_actions(deal: Deal, order: Sequence[int]) -> list[Card]:

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..advice.maxims import FALLBACK, MAXIMS, maxim_lead
+from ..intervals import wilson
 from ..jobs.match import MatchRow, MatchSettings, session_records
 from ..model.play import Run
 from ..model.referee import replay
 from ..seat import knowledge
-from .stats import wilson
 
 
 @dataclass(frozen=True)

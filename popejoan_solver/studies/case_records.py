@@ -4,7 +4,7 @@ deal and its leads, as a record the referee can confirm (``tests/golden/record-c
 from __future__ import annotations
 
 from ..model.record import Record, RecordedDeal, plays_of_run
-from .cases import Case, _play, case_deal
+from .cases import Case, case_deal, play_leads
 
 
 def case_record(case: Case) -> Record | None:
@@ -14,7 +14,7 @@ def case_record(case: Case) -> Record | None:
     if not leads:
         return None
     deal = case_deal(case)
-    position, runs = _play(deal, list(leads))
+    position, runs = play_leads(deal, list(leads))
     tags = (("Event", f"worked example {case.name}"), ("Source", case.source))
     ending = () if position.is_over else (("Termination", "unfinished"),)
     plays = tuple(play for run in runs for play in plays_of_run(run))

@@ -26,7 +26,7 @@ other keys override it. Kinds:
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,7 @@ from ..logic.prover import TheoremResult
 from ..logic.theorems import prove
 from ..model.board import Board, Compartment
 from ..model.cards import CardSet, card_name, iter_mask, parse_card
-from ..model.deal import Deal
+from ..model.deal import Deal, position_deal
 from ..model.errors import NotationError, PopeJoanError
 from ..model.examples import hoyle_dead_hand
 from ..model.notation import deal_from_json, deal_to_json, decode_toml, parse_step
@@ -124,6 +124,7 @@ def load_cases(directory: Path) -> list[Case]:
 
 
 def case_deal(case: Case) -> Deal:
+    """The case's deal: its ``deal`` table, on a named ``base`` deal where it gives one."""
     table = dict(case.data.get("deal", {}))
     base = table.pop("base", None)
     if base is not None:
@@ -135,7 +136,9 @@ def case_deal(case: Case) -> Deal:
     return deal_from_json(table)
 
 
-def _play(deal: Deal, leads: list[str]) -> tuple[Position, list[Run]]:
+def play_leads(deal: Deal, leads: list[str]) -> tuple[Position, list[Run]]:
+    """A case's ``leads`` (each a step as a line of play writes it, ``8S+9D@9S``) played from
+    ``deal``: the position reached and the runs played."""
     position = Position.from_deal(deal)
     runs = []
     for text in leads:
@@ -181,13 +184,12 @@ def _view(case: Case, value: str) -> View:
 
 
 def _check(case: Case) -> CaseResult:
+    """The case's checks: a kind that needs no deal on its own; otherwise the proof's
+    theorems (where the case names some) and then the kind's checks of the deal."""
     expect = case.data["expect"]
-    if case.kind == "final-round":
-        return _check_final_round(case, expect)
-    if case.kind == "dressing":
-        return _check_dressing(case, expect)
-    if case.kind == "seat-view":
-        return _check_seat_view(case, expect)
+    alone = _ALONE.get(case.kind)
+    if alone is not None:
+        return alone(case, expect)
     deal = case_deal(case)
     checks: list[Check] = []
     findings: list[str] = []
@@ -198,68 +200,83 @@ def _check(case: Case) -> CaseResult:
             findings.append(f"theorem {theorem.name}: {theorem.status.value} ({theorem.method})")
             checks.append(Check(f"theorem {theorem.name}", proof["status"],
                                 theorem.status.value))
-    if case.kind == "stops":
-        report = analyse_stops(deal, _view(case, expect.get("view", "referee")))
-        stops, unreachable = set(_names(report.stops)), set(_names(report.cannot_be_led_to))
-        findings.append(f"stops: {' '.join(_names(report.stops))}")
-        findings.append(f"cannot be led to: {' '.join(_names(report.cannot_be_led_to))}")
-        _set_checks(checks, "stops", stops, expect)
-        _set_checks(checks, "cannot_be_led_to", unreachable, expect)
-    elif case.kind == "lead":
-        position, runs = _play(deal, case.data.get("leads", []))
-        run = runs[-1]
-        findings += [r.describe() for r in runs]
-        if "run" in expect:
-            checks.append(Check("run", _canon(expect["run"]), _names(run.cards)))
-        if "reason" in expect:
-            checks.append(Check("stop reason", expect["reason"], run.reason.value))
-        if "next_leader" in expect:
-            checks.append(Check("next leader", expect["next_leader"], run.next_leader + 1))
-        if "stops_include" in expect:
-            after = Deal.create(
-                tuple(position.game.held(position.played, s) for s in range(deal.players)),
-                deal.dead, deal.turnup, deal.rules, deal.board,
-                tuple(position.game.dealt[s] & position.played for s in range(deal.players)),
-                position.leader)
-            stops = set(_names(analyse_stops(after).stops))
-            want = set(_canon(expect["stops_include"]))
-            checks.append(Check("stops after the lead include", sorted(want),
-                                sorted(want & stops)))
-    elif case.kind == "settlement":
-        position, runs = _play(deal, case.data.get("leads", []))
-        findings += [r.describe() for r in runs]
-        winner = position.winner
-        result = settle(deal, position.played, winner) if winner >= 0 else None
-        taken = _compartments_of(deal, position, expect["seat"] - 1)
-        findings.append(f"seat {expect['seat']} took: {', '.join(taken)}")
-        if "compartments" in expect:
-            checks.append(Check(f"compartments taken by seat {expect['seat']}",
-                                sorted(expect["compartments"]), sorted(taken)))
-        if "count" in expect:
-            checks.append(Check("number of compartments", expect["count"], len(taken)))
-        if "out" in expect:
-            checks.append(Check("seat out", expect["out"], winner + 1))
-        if "net" in expect and result is not None:
-            checks.append(Check(f"net of seat {expect['seat']}", expect["net"],
-                                result.net(expect["seat"] - 1)))
-    elif case.kind == "turnup":
-        result = settle(deal, 0, -1)
-        dealer = deal.players - 1
-        takes = sorted(t.payer.value for t in result.turnup if isinstance(t.payer, Compartment))
-        played = not any(t.reason == "a stake per card dealt" for t in result.turnup)
-        findings.append("dealer takes " + (", ".join(takes) or "nothing"))
-        if "deal_played" in expect:
-            award = turnup_award(deal, deal.board_or_dressed)
-            checks.append(Check("deal is played", expect["deal_played"], award.deal_is_played))
-        if "dealer_takes" in expect:
-            checks.append(Check("dealer takes", sorted(expect["dealer_takes"]), takes))
-        if "stake_per_card" in expect:
-            stakes = {t.payer: t.amount for t in result.turnup
-                      if t.reason == "a stake per card dealt" and t.payee == dealer}
-            owed = {s: deal.dealt_hand(s).bit_count() for s in range(deal.players - 1)}
-            checks.append(Check("each other seat pays a stake per card dealt",
-                                expect["stake_per_card"], stakes == owed and not played))
+    on_deal = _ON_DEAL.get(case.kind)
+    if on_deal is not None:
+        on_deal(case, deal, expect, checks, findings)
     return CaseResult(case, tuple(checks), tuple(findings))
+
+
+def _check_stops(case: Case, deal: Deal, expect: Mapping[str, Any], checks: list[Check],
+                 findings: list[str]) -> None:
+    """The stops and the cards that cannot be led to, from the case's view."""
+    report = analyse_stops(deal, _view(case, expect.get("view", "referee")))
+    stops, unreachable = set(_names(report.stops)), set(_names(report.cannot_be_led_to))
+    findings.append(f"stops: {' '.join(_names(report.stops))}")
+    findings.append(f"cannot be led to: {' '.join(_names(report.cannot_be_led_to))}")
+    _set_checks(checks, "stops", stops, expect)
+    _set_checks(checks, "cannot_be_led_to", unreachable, expect)
+
+
+def _check_lead(case: Case, deal: Deal, expect: Mapping[str, Any], checks: list[Check],
+                findings: list[str]) -> None:
+    """The last lead's run, why it stopped, who leads next, and the stops after it."""
+    position, runs = play_leads(deal, case.data.get("leads", []))
+    run = runs[-1]
+    findings += [r.describe() for r in runs]
+    if "run" in expect:
+        checks.append(Check("run", _canon(expect["run"]), _names(run.cards)))
+    if "reason" in expect:
+        checks.append(Check("stop reason", expect["reason"], run.reason.value))
+    if "next_leader" in expect:
+        checks.append(Check("next leader", expect["next_leader"], run.next_leader + 1))
+    if "stops_include" in expect:
+        after = position_deal(deal, position, deal.board)
+        stops = set(_names(analyse_stops(after).stops))
+        want = set(_canon(expect["stops_include"]))
+        checks.append(Check("stops after the lead include", sorted(want),
+                            sorted(want & stops)))
+
+
+def _check_settlement(case: Case, deal: Deal, expect: Mapping[str, Any], checks: list[Check],
+                      findings: list[str]) -> None:
+    """What a seat took after the leads, who went out, and the seat's net."""
+    position, runs = play_leads(deal, case.data.get("leads", []))
+    findings += [r.describe() for r in runs]
+    winner = position.winner
+    result = settle(deal, position.played, winner) if winner >= 0 else None
+    taken = _compartments_of(deal, position, expect["seat"] - 1)
+    findings.append(f"seat {expect['seat']} took: {', '.join(taken)}")
+    if "compartments" in expect:
+        checks.append(Check(f"compartments taken by seat {expect['seat']}",
+                            sorted(expect["compartments"]), sorted(taken)))
+    if "count" in expect:
+        checks.append(Check("number of compartments", expect["count"], len(taken)))
+    if "out" in expect:
+        checks.append(Check("seat out", expect["out"], winner + 1))
+    if "net" in expect and result is not None:
+        checks.append(Check(f"net of seat {expect['seat']}", expect["net"],
+                            result.net(expect["seat"] - 1)))
+
+
+def _check_turnup(case: Case, deal: Deal, expect: Mapping[str, Any], checks: list[Check],
+                  findings: list[str]) -> None:
+    """The turn-up's award: whether the deal is played, what the dealer takes, the stakes."""
+    result = settle(deal, 0, -1)
+    dealer = deal.players - 1
+    takes = sorted(t.payer.value for t in result.turnup if isinstance(t.payer, Compartment))
+    played = not any(t.reason == "a stake per card dealt" for t in result.turnup)
+    findings.append("dealer takes " + (", ".join(takes) or "nothing"))
+    if "deal_played" in expect:
+        award = turnup_award(deal, deal.board_or_dressed)
+        checks.append(Check("deal is played", expect["deal_played"], award.deal_is_played))
+    if "dealer_takes" in expect:
+        checks.append(Check("dealer takes", sorted(expect["dealer_takes"]), takes))
+    if "stake_per_card" in expect:
+        stakes = {t.payer: t.amount for t in result.turnup
+                  if t.reason == "a stake per card dealt" and t.payee == dealer}
+        owed = {s: deal.dealt_hand(s).bit_count() for s in range(deal.players - 1)}
+        checks.append(Check("each other seat pays a stake per card dealt",
+                            expect["stake_per_card"], stakes == owed and not played))
 
 
 def _set_checks(checks: list[Check], key: str, found: set[str], expect: Mapping[str, Any]) -> None:
@@ -316,7 +333,7 @@ def _check_seat_view(case: Case, expect: Mapping[str, Any]) -> CaseResult:
     that cannot be led to from its view."""
     deal = case_deal(case)
     seat = case.data["seat"]
-    _, runs = _play(deal, case.data.get("leads", []))
+    _, runs = play_leads(deal, case.data.get("leads", []))
     k = knowledge(deal, seat - 1, runs)
     report = known_stops(k, deal)
     dead = set(_names(iter_mask(k.known_dead)))
@@ -329,3 +346,14 @@ def _check_seat_view(case: Case, expect: Mapping[str, Any]) -> CaseResult:
     _set_checks(checks, "stops", set(_names(report.stops)), expect)
     _set_checks(checks, "cannot_be_led_to", set(_names(report.cannot_be_led_to)), expect)
     return CaseResult(case, tuple(checks), tuple(findings))
+
+
+_ALONE: dict[str, Callable[[Case, Mapping[str, Any]], CaseResult]] = {
+    "final-round": _check_final_round, "dressing": _check_dressing,
+    "seat-view": _check_seat_view}
+"""The kinds checked on their own (no case deal, or no proof beside them)."""
+
+_ON_DEAL: dict[str, Callable[[Case, Deal, Mapping[str, Any], list[Check], list[str]], None]] = {
+    "stops": _check_stops, "lead": _check_lead, "settlement": _check_settlement,
+    "turnup": _check_turnup}
+"""The kinds checked on the case's deal, after any proof."""

@@ -28,10 +28,10 @@ from typing import Any
 
 from ..advice.maxims import MAXIMS as MAXIMS
 from ..advice.maxims import maxim_lead
+from ..intervals import mean_ci, wilson
 from ..model.cards import Card, parse_card
 from ..model.deal import Deal
 from ..model.notation import deal_from_json
-from .stats import mean_ci, wilson
 
 
 def hoyle_advice(deal: Deal) -> tuple[Card, str]:

@@ -13,9 +13,10 @@ from ..files.writing import (
     save_figure,
     write_output,
 )
+from ..intervals import wilson
 from ..model.errors import clip
 from .hoyle_maxims import MAXIMS, MaximSummary
-from .stats import Group, interval_text, plot, wilson
+from .stats import Group, interval_text, plot
 
 REPORT_FILES: Final = {"seat-values": ("seat-values.md", "seat-values.png"),
                        "hoyle-maxims": ("hoyle-maxims.md", "hoyle-maxims.png")}
@@ -84,31 +85,9 @@ def seat_values_report(found: list[Group], command: str, directory: Path) -> Pat
 def maxims_report(results: dict[int, dict[str, MaximSummary]], command: str,
                   directory: Path) -> Path:
     """``hoyle-maxims.md`` and its figure."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     _make_folder(directory)
     players = sorted(results)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for label in ("all advice", "random lead"):
-        rates = [results[p][label].optimal_rate for p in players]
-        costs = [results[p][label].mean_cost for p in players]
-        axes[0].errorbar(players, [r[0] for r in rates],
-                         yerr=[[r[0] - r[1] for r in rates], [r[2] - r[0] for r in rates]],
-                         marker="o", capsize=3, label=label)
-        axes[1].errorbar(players, [c[0] for c in costs],
-                         yerr=[[c[0] - c[1] for c in costs], [c[2] - c[0] for c in costs]],
-                         marker="o", capsize=3, label=label)
-    axes[0].set(title="first lead is optimal", xlabel="players", ylabel="rate")
-    axes[1].set(title="mean cost of the first lead", xlabel="players", ylabel="counters")
-    axes[0].legend()
-    fig.tight_layout()
-    try:
-        save_figure(fig, directory / "hoyle-maxims.png")
-    finally:
-        plt.close(fig)
+    _maxims_figure(results, players, directory / "hoyle-maxims.png")
     lines = [
         "# Hoyle's maxims against double-dummy play",
         "",
@@ -142,3 +121,32 @@ def maxims_report(results: dict[int, dict[str, MaximSummary]], command: str,
     path = directory / "hoyle-maxims.md"
     write_output(path, "\n".join(lines) + "\n")
     return path
+
+
+def _maxims_figure(results: dict[int, dict[str, MaximSummary]], players: list[int],
+                   path: Path) -> None:
+    """The first lead's optimal rate and mean cost by players: all advice against a random
+    lead."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for label in ("all advice", "random lead"):
+        rates = [results[p][label].optimal_rate for p in players]
+        costs = [results[p][label].mean_cost for p in players]
+        axes[0].errorbar(players, [r[0] for r in rates],
+                         yerr=[[r[0] - r[1] for r in rates], [r[2] - r[0] for r in rates]],
+                         marker="o", capsize=3, label=label)
+        axes[1].errorbar(players, [c[0] for c in costs],
+                         yerr=[[c[0] - c[1] for c in costs], [c[2] - c[0] for c in costs]],
+                         marker="o", capsize=3, label=label)
+    axes[0].set(title="first lead is optimal", xlabel="players", ylabel="rate")
+    axes[1].set(title="mean cost of the first lead", xlabel="players", ylabel="counters")
+    axes[0].legend()
+    fig.tight_layout()
+    try:
+        save_figure(fig, path)
+    finally:
+        plt.close(fig)

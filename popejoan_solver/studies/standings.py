@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ..files.writing import save_figure
+from ..intervals import mean_ci
 from ..jobs.match import MatchRow, MatchSettings
-from .stats import _figure, interval_text, mean_ci
+from .stats import interval_text, json_figure
 
 
 @dataclass(frozen=True)
@@ -32,8 +33,8 @@ class BotStanding:
     plays: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "mean": _figure(self.mean, 4),
-                "ci95": [_figure(self.ci95[0], 4), _figure(self.ci95[1], 4)],
+        return {"name": self.name, "mean": json_figure(self.mean, 4),
+                "ci95": [json_figure(self.ci95[0], 4), json_figure(self.ci95[1], 4)],
                 "plays": self.plays}
 
 
@@ -51,8 +52,8 @@ class PairStanding:
         return self.ci95[0] > 0 or self.ci95[1] < 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"a": self.a, "b": self.b, "difference": _figure(self.difference, 4),
-                "ci95": [_figure(self.ci95[0], 4), _figure(self.ci95[1], 4)],
+        return {"a": self.a, "b": self.b, "difference": json_figure(self.difference, 4),
+                "ci95": [json_figure(self.ci95[0], 4), json_figure(self.ci95[1], 4)],
                 "units": self.units,
                 "separates": self.separates}
 

@@ -1,82 +1,21 @@
 """Statistics over a batch file: forced-win rates and seat values per ruleset and player count,
-with 95% confidence intervals (Wilson for rates, Student's t for means)."""
+with 95% confidence intervals (Wilson for rates, Student's t for means: :mod:`..intervals`)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from ..files.writing import save_figure
 
-Z95 = 1.959963984540054
-
-
-def wilson(successes: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a rate.
-
-    >>> tuple(round(x, 3) for x in wilson(50, 100))
-    (0.404, 0.596)
-    """
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def _t_within(t: float, df: int) -> float:
-    """P(|T| < t) for Student's t with ``df`` degrees of freedom (Abramowitz and Stegun
-    26.7.3-4: a finite sum for a whole ``df``)."""
-    theta = math.atan(t / math.sqrt(df))
-    c2 = math.cos(theta) ** 2
-    if df % 2 == 0:
-        term = total = 1.0
-        for k in range(2, df - 1, 2):
-            term *= c2 * (k - 1) / k
-            total += term
-        return math.sin(theta) * total
-    if df == 1:
-        return 2 * theta / math.pi
-    term = total = 1.0
-    for k in range(3, df - 1, 2):
-        term *= c2 * (k - 1) / k
-        total += term
-    return 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total)
-
-
-@cache
-def t95(df: int) -> float:
-    """The two-sided 95% quantile of Student's t (12.706 for 1 degree of freedom, 2.571 for
-    5, toward 1.960): exact by bisection up to 1,000, the Cornish-Fisher series beyond."""
-    if df > 1000:
-        z = Z95
-        return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
-                + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
-    low, high = Z95, 13.0
-    for _ in range(80):
-        middle = (low + high) / 2
-        low, high = (middle, high) if _t_within(middle, df) < 0.95 else (low, middle)
-    return (low + high) / 2
-
-
-def mean_ci(values: list[float]) -> tuple[float, float, float]:
-    """Mean and its 95% interval (Student's t: a sample of a few, such as a match of a few
-    units, gets the width it needs, not the normal one's). One value gives no interval: its
-    bounds are NaN (JSON null), never the zero-width ``[mean, mean]`` of certainty."""
-    n = len(values)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = sum(values) / n
-    if n == 1:
-        return (mean, math.nan, math.nan)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = t95(n - 1) * sd / math.sqrt(n)
-    return (mean, mean - half, mean + half)
+# The intervals' functions stay importable from here, where statistics were always read.
+from ..intervals import mean_ci as mean_ci
+from ..intervals import mean_ci_from_sums
+from ..intervals import t95 as t95
+from ..intervals import wilson as wilson
 
 
 @dataclass(frozen=True)
@@ -107,13 +46,13 @@ class Group:
             "rules": self.rules,
             "players": self.players,
             "deals": self.deals,
-            "forced_win_rate": [_figure(r, 6) for r in self.forced_win_rate],
-            "any_forced_win_rate": _figure(self.any_forced_win_rate, 6),
-            "mean_guaranteed": [_figure(g[0], 4) for g in self.guaranteed],
+            "forced_win_rate": [json_figure(r, 6) for r in self.forced_win_rate],
+            "any_forced_win_rate": json_figure(self.any_forced_win_rate, 6),
+            "mean_guaranteed": [json_figure(g[0], 4) for g in self.guaranteed],
             "exact_deals": self.exact,
-            "forced_win_ci95": [[_figure(x, 4) for x in wilson(w, self.exact)]
+            "forced_win_ci95": [[json_figure(x, 4) for x in wilson(w, self.exact)]
                                 for w in self.forced_win],
-            "mean_guaranteed_ci95": [[_figure(g[1], 4), _figure(g[2], 4)]
+            "mean_guaranteed_ci95": [[json_figure(g[1], 4), json_figure(g[2], 4)]
                                      for g in self.guaranteed],
             "mean_seconds": round(self.mean_seconds, 4),
             "worst_seconds": round(self.worst_seconds, 4),
@@ -127,22 +66,10 @@ def interval_text(low: float, high: float, spec: str = ".3f") -> str:
     return f"[{bound(low)}, {bound(high)}]"
 
 
-def _figure(value: float, digits: int) -> float | None:
-    """A rounded figure, or None (JSON null) where there was nothing to compute it from."""
+def json_figure(value: float, digits: int) -> float | None:
+    """A rounded figure, or None (JSON null) where there was nothing to compute it from: every
+    study's JSON writes its figures so (a NaN is not JSON)."""
     return None if math.isnan(value) else round(value, digits)
-
-
-def mean_ci_from_sums(n: int, total: float, squares: float) -> tuple[float, float, float]:
-    """:func:`mean_ci` from the count, sum and sum of squares (exact for whole numbers), so a
-    large batch file is summarised without holding its values."""
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = total / n
-    if n == 1:
-        return (mean, math.nan, math.nan)
-    spread = max(0.0, float(n * squares - total * total)) / (n * (n - 1))
-    half = t95(n - 1) * math.sqrt(spread) / math.sqrt(n)
-    return (mean, mean - half, mean + half)
 
 
 @dataclass

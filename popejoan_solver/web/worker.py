@@ -145,7 +145,7 @@ def serve_jobs(connection: Connection, target: Any, server: int,
     """A worker process's life: jobs from ``connection``, one at a time, each answered on it,
     until the server closes it. Ctrl-C is the server's to handle; the process dies with the
     server, even by ``kill -9``."""
-    from ..jobs.batch import die_with_parent
+    from ..jobs.pool import die_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _Running.target = target

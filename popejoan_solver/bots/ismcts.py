@@ -1,5 +1,5 @@
 """The ``ismcts`` bot: OpenSpiel's information-set MCTS (Cowling, Powley and Whitehouse 2012)
-over the Pope Joan game of :mod:`.game`, searching from what the seat knows.
+over the Pope Joan game of :mod:`..spiel`, searching from what the seat knows.
 
 Every simulation starts from a deal drawn exactly uniformly from those consistent with the
 seat's :class:`~popejoan_solver.seat.Knowledge` (``seat.sample_deals``), rebuilt as an OpenSpiel
@@ -21,14 +21,15 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
-from ..bots.base import BotError, ChoiceRequest, LeadRequest
 from ..model.cards import Card
 from ..model.errors import clip
 from ..model.rules import Ruleset
 from ..model.table import compile_rules
 from ..seat import Knowledge, sample_deals
-from .game import CHOICE_BASE, PopeJoanState, load
-from .worlds import state_from
+from ..spiel.game import load
+from ..spiel.state import CHOICE_BASE, PopeJoanState
+from ..spiel.worlds import state_from
+from .base import BotError, ChoiceRequest, LeadRequest
 
 OPTIONS = ("simulations", "time", "uct", "worlds", "peek")
 MAX_SIMULATIONS = 100_000
@@ -117,17 +118,19 @@ class Rollout(mcts.Evaluator):  # type: ignore[misc]
 
 
 def _run(bot: Any, root: PopeJoanState, seconds: float | None) -> list[tuple[int, float]]:
-    """The search's final policy: a fixed number of simulations, or as many as fit."""
+    """The search's final policy: a fixed number of simulations (OpenSpiel's ``run_search``),
+    or as many as fit in ``seconds`` (its loop with a deadline, through the bot's public
+    methods: the root's node is kept here, as nothing else reads it)."""
     if seconds is None:
         return list(bot.run_search(root))
     bot.reset()
-    bot._root_node = bot.create_new_node(root)
+    root_node = bot.create_new_node(root)
     deadline = time.perf_counter() + seconds
     while True:
         bot.run_simulation(bot.sample_root_state(root))
         if time.perf_counter() >= deadline:
             break
-    return list(bot.get_final_policy(root, bot._root_node))
+    return list(bot.get_final_policy(root, root_node))
 
 
 def _number(options: Mapping[str, str], key: str, spec: str, default: float, high: float,
