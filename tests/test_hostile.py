@@ -21,7 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from popejoan_solver.cli import main, read_deal
+from popejoan_solver.cli import main
+from popejoan_solver.cli.inputs import read_deal
 from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.examples import HOYLE_DEAD_HAND_LINE
 from popejoan_solver.model.notation import deal_to_json
@@ -224,14 +225,14 @@ def test_random_one_line_notation(data: st.DataObject) -> None:
 
 def test_the_fuzzed_parser_is_the_command_lines(monkeypatch: pytest.MonkeyPatch) -> None:
     # The fuzz tests call read_deal: check that it is what the deal-reading commands use.
-    import popejoan_solver.cli as cli
+    import popejoan_solver.cli.inputs as cli_inputs
     seen: list[str | None] = []
 
     def spy(text: str | None, stdin: object = None) -> object:
         seen.append(text)
         return read_deal(None)
 
-    monkeypatch.setattr(cli, "read_deal", spy)
+    monkeypatch.setattr(cli_inputs, "read_deal", spy)
     assert main(["stops", "some deal"]) == 0
     assert main(["solve", "another", "--seat", "1"]) == 0
     assert seen == ["some deal", "another"]

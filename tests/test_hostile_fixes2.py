@@ -180,12 +180,12 @@ def test_solve_refuses_a_record_it_cannot_write_before_solving(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Finding 12: ``solve --record missing/x.txt`` solved the deal first (minutes for a hard
     one), then failed naming its temporary file: "No such file or directory: x.txt.tmp11167"."""
-    import popejoan_solver.cli as cli
+    import popejoan_solver.cli.solve as solve_command
 
     def no_search(*args: object, **kwargs: object) -> object:
         raise AssertionError("solved before the record's path was checked")
 
-    monkeypatch.setattr(cli, "solve", no_search)
+    monkeypatch.setattr(solve_command, "solve", no_search)
     for path in (tmp_path / "missing" / "x.txt", tmp_path):
         assert main(["solve", "--record", str(path)]) == 2
         err = capsys.readouterr().err.splitlines()[-1]  # after the example deal's warning

@@ -4,9 +4,9 @@ no function over the length or complexity limits outside the search kernels.
 
 The layers are the developers' (docs/design.md): a package imports only its own modules, lower
 layers, and never a peer in its own layer. Each check has its own allow-list; an entry that no
-longer matches anything fails too, so the lists only shrink. ``TEMPORARY`` entries are the
-command line's (``cli.py``, ``commands/``, ``__main__.py``), being re-laid now; ``KERNELS``
-are the search kernels, which stay whole on purpose.
+longer matches anything fails too, so the lists only shrink. ``TEMPORARY`` entries are to go
+(the command line's ``serve`` starting the web app); ``KERNELS`` are the search kernels, which
+stay whole on purpose.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ LAYERS: dict[str, tuple[int, str]] = {
     "jobs": (5, "jobs"),
     "studies": (6, "studies"),
     "cli": (7, "cli"),
-    "commands": (7, "cli"),  # the command line's second half, until cli/ is one package
     "web": (7, "web"),
     "spiel": (3, "spiel"),  # the game in OpenSpiel: the ismcts bot searches it
     "__init__": (8, "__init__"),
@@ -68,39 +67,20 @@ speed (docs/solver.md), exempt from the length and complexity limits (``# noqa: 
 TEMPORARY_CYCLES: set[tuple[str, str]] = set()
 """Module-level imports that close a cycle: none left."""
 
-TEMPORARY_LAZY_CYCLES = {("popejoan_solver.cli", "popejoan_solver.__main__")}
-"""Imports inside functions that close a cycle: ``cli`` runs the launcher's entry point."""
+TEMPORARY_LAZY_CYCLES: set[tuple[str, str]] = set()
+"""Imports inside functions that close a cycle: none left."""
 
 TEMPORARY_LAYERS = {
-    ("popejoan_solver.cli", "popejoan_solver.__main__"),
-    ("popejoan_solver.commands.serve", "popejoan_solver.web.app"),
-    ("popejoan_solver.web.handlers", "popejoan_solver.cli"),
+    ("popejoan_solver.cli.serve", "popejoan_solver.web.app"),
 }
-"""Imports against the layers: the launcher's interrupt handling read by ``cli``, ``serve``
-starting the web app, and the web reading ``solve_json`` and ``check_json`` from ``cli``."""
+"""Imports against the layers: ``serve`` starting the web app (one interface importing
+another)."""
 
-TEMPORARY_PRIVATE = {
-    ("popejoan_solver.__main__", "atexit._run_exitfuncs"),
-    ("popejoan_solver.commands.advise", "popejoan_solver.commands.view._from_deal"),
-    ("popejoan_solver.commands.advise", "popejoan_solver.commands.view._from_record"),
-    ("popejoan_solver.commands.advise", "popejoan_solver.commands.view._text"),
-    ("popejoan_solver.commands.advise", "popejoan_solver.cli._print_json"),
-    ("popejoan_solver.commands.match", "popejoan_solver.cli._positive"),
-    ("popejoan_solver.commands.match", "popejoan_solver.cli._whole"),
-    ("popejoan_solver.commands.play", "popejoan_solver.cli._positive"),
-    ("popejoan_solver.commands.play", "popejoan_solver.cli._whole"),
-    ("popejoan_solver.commands.play", "popejoan_solver.cli._transfer_text"),
-    ("popejoan_solver.commands.standings", "popejoan_solver.cli._print_json"),
-    ("popejoan_solver.commands.view", "popejoan_solver.cli._print_json"),
-}
-"""Private names used across modules: the command line's helpers shared between ``cli.py``
-and ``commands/``."""
+TEMPORARY_PRIVATE: set[tuple[str, str]] = set()
+"""Private names used across modules, to be made public or moved: none left."""
 
-TEMPORARY_LONG = {
-    ("popejoan_solver.cli", "build_parser"),
-    ("popejoan_solver.cli", "cmd_study"),
-}
-"""Functions over ``MAX_LINES``: the command line's parser and its ``study`` command."""
+TEMPORARY_LONG: set[tuple[str, str]] = set()
+"""Functions over ``MAX_LINES``: none left."""
 
 PUBLIC_UNDERSCORED = {"_exit", "_replace", "_asdict", "_fields", "_make", "_field_defaults"}
 """Names that are public despite their underscore: ``os._exit``, and a named tuple's methods
@@ -120,16 +100,19 @@ DYNAMIC_IMPORTS = {
 """Modules that import a module named at run time (``importlib.import_module(name)``), which the
 checks cannot follow, and why; an import of a module named in the source is read as any other."""
 
-TEMPORARY_DYNAMIC_IMPORTS = {"popejoan_solver.commands"}
-"""``commands`` finds its command modules at run time."""
+TEMPORARY_DYNAMIC_IMPORTS: set[str] = set()
+"""Modules that find modules at run time, to be made static: none left."""
 
 PRIVATE_BY_NECESSITY = {
+    ("popejoan_solver.__main__", "atexit._run_exitfuncs"),
     ("popejoan_solver.jobs.pool", "pool._processes"),
     ("popejoan_solver.jobs.pool", "pool._executor_manager_thread"),
 }
 """Private attributes of other libraries read for want of a public way: ``stop_pool`` ends a
 ``ProcessPoolExecutor``'s workers at once (Python 3.14's ``terminate_workers`` is the first
-public way) and joins its manager thread, which ``shutdown(wait=False)`` forgets."""
+public way) and joins its manager thread, which ``shutdown(wait=False)`` forgets; the launcher
+runs the exit handlers itself when Ctrl-C ends the run, before ``os._exit`` (which skips them;
+``atexit`` has no public way to run them)."""
 
 
 # ----------------------------------------------------------------------------- reading

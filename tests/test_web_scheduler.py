@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from popejoan_solver.cli import json_text
+from popejoan_solver.cli.output import json_text
 from popejoan_solver.web.fairness import FairQueue
 from popejoan_solver.web.limits import Limits
 from popejoan_solver.web.scheduler import Scheduler

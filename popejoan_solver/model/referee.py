@@ -185,6 +185,8 @@ class RecordReplay:
         return apply_to_board(self.deals[-1].board_after, self.final)
 
     def to_json(self) -> dict[str, Any]:
+        """The replay as ``popejoan check --json`` prints it and the web's ``POST /api/check``
+        answers."""
         return {"legal": self.legal, "rules": self.record.rules.name,
                 "players": [self.record.player_name(p) for p in range(self.record.seats)],
                 "deals": [d.to_json() for d in self.deals],

@@ -123,6 +123,9 @@ class Solution:
         raise KeyError(number)
 
     def to_json(self) -> dict[str, Any]:
+        """The solution as ``popejoan solve --json`` prints it and the web's ``POST
+        /api/solve`` answers: the seats, leads, line and stats first, in this order (scripts
+        read it)."""
         return {
             "seats": [s.to_json() for s in self.seats],
             "leads": [lead.to_json() for lead in self.leads],

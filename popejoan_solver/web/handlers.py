@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..cli import check_json, solve_json
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, deal_random
 from ..model.errors import clip
 from ..model.notation import deal_to_line
@@ -72,7 +71,7 @@ def api_solve(data: bytes, query: Mapping[str, str]) -> dict[str, Any]:
     solution = solve(deal, seats=None if seat is None else [seat + 1],
                      time_limit=time_limit_field(query.get("time_limit")),
                      tt_entries=WEB_TT_ENTRIES, threads=1)
-    return solve_json(solution)
+    return solution.to_json()
 
 
 def api_check(data: bytes, max_deals: int = MAX_RECORD_DEALS) -> dict[str, Any]:
@@ -80,7 +79,7 @@ def api_check(data: bytes, max_deals: int = MAX_RECORD_DEALS) -> dict[str, Any]:
     refereed as ``popejoan check --json`` prints it."""
     from ..model.referee import replay
 
-    return check_json(replay(_record(body_text(data), max_deals)))
+    return replay(_record(body_text(data), max_deals)).to_json()
 
 
 def _record(text: str, max_deals: int) -> Record:
@@ -144,7 +143,7 @@ def analyse_uncached(data: bytes) -> Reply:
     analysis = read_analysis(data)
     solution = solve(position_deal(analysis.table), time_limit=analysis.time_limit,
                      tt_entries=WEB_TT_ENTRIES, threads=1)
-    answer = {"position": position_line(analysis.table)} | solve_json(solution)
+    answer = {"position": position_line(analysis.table)} | solution.to_json()
     return Reply(answer | {"cached": False}, answer if solution.stats.exact else None)
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..model.errors import clip
-from . import add_help_parser
+from .command import Command
+from .status import EXIT_OK, UsageError
 
 GRACE_SECONDS: Final = 1
 """After Ctrl-C or SIGTERM, how long a request in flight has to be answered."""
@@ -23,22 +24,19 @@ CONNECTIONS: Final = 512
 """Connections and requests uvicorn holds at once (past it, its own plain 503): a backstop
 behind the application's own bound on requests (docs/contract.md)."""
 
-HELP = ("serve the web table: see a deal, step through its optimal line, play against bots "
-        "(docs/web.md)")
 
-
-def _port(text: str) -> int:
+def port(text: str) -> int:
+    """A TCP port: a whole number from 0 (any free port) to 65535."""
     if not (text.isascii() and text.isdigit()) or not 0 <= int(text[:6]) <= 65535:
         raise argparse.ArgumentTypeError(f"a port is a whole number from 0 to 65535, not "
                                          f"{text[:20]!r}")
     return int(text)
 
 
-def register(sub: Any) -> None:
-    parser = add_help_parser(sub, "serve", HELP)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=_port, default=8000, help="default 8000 (0: any free)")
+    parser.add_argument("--port", type=port, default=8000, help="default 8000 (0: any free)")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="a name by which the server is reached (besides IP addresses, "
                              "localhost and --host); other names are refused, against DNS "
@@ -46,7 +44,6 @@ def register(sub: Any) -> None:
     parser.add_argument("--data", type=Path, default=None, metavar="DIR",
                         help="folder of the tables' database (default: "
                              "$XDG_DATA_HOME/popejoan, else ~/.local/share/popejoan)")
-    parser.set_defaults(func=cmd_serve)
 
 
 def data_folder(given: Path | None) -> Path:
@@ -57,11 +54,30 @@ def data_folder(given: Path | None) -> Path:
     return Path(base) / "popejoan"
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
+def _listen(host: str, number: int) -> socket.socket:
+    """A socket listening on ``host`` port ``number`` (a usage error if it cannot)."""
+    if not host.strip():  # '' would bind every interface and print http://:PORT/
+        raise UsageError("--host is empty: give an address (127.0.0.1 for this machine only, "
+                         "0.0.0.0 for every interface)")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP by name: asyncio sets TCP_NODELAY only on sockets that say so, and without
+    # it every answer waits ~40 ms for the client's delayed ACK (Nagle).
+    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, number))
+        listener.listen(128)
+    except (OSError, OverflowError) as exc:
+        listener.close()
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(f"cannot listen on {clip(host)} port {number}: "
+                         f"{clip(reason)}") from None
+    return listener
+
+
+def run(args: argparse.Namespace) -> int:
     """Run the server until Ctrl-C or SIGTERM, then exit 0 after a clean shutdown (requests
     in flight have :data:`GRACE_SECONDS` to be answered; the searches are stopped)."""
-    from ..cli import UsageError
-
     try:
         import uvicorn
 
@@ -69,23 +85,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise UsageError(f"the web table needs its extra: pip install 'popejoan-solver[web]' "
                          f"({exc.name} is missing)") from None
-    if not args.host.strip():  # '' would bind every interface and print http://:PORT/
-        raise UsageError("--host is empty: give an address (127.0.0.1 for this machine only, "
-                         "0.0.0.0 for every interface)")
-    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    # IPPROTO_TCP by name: asyncio sets TCP_NODELAY only on sockets that say so, and without
-    # it every answer waits ~40 ms for the client's delayed ACK (Nagle).
-    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    try:
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((args.host, args.port))
-        listener.listen(128)
-    except (OSError, OverflowError) as exc:
-        listener.close()
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise UsageError(f"cannot listen on {clip(args.host)} port {args.port}: "
-                         f"{clip(reason)}") from None
-    port = listener.getsockname()[1]
+    listener = _listen(args.host, args.port)
+    number = listener.getsockname()[1]
     if not ipaddress.ip_address(listener.getsockname()[0]).is_loopback:
         print(f"warning: listening on {args.host}, not only this machine: the web table has "
               "no login, anyone who can reach this address can use it", file=sys.stderr)
@@ -97,8 +98,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise UsageError(f"cannot keep the tables in {clip(str(data_folder(args.data)))}: "
                          f"{clip(reason)}") from None
-    print(f"popejoan: the web table on http://{_url_host(args.host)}:{port}/ (Ctrl-C stops "
+    print(f"popejoan: the web table on http://{_url_host(args.host)}:{number}/ (Ctrl-C stops "
           "it)", flush=True)
+    _serve(uvicorn, app, listener)
+    return EXIT_OK
+
+
+def _serve(uvicorn: Any, app: Any, listener: socket.socket) -> None:
     # Ctrl-C: a request in flight has a second to be answered, then it is cancelled; the
     # cancellation is the shutdown, not an error to print with its traceback. No proxy is
     # trusted: a client's address (its turn among the others) is its connection's.
@@ -114,7 +120,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         listener.close()
         app.state.hub.close()
         app.state.scheduler.close()
-    return 0
 
 
 def _not_a_shutdown(record: logging.LogRecord) -> bool:
@@ -128,3 +133,16 @@ def _not_a_shutdown(record: logging.LogRecord) -> bool:
 
 def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
+
+
+COMMAND = Command(
+    name="serve",
+    summary="serve the web table: see a deal, step through its optimal line, play against "
+            "bots (docs/web.md)",
+    description="Serve the web table (docs/web.md): see a deal, step through its optimal "
+                "line, play against bots, or host a table for people playing together. It "
+                "listens on this machine only unless --host says otherwise; Ctrl-C stops it "
+                "cleanly (exit status 0).",
+    examples=("popejoan serve --port 8080",
+              "popejoan serve --host 0.0.0.0 --allow-host cards.example.org --data /srv/popejoan"),
+    add_arguments=add_arguments, run=run, ends_on_ctrl_c=True)

@@ -12,54 +12,45 @@ import math
 import time
 from typing import Any
 
-from . import add_help_parser
+from ..model.deal import Deal
+from ..model.errors import PopeJoanError
+from ..model.play import Run
+from .args import add_format, add_seed, check_seat, seconds, wants_json
+from .command import Command
+from .inputs import read_position
+from .output import print_json
+from .status import EXIT_OK, EXIT_TIME_LIMIT, UsageError
+from .view import add_position_arguments
 
 
-def register(sub: Any) -> None:
-    """Add the ``advise`` command."""
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     from ..advice.leads import DEFAULT_SAMPLES, EXACT_LIMIT
     from ..advice.values import MODELS
 
-    p = add_help_parser(sub, "advise", "single-dummy advice: each lead of the seat on lead "
-                        "valued over the deals it cannot tell apart, with Hoyle's advice beside")
-    p.add_argument("position", metavar="POSITION",
-                   help="a deal (file, - or one-line notation) or a game record (file or -)")
-    p.add_argument("--seat", type=int, required=True, help="the seat on lead (1 = eldest)")
-    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, metavar="K",
-                   help=f"deals drawn (default {DEFAULT_SAMPLES})")
-    p.add_argument("--seed", type=int, default=0, help="seed of the draw (default 0)")
-    p.add_argument("--exact", action="store_true",
-                   help=f"value every consistent deal (at most {EXACT_LIMIT:,})")
-    p.add_argument("--model", choices=MODELS, default="paranoid",
-                   help="the others play against the seat (paranoid, default) or each for "
-                   "itself (maxn)")
-    p.add_argument("--price", action="store_true",
-                   help="also each seat's double-dummy value against its single-dummy "
-                   "expectation (the price of information)")
-    p.add_argument("--choice", metavar="LEAD",
-                   help="advise the seat at its first choice inside the run of LEAD (led by the "
-                   "seat on lead; Spin, the Pope in lieu): decline or play")
-    p.add_argument("--deal", type=int, metavar="I", help="record: the deal (default the last)")
-    p.add_argument("--after", type=int, metavar="K",
-                   help="record: advise after the deal's first K runs (default all)")
-    p.add_argument("--line", metavar="STEPS",
-                   help="deal: the runs played first, as steps (e.g. '3C 8S+9D@9S')")
-    p.add_argument("--time-limit", type=float, metavar="S",
-                   help="seconds; past it the deals valued so far are reported (exit 3)")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=cmd_advise)
+    add_position_arguments(parser, "the seat on lead (1 = eldest)")
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, metavar="K",
+                        help=f"deals drawn (default {DEFAULT_SAMPLES})")
+    add_seed(parser, default=0, help_text="seed of the draw (default 0)")
+    parser.add_argument("--exact", action="store_true",
+                        help=f"value every consistent deal (at most {EXACT_LIMIT:,})")
+    parser.add_argument("--model", choices=MODELS, default="paranoid",
+                        help="the others play against the seat (paranoid, default) or each for "
+                        "itself (maxn)")
+    parser.add_argument("--price", action="store_true",
+                        help="also each seat's double-dummy value against its single-dummy "
+                        "expectation (the price of information)")
+    parser.add_argument("--choice", metavar="LEAD",
+                        help="advise the seat at its first choice inside the run of LEAD (led "
+                        "by the seat on lead; Spin, the Pope in lieu): decline or play")
+    parser.add_argument("--time-limit", type=seconds, metavar="S",
+                        help="seconds; past it the deals valued so far are reported (exit 3)")
+    add_format(parser, "the advice")
 
 
-def _load(args: argparse.Namespace) -> tuple[Any, list[Any]]:
+def _load(args: argparse.Namespace) -> tuple[Deal, list[Run]]:
     """The deal and the runs played, as ``popejoan view`` reads POSITION."""
-    from ..cli import UsageError
-    from ..model.errors import PopeJoanError
-    from .view import _from_deal, _from_record, _text
-
-    text = _text(args.position)
     try:
-        found = _from_record(text, args)
-        return found if found is not None else _from_deal(text, args)
+        return read_position(args)
     except UsageError:
         raise
     except PopeJoanError as exc:
@@ -101,10 +92,9 @@ def _print_advice(data: dict[str, Any]) -> None:
               f"  {_number(seat['price']):>6}")
 
 
-def _choice(args: argparse.Namespace, deal: Any, runs: list[Any]) -> int:
+def _choice(args: argparse.Namespace, deal: Deal, runs: list[Run]) -> int:
     """``--choice LEAD``: the two options of the seat's choice inside the run."""
     from ..advice.choice import advise_choice
-    from ..cli import EXIT_OK, EXIT_TIME_LIMIT, UsageError, _print_json
     from ..model.cards import parse_card
 
     if args.price:
@@ -113,32 +103,34 @@ def _choice(args: argparse.Namespace, deal: Any, runs: list[Any]) -> int:
                            samples=args.samples, seed=args.seed, exact=args.exact,
                            model=args.model, time_limit=args.time_limit)
     data = advice.to_json()
-    if args.json:
-        _print_json(data)
+    if wants_json(args):
+        print_json(data)
     else:
-        choice = data["choice"]
-        print(f"seat {data['seat']} may play {choice['card']} after {choice['after']} in the "
-              f"run of {choice['lead']}; {data['deals']} deals valued of "
-              f"{data['consistent_deals']:,} ({data['model']})")
-        if not data["complete"]:
-            print(f"PARTIAL: the time limit ran out after {data['deals']} deals")
-        for option in data["options"]:
-            low, high = option["ci95"]
-            print(f"  {option['option']:8} mean {_number(option['mean'])} [{_number(low)}, "
-                  f"{_number(high)}]  best {_share(option['best_share'])}  forced win "
-                  f"{_share(option['forced_win_rate'])}")
-        print(f"advised: {data['advised'] or '-'}")
+        _print_choice(data)
     return EXIT_OK if advice.complete else EXIT_TIME_LIMIT
 
 
-def cmd_advise(args: argparse.Namespace) -> int:
+def _print_choice(data: dict[str, Any]) -> None:
+    choice = data["choice"]
+    print(f"seat {data['seat']} may play {choice['card']} after {choice['after']} in the "
+          f"run of {choice['lead']}; {data['deals']} deals valued of "
+          f"{data['consistent_deals']:,} ({data['model']})")
+    if not data["complete"]:
+        print(f"PARTIAL: the time limit ran out after {data['deals']} deals")
+    for option in data["options"]:
+        low, high = option["ci95"]
+        print(f"  {option['option']:8} mean {_number(option['mean'])} [{_number(low)}, "
+              f"{_number(high)}]  best {_share(option['best_share'])}  forced win "
+              f"{_share(option['forced_win_rate'])}")
+    print(f"advised: {data['advised'] or '-'}")
+
+
+def run(args: argparse.Namespace) -> int:
     from ..advice.leads import advise
-    from ..cli import EXIT_OK, EXIT_TIME_LIMIT, UsageError, _print_json
 
     started = time.monotonic()
     deal, runs = _load(args)
-    if not 1 <= args.seat <= deal.players:
-        raise UsageError(f"--seat must be from 1 to {deal.players}, not {args.seat}")
+    check_seat(args.seat, deal.players)
     if args.choice is not None:
         return _choice(args, deal, runs)
     advice = advise(deal, args.seat, line=runs, samples=args.samples, seed=args.seed,
@@ -155,8 +147,23 @@ def cmd_advise(args: argparse.Namespace) -> int:
                                       lead_advice=advice)
         data["prices"] = [p.to_json() for p in prices.seats]
         complete = complete and prices.complete
-    if args.json:
-        _print_json(data)
+    if wants_json(args):
+        print_json(data)
     else:
         _print_advice(data)
     return EXIT_OK if complete else EXIT_TIME_LIMIT
+
+
+COMMAND = Command(
+    name="advise",
+    summary="single-dummy advice: each lead of the seat on lead valued over the deals it "
+            "cannot tell apart, with Hoyle's advice beside",
+    description="Single-dummy advice for the seat on lead: each legal lead valued double "
+                "dummy over the deals the seat cannot tell apart (K drawn, or every one with "
+                "--exact), with the lead Hoyle's maxims advise beside. --price adds what seeing "
+                "every hand would be worth to each seat; --choice advises a choice inside a "
+                "run. POSITION is read as `popejoan view` reads it. Exit status 3 when "
+                "--time-limit cut the valuation short.",
+    examples=("popejoan advise deal.json --seat 1 --samples 200 --seed 3",
+              "popejoan advise game.txt --seat 2 --deal 1 --after 4 --exact --json"),
+    add_arguments=add_arguments, run=run)

@@ -14,29 +14,35 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from . import add_help_parser
-
-HELP = ("play one seat against bots in the terminal: you see only your own view, '?' asks for "
-        "advice; the record of the deal at the end")
+from ..model.deal import Deal
+from .args import (
+    add_out,
+    add_rules,
+    add_seat,
+    add_seed,
+    check_seat,
+    out_option,
+    positive,
+    ruleset_from,
+)
+from .command import Command
+from .output import transfer_text
+from .status import EXIT_OK, UsageError
 
 
 class LeftTableError(Exception):
     """The person typed ``q``."""
 
 
-def register(sub: Any) -> None:
-    from ..cli import _positive, _whole
-
-    parser = add_help_parser(sub, "play", HELP)
-    parser.add_argument("--seat", type=_positive, required=True, help="your seat (1 = eldest)")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_seat(parser, required=True, help_text="your seat (1 = eldest)")
     parser.add_argument("--bots", required=True,
                         help="the other seats' bots in seat order, comma-separated (cycled)")
-    parser.add_argument("--players", type=_positive, default=None,
+    parser.add_argument("--players", type=positive, default=None,
                         help="default: one per bot, and you")
-    parser.add_argument("--rules", default="hoyle-modernized")
-    parser.add_argument("--seed", type=_whole, default=1, help="the deal's seed (index 0)")
-    parser.add_argument("--record", default=None, help="also write the record to this file")
-    parser.set_defaults(func=cmd_play)
+    add_rules(parser, default="hoyle-modernized")
+    add_seed(parser, default=1, help_text="the deal's seed (index 0; default 1)")
+    add_out(parser, aliases=("--record",), help_text="also write the record to this file")
 
 
 @dataclass
@@ -131,7 +137,6 @@ def _advice_text(deal: Any, k: Any) -> str:
 def _players(args: argparse.Namespace, specs: list[str]) -> int:
     """The number of players, once every bot spec is known good and fits the other seats."""
     from ..bots.registry import make_bot
-    from ..cli import UsageError
 
     for spec in specs:  # a bad spec is named before anything else is asked of it
         make_bot(spec, args.seed)
@@ -143,37 +148,34 @@ def _players(args: argparse.Namespace, specs: list[str]) -> int:
     return players
 
 
-def _show_turnup(deal: Any) -> None:
+def _show_turnup(deal: Deal) -> None:
     """What the turn-up gives the dealer before play, and whether it ends the deal unplayed
     (early Hoyle's Pope): the person would otherwise see only the result."""
-    from ..cli import _transfer_text
     from ..model.cards import card_name
     from ..model.settlement import turnup_award
 
     award = turnup_award(deal, deal.board_or_dressed)
     for transfer in award.transfers:
-        print(f"turn-up {card_name(deal.turnup)}: {_transfer_text(transfer)}")
+        print(f"turn-up {card_name(deal.turnup)}: {transfer_text(transfer)}")
     if not award.deal_is_played:
         print("the turn-up ends the deal: under these rules it is not played")
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..bots.driver import play_deal, session_record
     from ..bots.registry import make_bot, split_bots
-    from ..cli import UsageError
     from ..files.writing import check_output_path, write_output
     from ..model.deal import deal_random
     from ..model.record import record_to_text
-    from ..model.rules import get_ruleset
 
     specs = split_bots(args.bots, unique=False)
     players = _players(args, specs)
-    rules = get_ruleset(args.rules)
+    rules = ruleset_from(args)
     deal = deal_random(players, args.seed, rules, 0)
-    if not 1 <= args.seat <= players:
-        raise UsageError(f"--seat must be from 1 to {players}, not {args.seat}")
-    if args.record is not None:
-        check_output_path(args.record, "--record")
+    check_seat(args.seat, players)
+    option = out_option(args)
+    if args.out is not None:
+        check_output_path(args.out, option)
     if sys.stdin is None:
         raise UsageError("standard input is closed: play reads your leads from it (a terminal "
                          "or a pipe)")
@@ -187,15 +189,30 @@ def cmd_play(args: argparse.Namespace) -> int:
         played = play_deal(deal, seats, args.seed, "0")
     except LeftTableError:
         print("\nyou left the table")
-        return 0
-    for run in played.runs[person.shown:]:
-        print(f"  seat {run.leader + 1} led: {run.describe()}")
+        return EXIT_OK
+    for run_ in played.runs[person.shown:]:
+        print(f"  seat {run_.leader + 1} led: {run_.describe()}")
     names = [b.name for b in seats]
     scores = [f"seat {s + 1} ({n}) {v:+d}"
               for s, (n, v) in enumerate(zip(names, played.values, strict=True))]
     print(f"result (counters won, the dressing included): {', '.join(scores)}")
     text = record_to_text(session_record([played], names))
     print("\nthe record (popejoan check reads it):\n" + text)
-    if args.record is not None:
-        write_output(args.record, text, "--record")
-    return 0
+    if args.out is not None:
+        write_output(args.out, text, option)
+    return EXIT_OK
+
+
+COMMAND = Command(
+    name="play",
+    summary="play one seat against bots in the terminal: you see only your own view, '?' "
+            "asks for advice; the record of the deal at the end",
+    description="Play one seat of a seeded deal against bots in the terminal. You see only "
+                "what your seat can know (your hand, the turn-up, the cards played, the board, "
+                "the hand sizes, the dead cards the play shows); type a card to lead, '?' for "
+                "`popejoan advise`'s advice from your view, 'q' to leave; answer y or n at a "
+                "choice inside a run. At the end, the deal's record, which `popejoan check` "
+                "confirms.",
+    examples=("popejoan play --seat 1 --bots hoyle,pimc --seed 7",
+              "popejoan play --seat 2 --bots random --players 4 --rules parlett --out game.txt"),
+    add_arguments=add_arguments, run=run)
