@@ -3,8 +3,9 @@
 Exit status: 0 done; 1 a case disagrees with the model, a theorem is refuted, ``find``
 proved that no such deal exists, or ``check`` found an illegal step in a record; 2 bad input
 (one line ``error: ...`` on stderr); 3 a time limit ran out (bounds printed instead of exact
-values), or a theorem stayed unknown or was vacuous; 4 an internal error of ``prove`` (the
-encoding and the rules model disagree, or a frame of a proof is impossible: a bug of the tool).
+values), or a theorem stayed unknown or was vacuous; 4 an internal error of ``prove`` (or of
+``case``/``cases`` proving a case's theorem: the encoding and the rules model disagree, or a
+frame of a proof is impossible: a bug of the tool).
 """
 
 from __future__ import annotations
@@ -249,13 +250,24 @@ def _print_case(result: CaseResult) -> None:
         print(f"  [{mark}] {check.what}: expected {check.expected}, found {check.found}")
 
 
+def _internal_error(exc: Exception) -> int:
+    """One line for a bug of the tool (a :class:`ProofError`): status 4, never a verdict."""
+    print(f"error: internal error: {clip(str(exc), 400)} (a bug of popejoan, not of the "
+          "rules or the input: please report it)", file=sys.stderr)
+    return EXIT_INTERNAL
+
+
 def cmd_case(args: argparse.Namespace) -> int:
     from .analysis.cases import check_case, load_cases
+    from .logic.prover import ProofError
 
     cases = {c.name: c for c in load_cases(_cases_dir(args.dir))}
     if args.name not in cases:
         raise UsageError(f"no case {clip(args.name)!r} (known: {', '.join(sorted(cases))})")
-    result = check_case(cases[args.name])
+    try:  # a proof case's prover may find a bug of the tool: neither agrees nor disagrees
+        result = check_case(cases[args.name])
+    except ProofError as exc:
+        return _internal_error(exc)
     if args.json:
         _print_json(result.to_json())
     else:
@@ -265,8 +277,12 @@ def cmd_case(args: argparse.Namespace) -> int:
 
 def cmd_cases(args: argparse.Namespace) -> int:
     from .analysis.cases import check_case, load_cases
+    from .logic.prover import ProofError
 
-    results = [check_case(c) for c in load_cases(_cases_dir(args.dir))]
+    try:  # a proof case's prover may find a bug of the tool: neither agrees nor disagrees
+        results = [check_case(c) for c in load_cases(_cases_dir(args.dir))]
+    except ProofError as exc:
+        return _internal_error(exc)
     if args.json:
         _print_json({"cases": [r.to_json() for r in results]})
     else:
