@@ -221,18 +221,18 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------- cases
 
-def _cases_dir(option: str | None) -> Path:
-    if option is not None:
-        if not Path(option).is_dir():
-            what = "is not a directory" if Path(option).exists() else "no such directory"
-            raise UsageError(f"--dir {clip(option)}: {what}")
-        return Path(option)
-    candidates = [os.environ.get("POPEJOAN_CASES"), "cases",
-                  str(Path(__file__).resolve().parent.parent / "cases")]
-    for candidate in candidates:
-        if candidate and Path(candidate).is_dir():
-            return Path(candidate)
-    raise UsageError("cannot find the cases directory: give --dir or set POPEJOAN_CASES")
+def _cases_dir(option: str | None) -> Path | None:
+    """The folder of ``--dir``, else of ``POPEJOAN_CASES``; None: the published cases, which
+    ship in the package."""
+    given, named = option, "--dir "
+    if given is None:
+        given, named = os.environ.get("POPEJOAN_CASES") or None, "POPEJOAN_CASES="
+    if given is None:
+        return None
+    if not Path(given).is_dir():
+        what = "is not a directory" if Path(given).exists() else "no such directory"
+        raise UsageError(f"{named}{clip(given)}: {what}")
+    return Path(given)
 
 
 def _print_case(result: CaseResult) -> None:
@@ -799,12 +799,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("case", help="check one published example against the model")
     p.add_argument("name")
-    p.add_argument("--dir", help="the cases directory (default: ./cases)")
+    cases_help = ("a folder of case files (default: $POPEJOAN_CASES if set, else the "
+                  "published cases, which ship with popejoan)")
+    p.add_argument("--dir", help=cases_help)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_case)
 
     p = sub.add_parser("cases", help="check every published example")
-    p.add_argument("--dir", help="the cases directory (default: ./cases)")
+    p.add_argument("--dir", help=cases_help)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_cases)
 

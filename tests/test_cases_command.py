@@ -1,14 +1,20 @@
-"""``popejoan case`` and ``popejoan cases``: an internal error of a proof case (status 4)."""
+"""``popejoan case`` and ``popejoan cases``: the published cases ship in the package (found
+outside a checkout); an internal error of a proof case is status 4."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from popejoan_solver.analysis import cases
+from popejoan_solver.analysis.cases import published_cases
 from popejoan_solver.cli import main
 from popejoan_solver.model.errors import IllegalPlayError
 from popejoan_solver.model.play import Position
@@ -16,7 +22,7 @@ from popejoan_solver.model.play import Position
 from .conftest import ROOT
 from .contract import assert_contract, run_cli
 
-PUBLISHED = ROOT / "cases"
+GOLDEN = ROOT / "tests" / "golden"
 REFUTED = "parlett-kings-not-stops"
 """A proof case whose theorem is refuted by a line replayed through the rules model (quick)."""
 
@@ -45,7 +51,7 @@ def one_proof_case(tmp_path: Path) -> Path:
     """A cases directory holding only the quick proof case."""
     folder = tmp_path / "cases"
     folder.mkdir()
-    shutil.copy(PUBLISHED / f"{REFUTED}.toml", folder)
+    (folder / f"{REFUTED}.toml").write_bytes((published_cases() / f"{REFUTED}.toml").read_bytes())
     return folder
 
 
@@ -80,3 +86,65 @@ def test_cases_with_an_internal_error_keeps_the_contract_in_a_process(
                       env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(planted)})
     assert_contract(outcome, 4)
     assert outcome.stderr.startswith("error: internal error: ")
+
+
+def test_the_published_cases_are_read_from_the_package() -> None:
+    folder = published_cases()
+    assert str(folder).endswith(os.path.join("popejoan_solver", "data", "cases"))
+    assert len(cases.load_cases()) == len([f for f in folder.iterdir()
+                                           if f.name.endswith(".toml")]) >= 27
+
+
+def test_cases_runs_anywhere_without_dir(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ``cases/`` in the working directory, no ``--dir``: the packaged cases."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("POPEJOAN_CASES", raising=False)
+    assert main(["case", "hoyle-dead-hand"]) == 0
+
+
+def test_popejoan_cases_names_a_missing_folder(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("POPEJOAN_CASES", str(tmp_path / "nowhere"))
+    assert main(["cases"]) == 2
+    assert capsys.readouterr().err == (f"error: POPEJOAN_CASES={tmp_path / 'nowhere'}: no such "
+                                       "directory\n")
+
+
+def _source_tree(into: Path) -> Path:
+    """The files a wheel is built from, copied out of the checkout (no build output left in
+    it)."""
+    into.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(ROOT / name, into)
+    shutil.copytree(ROOT / "popejoan_solver", into / "popejoan_solver",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    return into
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_cases_and_cases_runs_from_it(tmp_path: Path) -> None:
+    """Built as the README installs it, unpacked outside the checkout: ``popejoan cases``
+    checks every published case from the installed package alone."""
+    source = _source_tree(tmp_path / "source")
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
+                            str(tmp_path / "wheel"), str(source)],
+                           capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = (tmp_path / "wheel").glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    published = sorted(f.name for f in published_cases().iterdir() if f.name.endswith(".toml"))
+    assert {f"popejoan_solver/data/cases/{n}" for n in published} <= names
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(site)}
+    where = subprocess.run([sys.executable, "-c", "import popejoan_solver; "
+                            "print(popejoan_solver.__file__)"], cwd=elsewhere, env=env,
+                           capture_output=True, text=True, check=True)
+    assert where.stdout.startswith(str(site))
+    outcome = run_cli(["cases"], cwd=elsewhere, env=env, timeout=300)
+    assert_contract(outcome, 0)
+    assert outcome.stdout == (GOLDEN / "cases.txt").read_text(encoding="utf-8")

@@ -1,4 +1,6 @@
-"""The published worked examples, kept as TOML data in ``cases/``, checked against the model.
+"""The published worked examples, TOML data shipped in the package (``popejoan_solver/data/cases``,
+read with :mod:`importlib.resources`; ``cases/`` at the top of a checkout links to it), checked
+against the model.
 
 A case file has ``name``, ``source`` (a file in ``shared/sources``), ``claim`` (the quoted
 text), ``kind`` (what is checked), a ``[deal]`` and an ``[expect]`` table. The deal is a JSON
@@ -28,6 +30,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +40,7 @@ from ..logic.theorems import prove
 from ..model.board import Board, Compartment
 from ..model.cards import CardSet, card_name, iter_mask, parse_card
 from ..model.deal import Deal
-from ..model.errors import NotationError, PopeJoanError
+from ..model.errors import NotationError, PopeJoanError, clip
 from ..model.examples import hoyle_dead_hand
 from ..model.notation import deal_from_json, deal_to_json, decode_toml, parse_step
 from ..model.play import Position, Run
@@ -52,7 +56,7 @@ from ..model.settlement import (
 from ..model.stops import View, analyse_stops
 from ..seat import knowledge
 from ..seat.report import known_stops
-from .textfile import read_text_file
+from .textfile import read_bounded, read_text_file
 
 BASES = {"hoyle-dead-hand": hoyle_dead_hand}
 KINDS = ("stops", "lead", "settlement", "turnup", "final-round", "dressing", "seat-view")
@@ -78,7 +82,7 @@ class Case:
     claim: str
     kind: str
     data: Mapping[str, Any]
-    path: Path | None = None
+    path: Traversable | None = None
 
     @property
     def note(self) -> str:
@@ -102,10 +106,23 @@ class CaseResult:
                             "ok": c.ok} for c in self.checks]}
 
 
-def load_case(path: Path) -> Case:
+def published_cases() -> Traversable:
+    """The folder of the published cases, inside the installed package."""
+    return resources.files("popejoan_solver") / "data" / "cases"
+
+
+def _read(path: Traversable) -> str:
+    """A case file's text, bounded like every input file (a packaged one too)."""
+    if isinstance(path, Path):
+        return read_text_file(path)
+    with path.open("rb") as handle:
+        return read_bounded(handle, path.name)
+
+
+def load_case(path: Traversable) -> Case:
     """Read one case file; raises :class:`NotationError` when it is malformed."""
     try:
-        data = decode_toml(read_text_file(path))
+        data = decode_toml(_read(path))
     except PopeJoanError as exc:
         raise NotationError(f"{path.name}: {exc}") from None
     if not isinstance(data, dict):
@@ -118,10 +135,14 @@ def load_case(path: Path) -> Case:
     return Case(data["name"], data["source"], data["claim"], data["kind"], data, path)
 
 
-def load_cases(directory: Path) -> list[Case]:
-    files = sorted(directory.glob("*.toml"))
+def load_cases(directory: Traversable | None = None) -> list[Case]:
+    """Every case file (``*.toml``) of ``directory``, by file name; the published cases by
+    default."""
+    folder = published_cases() if directory is None else directory
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".toml") and f.is_file()),
+                   key=lambda f: f.name)
     if not files:
-        raise PopeJoanError(f"no case files (*.toml) in {directory}")
+        raise PopeJoanError(f"no case files (*.toml) in {clip(str(folder))}")
     cases = [load_case(f) for f in files]
     names = [c.name for c in cases]
     duplicate = {n for n in names if names.count(n) > 1}
