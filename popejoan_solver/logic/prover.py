@@ -19,7 +19,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import FrameType
@@ -69,8 +69,9 @@ _INTERRUPTED = ("interrupted", "canceled", "cancelled")
 timeout or a resource limit, so only Ctrl-C cancels one)."""
 
 
-def check_sat(solver: z3.Solver) -> z3.CheckSatResult:
-    """``solver.check()``, except that a check stopped by Ctrl-C raises KeyboardInterrupt.
+def check_sat(solver: z3.Solver, assumptions: Sequence[z3.BoolRef] = ()) -> z3.CheckSatResult:
+    """``solver.check(*assumptions)``, except that a check stopped by Ctrl-C raises
+    KeyboardInterrupt.
 
     On the main thread the check runs on a helper thread with z3's own SIGINT handler off,
     while the main thread waits: Ctrl-C then always reaches Python, which cancels the check
@@ -82,16 +83,17 @@ def check_sat(solver: z3.Solver) -> z3.CheckSatResult:
     if _deferred.pending:  # a Ctrl-C put off by safe_interrupts: no new check is started
         raise KeyboardInterrupt
     if threading.current_thread() is threading.main_thread():
-        result = _check_beside(solver)
+        result = _check_beside(solver, assumptions)
     else:
-        result = solver.check()
+        result = solver.check(*assumptions)
     if result == z3.unknown and any(w in solver.reason_unknown() for w in _INTERRUPTED):
         raise KeyboardInterrupt
     return result
 
 
-def _check_beside(solver: z3.Solver) -> z3.CheckSatResult:
-    """``solver.check()`` on a helper thread while the main thread waits. For the check's
+def _check_beside(solver: z3.Solver, assumptions: Sequence[z3.BoolRef]) -> z3.CheckSatResult:
+    """``solver.check(*assumptions)`` on a helper thread while the main thread waits. For the
+    check's
     duration Ctrl-C only cancels it (``Context.interrupt``) and is raised once the helper is
     done: raised at any other moment, it could leave the helper inside z3 while the process
     exits (a crash at exit). SIGINT ignored, or handled by someone else, is left alone."""
@@ -102,7 +104,7 @@ def _check_beside(solver: z3.Solver) -> z3.CheckSatResult:
 
     def run() -> None:
         try:
-            outcome.append(solver.check())
+            outcome.append(solver.check(*assumptions))
         except BaseException as exc:  # handed to the waiting thread, raised there
             outcome.append(exc)
         finally:
