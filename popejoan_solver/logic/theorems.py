@@ -454,9 +454,10 @@ def _example_text(found: Found, example: Counterexample) -> str:
 
 
 def _led_to_first(ws: Workspace, players: int, target: Card,
-                  batch: list[Card]) -> Found | None:
+                  batch: list[Card]) -> tuple[Found, Mask] | None:
     """A played deal whose first lead leads to ``target``, with as much of ``batch`` dead as
-    can be (halving it until z3 finds one), replayed through the rules model."""
+    can be (halving it until z3 finds one), replayed through the rules model; and every card
+    its first lead leads to (``target`` among them), as the model plays it."""
     found = None
     while batch and found is None:
         def led_to(deal: SymbolicDeal, _p: SymbolicPosition, step: SymbolicStep,
@@ -466,28 +467,46 @@ def _led_to_first(ws: Workspace, players: int, target: Card,
         found = ws.search_line(led_to, players=(players,), max_depth=1)
         if found is None:
             batch = batch[: len(batch) // 2] if len(batch) > 1 else []
-    if found is not None:
-        ends = compile_rules(ws.semantics.rules).ends_deal_turnup
-        ws.replay(found, lambda deal, runs: (deal.turnup != ends
-                                             and target in runs[0].cards[1:]),
-                  role=f"witness: {card_name(target)} is led to on the first lead")
-    return found
+    if found is None:
+        return None
+    # The replay plays the run the encoding chose (or fails): the cards after the lead.
+    led = found.runs[0] & ~(1 << found.leads[0])
+    ends = compile_rules(ws.semantics.rules).ends_deal_turnup
+    ws.replay(found, lambda deal, runs: (deal.turnup != ends and target in runs[0].cards[1:]
+                                         and runs[0].mask & ~(1 << runs[0].lead) == led),
+              role=f"witness: {card_name(target)} is led to on the first lead")
+    return found, led
 
 
-def _uncovered(ws: Workspace, players: int, target: Card) -> tuple[int, Card | None]:
-    """Deals found that lead to ``target`` on the first lead, and a turn-up none covers."""
-    turnups = outset_turnups(ws.semantics.rules, ws.step_frame(players).deal.cards, target)
+def _cover(ws: Workspace, players: int) -> tuple[int, list[str]]:
+    """Played deals whose first lead leads to each card but the aces and Pope, for every
+    turn-up under which it is not on Hoyle's list: how many, and the cards and turn-ups
+    none was found for.
+
+    A deal covers, for every card its first lead leads to, every turn-up in its dead hand:
+    play does not depend on which dead card was turned up (the one that ends the deal is
+    never among the turn-ups wanted). So a deal found for one card covers the others of its
+    run too, and the search for a card asks only for its turn-ups still uncovered."""
+    cards = ws.step_frame(players).deal.cards
+    targets = [t for t in cards if card_rank(t) != Rank.ACE and t != POPE]
+    wanted = {t: outset_turnups(ws.semantics.rules, cards, t) for t in targets}
     size = ws.semantics.dead_size(players)
-    witnesses = 0
-    while turnups:
-        # A deal whose dead hand holds a batch of the turn-ups still uncovered covers them
-        # all: play does not depend on which dead card was turned up.
-        found = _led_to_first(ws, players, target, sorted(turnups)[:size])
-        if found is None:
-            return witnesses, min(turnups)
-        witnesses += 1
-        turnups -= {t for t in turnups if found.deal.dead >> t & 1}
-    return witnesses, None
+    witnesses, missing = 0, []
+    for target in targets:
+        while wanted[target]:
+            # A deal whose dead hand holds a batch of the turn-ups still uncovered covers
+            # them all.
+            witness = _led_to_first(ws, players, target, sorted(wanted[target])[:size])
+            if witness is None:
+                missing.append(f"{card_name(target)} ({players} players, turn-up "
+                               f"{card_name(min(wanted[target]))})")
+                break
+            found, led = witness
+            witnesses += 1
+            for card in iter_mask(led):
+                if card in wanted:
+                    wanted[card] = {t for t in wanted[card] if not found.deal.dead >> t & 1}
+    return witnesses, missing
 
 
 def check_unreachable_at_outset(ws: Workspace) -> Outcome:
@@ -498,14 +517,9 @@ def check_unreachable_at_outset(ws: Workspace) -> Outcome:
     missing: list[str] = []
     witnesses = 0
     for p in ws.players:
-        for target in ws.step_frame(p).deal.cards:
-            if card_rank(target) == Rank.ACE or target == POPE:
-                continue
-            count, uncovered = _uncovered(ws, p, target)
-            witnesses += count
-            if uncovered is not None:
-                missing.append(f"{card_name(target)} ({p} players, turn-up "
-                               f"{card_name(uncovered)})")
+        count, uncovered = _cover(ws, p)
+        witnesses += count
+        missing += uncovered
     ends = compile_rules(ws.semantics.rules).ends_deal_turnup
     played = ("" if ends is None else f" that does not end the deal ({card_name(ends)} "
               "turned up ends it unplayed, so the claim says nothing of it)")
@@ -517,7 +531,8 @@ def check_unreachable_at_outset(ws: Workspace) -> Outcome:
                    f"{listed.method} (the listed cards are never led to in a played deal); and "
                    f"every other card is led to on the first lead of some deal, for every "
                    f"turn-up{played} ({witnesses} deals found by z3 and replayed through the "
-                   f"rules model, each covering every turn-up in its dead hand)")
+                   f"rules model, each covering every turn-up in its dead hand for every card "
+                   f"its first lead leads to)")
 
 
 # The catalogue.
