@@ -10,6 +10,7 @@ per deal, position and lead, and that solution is the model's run (checked by th
 
 from __future__ import annotations
 
+import ctypes
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -89,15 +90,28 @@ def _not(term: z3.BoolRef) -> z3.BoolRef:
 
 
 def exactly(terms: list[z3.BoolRef], count: int) -> z3.BoolRef:
-    return z3.PbEq([(t, 1) for t in terms], count)
+    """``z3.PbEq([(t, 1) for t in terms], count)``."""
+    if not terms:
+        return z3.PbEq([], count)
+    ctx = terms[0].ctx
+    args = (z3.Ast * len(terms))(*[t.ast for t in terms])
+    ones = (ctypes.c_int * len(terms))(*[1] * len(terms))
+    return z3.BoolRef(z3.Z3_mk_pbeq(ctx.ref(), len(terms), args, ones, count), ctx)
 
 
 def mask_term(terms: Mapping[int, z3.BoolRef]) -> z3.BitVecRef:
-    """The keys (cards or seats, below 64) whose term holds, as one 64-bit sum of their bits:
-    a model reads them all in one evaluation, where one evaluation per term made reading a
-    model most of a search's time."""
-    zero = z3.BitVecVal(0, 64)
-    return z3.Sum([z3.If(term, z3.BitVecVal(1 << key, 64), zero) for key, term in terms.items()])
+    """The keys (cards or seats, below 64) whose term holds, as one 64-bit term, the bits of
+    those keys: a model reads them all in one evaluation, where one evaluation per term made
+    reading a model most of a search's time."""
+    ctx = next(iter(terms.values())).ctx if terms else z3.main_ctx()
+    ref = ctx.ref()
+    zero = z3.BitVecVal(0, 64, ctx)
+    mask = zero
+    for key, term in terms.items():
+        bit = z3.BitVecRef(z3.Z3_mk_ite(ref, term.ast, z3.BitVecVal(1 << key, 64, ctx).ast,
+                                        zero.ast), ctx)
+        mask = z3.BitVecRef(z3.Z3_mk_bvor(ref, mask.ast, bit.ast), ctx)
+    return mask
 
 
 def read_mask(model: z3.ModelRef, term: z3.BitVecRef) -> Mask:

@@ -13,7 +13,9 @@ import z3
 from ..model.board import Compartment
 from ..model.errors import RulesError
 from ..model.table import Award, Taker, compile_rules
-from .encoding import FALSE, SymbolicDeal, SymbolicPosition, _and, _or
+from .encoding import FALSE, SymbolicDeal, SymbolicPosition, _and, _or, conj, neg
+
+ONE, ZERO = z3.IntVal(1), z3.IntVal(0)
 
 
 def _sum(terms: list[z3.ArithRef]) -> z3.ArithRef:
@@ -21,7 +23,17 @@ def _sum(terms: list[z3.ArithRef]) -> z3.ArithRef:
 
 
 def _count(conditions: list[z3.BoolRef]) -> z3.ArithRef:
-    return _sum([z3.If(c, 1, 0) for c in conditions])
+    """How many of ``conditions`` hold: ``z3.Sum`` of ``z3.If(c, 1, 0)``, the same term built
+    through z3's C API (building the settlement's terms was most of its time)."""
+    if not conditions:
+        return z3.IntVal(0)
+    ctx = conditions[0].ctx
+    ref = ctx.ref()
+    ones = [z3.ArithRef(z3.Z3_mk_ite(ref, c.ast, ONE.ast, ZERO.ast), ctx) for c in conditions]
+    if len(ones) == 1:
+        return ones[0]
+    args = (z3.Ast * len(ones))(*[t.ast for t in ones])
+    return z3.ArithRef(z3.Z3_mk_add(ref, len(ones), args), ctx)
 
 
 class SymbolicSettlement:
@@ -37,6 +49,7 @@ class SymbolicSettlement:
         self.deal = deal
         self.final = final
         self.table = compile_rules(deal.semantics.rules)
+        self._played: dict[tuple[int, int], z3.BoolRef] = {}
         players = deal.players
         dressed = self.table.dressing(players)
         self.layout = dressed.layout
@@ -84,7 +97,10 @@ class SymbolicSettlement:
     def _played_by(self, card: int, seat: int) -> z3.BoolRef:
         if card not in self.deal.dead:
             return FALSE
-        return z3.And(self.final.played[card], self.deal.hold[card, seat], self.deal_played)
+        if (card, seat) not in self._played:  # built once: the same term each time
+            self._played[card, seat] = conj(self.final.played[card], self.deal.hold[card, seat],
+                                            self.deal_played)
+        return self._played[card, seat]
 
     def _game(self) -> None:
         """Game goes to the player out."""
@@ -150,7 +166,7 @@ class SymbolicSettlement:
             self.constraints += [z3.Implies(self.winner[s], left[s] == 0)
                                  for s in range(players)]
         else:
-            left = [_count([z3.And(deal.hold[c, s], z3.Not(played[c])) for c in deal.cards])
+            left = [_count([conj(deal.hold[c, s], neg(played[c])) for c in deal.cards])
                     for s in range(players)]
         exempt_card = self.table.exempt_card
         pays = []
