@@ -179,14 +179,14 @@ class _Checker:
         return (ran, tuple(iter_mask(stops)), tuple(iter_mask(out)),
                 tuple(iter_mask(leads)) if not out else ())
 
-    def check_settlement(self, deal: Deal, deal_literals: list[z3.BoolRef], played: Mask,
-                         winner: int) -> None:
+    def check_settlement(self, deal: Deal, played: Mask, winner: int) -> None:
         """The encoding's settlement of a finished line equals the model's, seat by seat and
-        compartment by compartment (the board as dressed, nothing carried over)."""
+        compartment by compartment (the board as dressed, nothing carried over); ``deal`` is
+        asserted in the settler already."""
         expected = settle(deal, played, winner)
         fixed = [self._literal(self.final.played[c], bool(played >> c & 1))
                  for c in self.deal.cards]
-        _, model = check_sat_with(self.settler, [*deal_literals, *fixed])
+        _, model = check_sat_with(self.settler, fixed)
         if model is None:
             raise ValidationError(f"the encoding cannot settle a finished line: hands "
                                   f"{_hands(deal)}, played {format_cards(played)}")
@@ -285,12 +285,13 @@ def _validate(semantics: PlaySemantics,
             deal.players, _Checker(semantics, deal.players))
         literals = checker.deal_literals(deal)
         unplayed = deal.turnup == ends
-        if unplayed:
-            checker.check_settlement(deal, literals, 0, -1)
-        checker.solver.push()
-        checker.solver.add(*literals)
+        for solver in (checker.solver, checker.settler):  # the deal, for its positions
+            solver.push()
+            solver.add(*literals)
         counts = [0, 0, 0, int(unplayed)]  # positions, leads, refused, settlements
         try:
+            if unplayed:
+                checker.check_settlement(deal, 0, -1)
             for position in positions:
                 counts[0] += 1
                 if not position.is_over:
@@ -298,10 +299,11 @@ def _validate(semantics: PlaySemantics,
                     counts[1] += compared
                     counts[2] += refused
                 elif not unplayed:
-                    checker.check_settlement(deal, literals, position.played, position.winner)
+                    checker.check_settlement(deal, position.played, position.winner)
                     counts[3] += 1
         finally:
             checker.solver.pop()
+            checker.settler.pop()
         report += ValidationReport(1, *counts)
     return replace(report, seconds=time.perf_counter() - start)
 
