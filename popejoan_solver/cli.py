@@ -276,20 +276,29 @@ def cmd_case(args: argparse.Namespace) -> int:
 
 
 def cmd_cases(args: argparse.Namespace) -> int:
-    from .analysis.cases import check_case, load_cases
+    """Every case, each line printed as its case is checked (in the cases' order); with
+    ``--json`` one document at the end, and a progress bar on a terminal meanwhile."""
+    from .analysis.cases import check_cases, load_cases
     from .logic.prover import ProofError
+    from .search.api import usable_cores
 
+    cases = load_cases(_cases_dir(args.dir))
+    width = max(len(c.name) for c in cases)
+    progress = tty_progress("case") if args.json else None
+    results: list[CaseResult] = []
     try:  # a proof case's prover may find a bug of the tool: neither agrees nor disagrees
-        results = [check_case(c) for c in load_cases(_cases_dir(args.dir))]
+        for r in check_cases(cases, args.workers or usable_cores()):
+            results.append(r)
+            if progress is not None:
+                progress(len(results), len(cases))
+            if not args.json:
+                print(f"{r.case.name:{width}}  {'agrees' if r.agrees else 'DISAGREES'}  "
+                      f"({r.case.source})", flush=True)
     except ProofError as exc:
         return _internal_error(exc)
     if args.json:
         _print_json({"cases": [r.to_json() for r in results]})
     else:
-        width = max(len(r.case.name) for r in results)
-        for r in results:
-            print(f"{r.case.name:{width}}  {'agrees' if r.agrees else 'DISAGREES'}  "
-                  f"({r.case.source})")
         agree = sum(r.agrees for r in results)
         print(f"{agree} of {len(results)} cases agree with the model")
     return EXIT_OK if all(r.agrees for r in results) else EXIT_DISAGREE
@@ -807,6 +816,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("cases", help="check every published example")
     p.add_argument("--dir", help=cases_help)
+    p.add_argument("--workers", type=_positive, metavar="K",
+                   help="processes checking the cases that need the prover, one ruleset each "
+                   "(default: one per core; 1: all in this process)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_cases)
 

@@ -1,18 +1,22 @@
 """``popejoan case`` and ``popejoan cases``: the published cases ship in the package (found
-outside a checkout); an internal error of a proof case is status 4."""
+outside a checkout); each line printed as its case is checked, the proof cases of each ruleset
+in a worker process; an internal error of a proof case is status 4; Ctrl-C leaves no worker."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from popejoan_solver import cli
 from popejoan_solver.analysis import cases
 from popejoan_solver.analysis.cases import published_cases
 from popejoan_solver.cli import main
@@ -20,7 +24,7 @@ from popejoan_solver.model.errors import IllegalPlayError
 from popejoan_solver.model.play import Position
 
 from .conftest import ROOT
-from .contract import assert_contract, run_cli
+from .contract import assert_contract, interrupt_cli, run_cli
 
 GOLDEN = ROOT / "tests" / "golden"
 REFUTED = "parlett-kings-not-stops"
@@ -41,9 +45,9 @@ Position.outcomes = _refuse
 @pytest.fixture
 def fresh_proofs() -> Iterator[None]:
     """Proofs are cached per ruleset within a process: each test proves afresh."""
-    cases._proved.cache_clear()
+    cases.forget_proofs()
     yield
-    cases._proved.cache_clear()
+    cases.forget_proofs()
 
 
 @pytest.fixture
@@ -52,6 +56,15 @@ def one_proof_case(tmp_path: Path) -> Path:
     folder = tmp_path / "cases"
     folder.mkdir()
     (folder / f"{REFUTED}.toml").write_bytes((published_cases() / f"{REFUTED}.toml").read_bytes())
+    return folder
+
+
+def _folder(tmp_path: Path, names: list[str]) -> Path:
+    """A cases directory holding these published cases."""
+    folder = tmp_path / "some-cases"
+    folder.mkdir()
+    for name in names:
+        (folder / f"{name}.toml").write_bytes((published_cases() / f"{name}.toml").read_bytes())
     return folder
 
 
@@ -148,3 +161,80 @@ def test_the_wheel_ships_the_cases_and_cases_runs_from_it(tmp_path: Path) -> Non
     outcome = run_cli(["cases"], cwd=elsewhere, env=env, timeout=300)
     assert_contract(outcome, 0)
     assert outcome.stdout == (GOLDEN / "cases.txt").read_text(encoding="utf-8")
+
+
+def test_cases_prints_each_line_as_soon_as_its_case_is_checked(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before each case after the first is checked, the line of the one before is out."""
+    printed: list[str] = []
+    checking = cases.check_cases
+
+    def spy(folder: list[cases.Case], workers: int) -> Iterator[cases.CaseResult]:
+        for result in checking(folder, workers):
+            printed.append(capsys.readouterr().out)
+            yield result
+    monkeypatch.setattr(cases, "check_cases", spy)
+    assert main(["cases", "--workers", "1"]) == 0
+    last = capsys.readouterr().out
+    golden = (GOLDEN / "cases.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    assert printed == ["", *golden[:-2]]
+    assert last == "".join(golden[-2:])
+
+
+def test_cases_json_is_one_document_of_every_case_in_order(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    names = ["peel-dressing", "hoyle-dead-hand", "hoyle-three-of-diamonds"]
+    assert main(["cases", "--json", "--dir", str(_folder(tmp_path, names))]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["name"] for c in data["cases"]] == sorted(names)
+    assert all(c["agrees"] for c in data["cases"])
+
+
+def test_cases_json_shows_a_progress_bar_of_cases(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """On a terminal (tty_progress gives a bar only then) the bar counts cases."""
+    calls: list[tuple[str, int, int]] = []
+
+    def bar(unit: str = "deal") -> Callable[[int, int], None]:
+        return lambda done, total: calls.append((unit, done, total))
+    monkeypatch.setattr(cli, "tty_progress", bar)
+    names = ["peel-dressing", "hoyle-dead-hand"]
+    assert main(["cases", "--json", "--dir", str(_folder(tmp_path, names))]) == 0
+    assert calls == [("case", 1, 2), ("case", 2, 2)]
+    json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.usefixtures("fresh_proofs")
+def test_proof_cases_in_worker_processes_agree_with_one_process(tmp_path: Path) -> None:
+    """Two rulesets' proof cases, each ruleset's in a worker: the results of one process."""
+    names = ["early-hoyle-eight-of-clubs", "early-hoyle-fixed-stops", "hoyle-dead-hand",
+             REFUTED]
+    folder = cases.load_cases(_folder(tmp_path, names))
+    alone = [r.to_json() for r in cases.check_cases(folder, 1)]
+    cases.forget_proofs()
+    together = [r.to_json() for r in cases.check_cases(folder, 2)]
+    assert [r["name"] for r in together] == sorted(names)
+    assert together == alone
+    assert [r["agrees"] for r in together] == [True] * 4
+
+
+def test_ctrl_c_stops_cases_and_every_worker() -> None:
+    """Interrupted while the proof cases are checked: status 130 within a second, one error
+    line, whole lines of the cases checked so far, and no worker process left."""
+    outcome = interrupt_cli(["cases"], after=2.0)
+    assert "Traceback" not in outcome.stderr, outcome.stderr
+    assert outcome.status == 130, outcome.stderr
+    assert outcome.stderr.splitlines() == ["error: interrupted"]
+    assert outcome.seconds < 1.5
+    golden = (GOLDEN / "cases.txt").read_text(encoding="utf-8")
+    assert golden.startswith(outcome.stdout)
+    assert outcome.stdout.endswith("\n") or not outcome.stdout
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(outcome.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    pytest.fail("a worker process of popejoan cases is left running")

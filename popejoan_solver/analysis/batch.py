@@ -555,6 +555,13 @@ def _pool_context() -> Any:
     return multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
 
 
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that leave Ctrl-C and SIGTERM to this process (which
+    stops them with :func:`stop_pool`) and die with it."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context(),
+                               initializer=_worker_init, initargs=(os.getpid(),))
+
+
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop every worker now rather than letting them finish work nobody will use (a
     batch's deals, the web server's searches at shutdown)."""
@@ -601,8 +608,7 @@ def run_local(tasks: Iterable[Any], total: int, workers: int, store: Sink,
     result is stored as it arrives. ``total`` is how many tasks there are, for the progress
     bar; a task has ``describe()`` for an error line."""
     finished = 0
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context(),
-                               initializer=_worker_init, initargs=(os.getpid(),))
+    pool = process_pool(workers)
     pending: dict[Future[Any], Any] = {}
     queue = iter(tasks)
 
@@ -878,8 +884,9 @@ def read_rows(path: Path) -> Iterator[dict[str, Any]]:
                              f"run the command again")
 
 
-def tty_progress() -> Progress | None:
-    """A progress bar with rate and ETA on a terminal (tqdm), nothing otherwise."""
+def tty_progress(unit: str = "deal") -> Progress | None:
+    """A progress bar with rate and ETA on a terminal (tqdm), counting ``unit``s; nothing
+    otherwise."""
     if not sys.stderr.isatty():
         return None
     from tqdm import tqdm
@@ -895,7 +902,7 @@ def tty_progress() -> Progress | None:
 
     def update(done: int, total: int) -> None:
         if not bar:
-            bar.append(tqdm(total=total, unit="deal", file=sys.stderr, smoothing=0.1,
+            bar.append(tqdm(total=total, unit=unit, file=sys.stderr, smoothing=0.1,
                             ncols=columns, nrows=rows))
         bar[0].n = done
         bar[0].refresh()

@@ -27,16 +27,15 @@ other keys override it. Kinds:
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from ..logic.prover import TheoremResult
-from ..logic.theorems import prove
+from ..logic.theorems import THEOREMS, prove
 from ..model.board import Board, Compartment
 from ..model.cards import CardSet, card_name, iter_mask, parse_card
 from ..model.deal import Deal
@@ -60,6 +59,8 @@ from .textfile import read_bounded, read_text_file
 
 BASES = {"hoyle-dead-hand": hoyle_dead_hand}
 KINDS = ("stops", "lead", "settlement", "turnup", "final-round", "dressing", "seat-view")
+_NO_DEAL = ("final-round", "dressing", "seat-view")
+"""Kinds checked without the case's deal and its ``proof`` (see :func:`_check`)."""
 
 
 @dataclass(frozen=True)
@@ -181,10 +182,109 @@ def _canon(texts: list[str]) -> list[str]:
     return [card_name(parse_card(t)) for t in texts]
 
 
-@functools.lru_cache(maxsize=16)
-def _proved(rules: Ruleset, names: tuple[str, ...]) -> list[TheoremResult]:
-    """Theorem results, once per ruleset and list: several cases may check the same claim."""
-    return prove(rules, names)
+_PROOFS: dict[tuple[Ruleset, str], TheoremResult] = {}
+"""The theorems proved in this process, per ruleset: several cases may check the same claim."""
+
+
+def _proved(rules: Ruleset, names: Sequence[str]) -> list[TheoremResult]:
+    """The theorems' results, each proved once per ruleset; those not yet proved are proved
+    in one call, which builds and validates the encodings once for them all."""
+    missing = [name for name in dict.fromkeys(names) if (rules, name) not in _PROOFS]
+    if missing:
+        _PROOFS.update(((rules, result.name), result) for result in prove(rules, missing))
+    return [_PROOFS[rules, name] for name in names]
+
+
+def forget_proofs() -> None:
+    """Prove every theorem again when next asked (the proofs of this process are kept)."""
+    _PROOFS.clear()
+
+
+def _proof_of(case: Case) -> tuple[Ruleset, list[str]] | None:
+    """The ruleset and the theorems that prove a case's claim, if it has them (None also for a
+    malformed case: :func:`check_case` says what is wrong with it, in its turn)."""
+    proof = case.data.get("proof")
+    if not isinstance(proof, Mapping) or case.kind in _NO_DEAL:
+        return None
+    names = proof.get("theorems")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return None
+    try:
+        rules = case_deal(case).rules
+    except (PopeJoanError, KeyError, ValueError, TypeError, IndexError):
+        return None
+    return rules, [n for n in names if n in THEOREMS and THEOREMS[n].not_for(rules) is None]
+
+
+def prove_together(cases: Iterable[Case]) -> None:
+    """Prove, in one call per ruleset, every theorem the cases check (the prover then builds
+    its encodings and checks them against the model once per ruleset)."""
+    wanted: dict[Ruleset, list[str]] = {}
+    for case in cases:
+        found = _proof_of(case)
+        if found is not None:
+            wanted.setdefault(found[0], []).extend(found[1])
+    for rules, names in wanted.items():
+        _proved(rules, names)
+
+
+def check_cases(cases: Sequence[Case], workers: int = 1) -> Iterator[CaseResult]:
+    """Each case's result, in order, as soon as it and those before it are known.
+
+    The cases whose claims the prover checks are the long ones; those of one ruleset have their
+    theorems proved together. With more than one worker and more than one such ruleset, each
+    ruleset's are checked in a worker process (as many at once as ``workers``), while this
+    process checks the others."""
+    groups: dict[Ruleset, list[int]] = {}
+    for i, case in enumerate(cases):
+        found = _proof_of(case)
+        if found is not None:
+            groups.setdefault(found[0], []).append(i)
+    if workers <= 1 or len(groups) <= 1:
+        proved: set[Ruleset] = set()
+        for case in cases:
+            found = _proof_of(case)
+            if found is not None and found[0] not in proved:
+                proved.add(found[0])
+                prove_together(cases[i] for i in groups[found[0]])
+            yield check_case(case)
+        return
+    yield from _check_in_workers(cases, groups, min(workers, len(groups)))
+
+
+def _check_in_workers(cases: Sequence[Case], groups: Mapping[Ruleset, list[int]],
+                      workers: int) -> Iterator[CaseResult]:
+    """:func:`check_cases` with each group of proof cases checked in a worker process."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from .batch import process_pool, stop_pool
+
+    pool = process_pool(workers)
+    try:
+        futures = {rules: pool.submit(_check_group, [replace(cases[i], path=None) for i in idx])
+                   for rules, idx in groups.items()}
+        where = {i: (rules, k) for rules, idx in groups.items() for k, i in enumerate(idx)}
+        for i, case in enumerate(cases):
+            if i not in where:
+                yield check_case(case)
+                continue
+            rules, k = where[i]
+            checks, findings = futures[rules].result()[k]
+            yield CaseResult(case, checks, findings)
+    except BrokenProcessPool:
+        stop_pool(pool)
+        raise PopeJoanError("a worker process checking the cases died (killed, or out of "
+                            "memory?)") from None
+    except BaseException:  # Ctrl-C, an error, or the reader stopped: no worker is left running
+        stop_pool(pool)
+        raise
+    pool.shutdown()
+
+
+def _check_group(cases: list[Case]) -> list[tuple[tuple[Check, ...], tuple[str, ...]]]:
+    """In a worker process: one ruleset's proof cases, their theorems proved together."""
+    prove_together(cases)
+    return [(result.checks, result.findings) for result in map(check_case, cases)]
 
 
 def check_case(case: Case) -> CaseResult:
@@ -214,7 +314,7 @@ def _check(case: Case) -> CaseResult:
     proof = case.data.get("proof")
     if proof is not None:
         # A claim about every deal: the prover checks it, not only the example deal.
-        for theorem in _proved(deal.rules, tuple(proof["theorems"])):
+        for theorem in _proved(deal.rules, list(proof["theorems"])):
             findings.append(f"theorem {theorem.name}: {theorem.status.value} ({theorem.method})")
             checks.append(Check(f"theorem {theorem.name}", proof["status"],
                                 theorem.status.value))
