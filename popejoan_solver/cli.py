@@ -16,11 +16,11 @@ import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from .analysis.batch import parse_players, run_batch, tty_progress
+from .analysis.batch import TtyProgress, parse_players, run_batch, tty_progress
 from .analysis.grading import describe as describe_grade
 from .analysis.grading import grade_record
 from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
@@ -285,6 +285,8 @@ def cmd_cases(args: argparse.Namespace) -> int:
     cases = load_cases(_cases_dir(args.dir))
     width = max(len(c.name) for c in cases)
     progress = tty_progress("case") if args.json else None
+    if progress is not None:
+        progress(0, len(cases))
     results: list[CaseResult] = []
     try:  # a proof case's prover may find a bug of the tool: neither agrees nor disagrees
         for r in check_cases(cases, args.workers or usable_cores()):
@@ -296,6 +298,9 @@ def cmd_cases(args: argparse.Namespace) -> int:
                       f"({r.case.source})", flush=True)
     except ProofError as exc:
         return _internal_error(exc)
+    finally:
+        if progress is not None:
+            progress.close()
     if args.json:
         _print_json({"cases": [r.to_json() for r in results]})
     else:
@@ -556,18 +561,24 @@ def cmd_find(args: argparse.Namespace) -> int:
             raise UsageError("--dead names no cards (write CARDS, like 8S,TS)")
     query = FindQuery(Property(args.property), rules, args.players, args.seat - 1, hold, dead,
                       args.count, args.seed, args.time_limit)
-    if args.certificate is not None:
-        from .logic.certificates import find_certified
-        from .logic.prover import ProofError
+    bar = tty_progress("deal")
+    progress = None if bar is None else _find_progress(bar)
+    try:
+        if args.certificate is not None:
+            from .logic.certificates import find_certified
+            from .logic.prover import ProofError
 
-        try:
-            result = find_certified(query, args.certificate, _command(args))
-        except ProofError as exc:  # the proof failed its check: a bug, never a verdict
-            print(f"error: internal error: {clip(str(exc), 400)} (a bug of popejoan: please "
-                  "report it)", file=sys.stderr)
-            return EXIT_INTERNAL
-    else:
-        result = find_deals(query)  # Ctrl-C: KeyboardInterrupt, the SAT solver stopped
+            try:
+                result = find_certified(query, args.certificate, _command(args), progress)
+            except ProofError as exc:  # the proof failed its check: a bug, never a verdict
+                print(f"error: internal error: {clip(str(exc), 400)} (a bug of popejoan: "
+                      "please report it)", file=sys.stderr)
+                return EXIT_INTERNAL
+        else:  # Ctrl-C: KeyboardInterrupt, the SAT solver stopped
+            result = find_deals(query, progress)
+    finally:
+        if bar is not None:
+            bar.close()
     # Written in one piece once the search is over: nothing half-written.
     if args.json:
         data = result.to_json()
@@ -598,6 +609,19 @@ def cmd_find(args: argparse.Namespace) -> int:
     if result.deals:
         return EXIT_OK
     return EXIT_DISAGREE if result.proved_none else EXIT_TIME_LIMIT
+
+
+def _find_progress(bar: TtyProgress) -> Callable[[int, int, int], None]:
+    """The bar of ``find``: deals found of the count asked for, and the candidates checked."""
+    def update(found: int, count: int, candidates: int) -> None:
+        checked = f"{candidates} candidate{'s' if candidates != 1 else ''} checked"
+        if found < count:
+            bar(found, count)
+            bar.note(checked)
+        else:  # the last update closes the bar: the note first
+            bar.note(checked)
+            bar(found, count)
+    return update
 
 
 # ----------------------------------------------------------------------------- batch, stats

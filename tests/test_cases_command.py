@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -196,12 +196,19 @@ def test_cases_json_shows_a_progress_bar_of_cases(
     """On a terminal (tty_progress gives a bar only then) the bar counts cases."""
     calls: list[tuple[str, int, int]] = []
 
-    def bar(unit: str = "deal") -> Callable[[int, int], None]:
-        return lambda done, total: calls.append((unit, done, total))
-    monkeypatch.setattr(cli, "tty_progress", bar)
+    class Bar:
+        def __init__(self, unit: str = "deal") -> None:
+            self.unit = unit
+
+        def __call__(self, done: int, total: int) -> None:
+            calls.append((self.unit, done, total))
+
+        def close(self) -> None:
+            calls.append((self.unit, -1, -1))
+    monkeypatch.setattr(cli, "tty_progress", Bar)
     names = ["peel-dressing", "hoyle-dead-hand"]
     assert main(["cases", "--json", "--dir", str(_folder(tmp_path, names))]) == 0
-    assert calls == [("case", 1, 2), ("case", 2, 2)]
+    assert calls == [("case", 0, 2), ("case", 1, 2), ("case", 2, 2), ("case", -1, -1)]
     json.loads(capsys.readouterr().out)
 
 
