@@ -47,6 +47,7 @@ from .encoding import (
     _and,
     _not,
     _or,
+    conj,
     mask_term,
     read_mask,
 )
@@ -285,9 +286,10 @@ def _validate(semantics: PlaySemantics,
             deal.players, _Checker(semantics, deal.players))
         literals = checker.deal_literals(deal)
         unplayed = deal.turnup == ends
+        deal_fixed = conj(*literals)  # one term: z3 splits it (adding each cost more)
         for solver in (checker.solver, checker.settler):  # the deal, for its positions
             solver.push()
-            solver.add(*literals)
+            solver.add(deal_fixed)
         counts = [0, 0, 0, int(unplayed)]  # positions, leads, refused, settlements
         try:
             if unplayed:
