@@ -196,7 +196,7 @@ def _proved(rules: Ruleset, names: Sequence[str]) -> list[TheoremResult]:
 
 
 def forget_proofs() -> None:
-    """Prove every theorem again when next asked (the proofs of this process are kept)."""
+    """Forget the theorems proved in this process: a case that needs one proves it again."""
     _PROOFS.clear()
 
 
