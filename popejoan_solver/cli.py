@@ -99,7 +99,7 @@ class _Parser(argparse.ArgumentParser):
         # argparse quotes the user's value whole, and names a type by its function's name.
         message = _ARGPARSE_TYPE.sub("invalid value", message)
         message = _QUOTED.sub(lambda quoted: repr(clip(quoted[0][1:-1])), message)
-        raise UsageError(clip(message, 200))
+        raise UsageError(clip(message, 600))  # its quoted values are cut already
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         """Help, usage and version text, written without argparse's swallowing of a write
