@@ -14,12 +14,13 @@ README = ROOT / "README.md"
 BEGIN = "<!-- layout: generated from each package's docstring (tests/test_readme.py) -->"
 END = "<!-- end of layout -->"
 
-ORDER = ("model", "files", "search", "logic", "seat", "advice", "bots", "jobs", "studies", "cli",
-         "commands", "web", "spiel")
+ORDER = ("model", "files", "intervals", "search", "logic", "seat", "advice", "bots", "jobs",
+         "studies", "cli", "web", "spiel")
 """The packages in the order of their layers (docs/design.md); any other comes after, by name."""
 
 OTHER_PATHS = (
-    ("cases/", "every worked example of the sources, as TOML data"),
+    ("popejoan_solver/data/cases/", "every worked example of the sources, as TOML data, shipped "
+                                    "in the package (`cases/` links to it)"),
     ("benchmarks/", "the benchmarks; their figures in `docs/performance.md`"),
     ("tools/", "the mutation runner (`tools/mutants.py`, docs/proofs.md)"),
     ("tests/", "the test suite; `tests/sources/` the passages of the sources the rules quote"),

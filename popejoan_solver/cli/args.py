@@ -37,7 +37,7 @@ class CommandParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # argparse quotes the user's value whole: cut to what a message shows.
         message = _QUOTED.sub(lambda quoted: repr(clip(quoted[0][1:-1])), message)
-        raise UsageError(clip(message, 200))
+        raise UsageError(clip(message, 600))  # its quoted values are cut already
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         """Help, usage and version text, written without argparse's swallowing of a write

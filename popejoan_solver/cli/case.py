@@ -1,5 +1,6 @@
-"""``popejoan case NAME`` and ``popejoan cases``: the published examples checked against the
-model (the proof and case machinery imports z3 on first use, inside ``run``)."""
+"""``popejoan case NAME`` and ``popejoan cases``: the published examples (shipped in the
+package) checked against the model (the proof and case machinery imports z3 on first use,
+inside ``run``). A proof case's internal error (a bug of the tool) is status 4."""
 
 from __future__ import annotations
 
@@ -9,31 +10,34 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model.errors import clip
-from .args import add_format, wants_json
+from .args import add_format, positive, wants_json
+from .certificates import internal_error
 from .command import Command
 from .output import print_json
-from .status import EXIT_DISAGREE, EXIT_OK, UsageError
+from .status import EXIT_DISAGREE, EXIT_INTERNAL, EXIT_OK, UsageError
 
 if TYPE_CHECKING:
     from ..studies.cases import CaseResult
 
-DIR_HELP = "the cases directory (default: $POPEJOAN_CASES, else ./cases, else the package's)"
+DIR_HELP = ("a folder of case files (default: $POPEJOAN_CASES if set, else the published "
+            "cases, which ship with popejoan)")
+
+INTERNAL_ADVICE = "a bug of popejoan, not of the rules or the input: please report it"
+"""What the one line of a proof case's internal error tells the user."""
 
 
-def cases_dir(option: str | None) -> Path:
-    """The folder of the published cases: ``--dir``, else ``$POPEJOAN_CASES``, ``./cases``,
-    or the one beside the package."""
-    if option is not None:
-        if not Path(option).is_dir():
-            what = "is not a directory" if Path(option).exists() else "no such directory"
-            raise UsageError(f"--dir {clip(option)}: {what}")
-        return Path(option)
-    candidates = [os.environ.get("POPEJOAN_CASES"), "cases",
-                  str(Path(__file__).resolve().parent.parent.parent / "cases")]
-    for candidate in candidates:
-        if candidate and Path(candidate).is_dir():
-            return Path(candidate)
-    raise UsageError("cannot find the cases directory: give --dir or set POPEJOAN_CASES")
+def cases_dir(option: str | None) -> Path | None:
+    """The folder of ``--dir``, else of ``POPEJOAN_CASES``; None: the published cases, which
+    ship in the package."""
+    given, named = option, "--dir "
+    if given is None:
+        given, named = os.environ.get("POPEJOAN_CASES") or None, "POPEJOAN_CASES="
+    if given is None:
+        return None
+    if not Path(given).is_dir():
+        what = "is not a directory" if Path(given).exists() else "no such directory"
+        raise UsageError(f"{named}{clip(given)}: {what}")
+    return Path(given)
 
 
 def add_case_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +49,9 @@ def add_case_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_cases_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dir", help=DIR_HELP)
+    parser.add_argument("--workers", type=positive, metavar="K",
+                        help="processes checking the cases that need the prover, one ruleset "
+                        "each (default: one per core; 1: all in this process)")
     add_format(parser, "the verdicts")
 
 
@@ -64,12 +71,17 @@ def _print_case(result: CaseResult) -> None:
 
 
 def run_case(args: argparse.Namespace) -> int:
+    from ..logic.prover import ProofError
     from ..studies.cases import check_case, load_cases
 
     cases = {c.name: c for c in load_cases(cases_dir(args.dir))}
     if args.name not in cases:
         raise UsageError(f"no case {clip(args.name)!r} (known: {', '.join(sorted(cases))})")
-    result = check_case(cases[args.name])
+    try:  # a proof case's prover may find a bug of the tool: neither agrees nor disagrees
+        result = check_case(cases[args.name])
+    except ProofError as exc:
+        internal_error(exc, INTERNAL_ADVICE)
+        return EXIT_INTERNAL
     if wants_json(args):
         print_json(result.to_json())
     else:
@@ -78,16 +90,36 @@ def run_case(args: argparse.Namespace) -> int:
 
 
 def run_cases(args: argparse.Namespace) -> int:
-    from ..studies.cases import check_case, load_cases
+    """Every case, each line printed as its case is checked (in the cases' order); with
+    ``--json`` one document at the end, and a progress bar on a terminal meanwhile."""
+    from ..jobs.pool import tty_progress
+    from ..logic.prover import ProofError
+    from ..search.api import usable_cores
+    from ..studies.cases import check_cases, load_cases
 
-    results = [check_case(c) for c in load_cases(cases_dir(args.dir))]
+    cases = load_cases(cases_dir(args.dir))
+    width = max(len(c.name) for c in cases)
+    progress = tty_progress("case") if wants_json(args) else None
+    if progress is not None:
+        progress(0, len(cases))
+    results: list[CaseResult] = []
+    try:  # a proof case's prover may find a bug of the tool: neither agrees nor disagrees
+        for r in check_cases(cases, args.workers or usable_cores()):
+            results.append(r)
+            if progress is not None:
+                progress(len(results), len(cases))
+            if not wants_json(args):
+                print(f"{r.case.name:{width}}  {'agrees' if r.agrees else 'DISAGREES'}  "
+                      f"({r.case.source})", flush=True)
+    except ProofError as exc:
+        internal_error(exc, INTERNAL_ADVICE)
+        return EXIT_INTERNAL
+    finally:
+        if progress is not None:
+            progress.close()
     if wants_json(args):
         print_json({"cases": [r.to_json() for r in results]})
     else:
-        width = max(len(r.case.name) for r in results)
-        for r in results:
-            print(f"{r.case.name:{width}}  {'agrees' if r.agrees else 'DISAGREES'}  "
-                  f"({r.case.source})")
         agree = sum(r.agrees for r in results)
         print(f"{agree} of {len(results)} cases agree with the model")
     return EXIT_OK if all(r.agrees for r in results) else EXIT_DISAGREE
@@ -96,17 +128,18 @@ def run_cases(args: argparse.Namespace) -> int:
 COMMAND = Command(
     name="case",
     summary="check one published example against the model",
-    description="Check one published example (a worked example or claim of a rule text, kept "
-                "in the cases directory with its source and the phrase quoted) against the "
+    description="Check one published example (a worked example or claim of a rule text, "
+                "shipped with popejoan with its source and the phrase quoted) against the "
                 "model: each expected result beside the one the model finds. Exit status 1 "
-                "when the model disagrees.",
+                "when the model disagrees, 4 on an internal error of its proof.",
     examples=("popejoan case hoyle-dead-hand", "popejoan case parlett-spinado-spin --json"),
     add_arguments=add_case_arguments, run=run_case)
 
 CASES_COMMAND = Command(
     name="cases",
     summary="check every published example",
-    description="Check every published example of the cases directory against the model, one "
-                "line each, then how many agree. Exit status 1 when any disagrees.",
+    description="Check every published example against the model, one line each as it is "
+                "checked, then how many agree. Exit status 1 when any disagrees, 4 on an "
+                "internal error of a proof.",
     examples=("popejoan cases", "popejoan cases --dir my-cases --json"),
     add_arguments=add_cases_arguments, run=run_cases)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
+from ..jobs.pool import TtyProgress, tty_progress
 from ..logic.find import DESCRIPTIONS, FindQuery, FindResult, Property, find_deals, parse_hold
 from ..model.cards import CardSet
 from ..model.notation import deal_to_line
@@ -70,17 +72,23 @@ def run(args: argparse.Namespace) -> int:
     rules = ruleset_from(args)
     folder = certificate_folder(args)
     query = _query(args, rules)
-    if folder is not None:
-        from ..logic.certificates import find_certified
-        from ..logic.prover import ProofError
+    bar = tty_progress("deal")
+    progress = None if bar is None else _find_progress(bar)
+    try:
+        if folder is not None:
+            from ..logic.certificates import find_certified
+            from ..logic.prover import ProofError
 
-        try:
-            result = find_certified(query, folder, command_line(args))
-        except ProofError as exc:  # the proof failed its check: a bug, never a verdict
-            internal_error(exc, "a bug of popejoan: please report it")
-            return EXIT_INTERNAL
-    else:
-        result = find_deals(query)  # Ctrl-C: KeyboardInterrupt, the SAT solver stopped
+            try:
+                result = find_certified(query, folder, command_line(args), progress)
+            except ProofError as exc:  # the proof failed its check: a bug, never a verdict
+                internal_error(exc, "a bug of popejoan: please report it")
+                return EXIT_INTERNAL
+        else:  # Ctrl-C: KeyboardInterrupt, the SAT solver stopped
+            result = find_deals(query, progress)
+    finally:
+        if bar is not None:
+            bar.close()
     # Written in one piece once the search is over: nothing half-written.
     if wants_json(args):
         data = result.to_json()
@@ -93,6 +101,19 @@ def run(args: argparse.Namespace) -> int:
     if result.deals:
         return EXIT_OK
     return EXIT_DISAGREE if result.proved_none else EXIT_TIME_LIMIT
+
+
+def _find_progress(bar: TtyProgress) -> Callable[[int, int, int], None]:
+    """The bar of ``find``: deals found of the count asked for, and the candidates checked."""
+    def update(found: int, count: int, candidates: int) -> None:
+        checked = f"{candidates} candidate{'s' if candidates != 1 else ''} checked"
+        if found < count:
+            bar(found, count)
+            bar.note(checked)
+        else:  # the last update closes the bar: the note first
+            bar.note(checked)
+            bar(found, count)
+    return update
 
 
 def _report(args: argparse.Namespace, query: FindQuery, result: FindResult) -> list[str]:

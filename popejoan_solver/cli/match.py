@@ -32,15 +32,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..bots.registry import split_bots
     from ..files.writing import check_output_path
-    from ..jobs.batch import EXIT_TERMINATED, BatchTerminatedError, tty_progress
+    from ..jobs.batch import EXIT_TERMINATED, BatchTerminatedError
     from ..jobs.match import run_match
+    from ..jobs.pool import tty_progress
 
     rules = named_with_options([args.rules], args)[0]
     check_output_path(args.out, "--out")
     try:
         report = run_match(Path(args.out), split_bots(args.bots), args.players, args.deals,
                            args.seed, rules=rules, session=args.session,
-                           workers=args.workers, cluster=args.cluster, progress=tty_progress())
+                           workers=args.workers, cluster=args.cluster,
+                           progress=tty_progress("deal-play" if args.session == 1 else "session"))
     except BatchTerminatedError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_TERMINATED

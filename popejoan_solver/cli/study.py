@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..files.writing import check_output_path
-from ..jobs.batch import parse_players, run_batch, tty_progress
+from ..jobs.batch import parse_players, run_batch
+from ..jobs.pool import tty_progress
 from ..model.rules import RULESETS, get_ruleset, split_rulesets
 from ..studies.stats import groups, interval_text
 from .args import add_out, add_rules, add_seed, options_set, positive, seconds
