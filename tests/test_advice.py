@@ -304,6 +304,29 @@ def test_price_and_advice_share_one_time_limit(capsys: pytest.CaptureFixture[str
     assert elapsed < 2 * 2 + 2, elapsed  # one limit and the work of stopping, not two
 
 
+@pytest.mark.parametrize("price", [False, True])
+def test_drawing_the_samples_is_under_the_time_limit(capsys: pytest.CaptureFixture[str],
+                                                     price: bool) -> None:
+    """100,000 samples take far longer to draw than the limit: the drawing stops at the
+    deadline too (it once ran 25 s past a 2 s limit, valuing no deal), and the answer says it
+    is incomplete."""
+    import time
+
+    from popejoan_solver.model.notation import deal_to_line
+
+    deal = short_deal(3, 9, 2, get_ruleset("early-hoyle"))
+    started = time.monotonic()
+    status, out, _ = run_cli(capsys, "advise", deal_to_line(deal), "--seat", "1",
+                             "--samples", "100000", "--json", "--time-limit", "1",
+                             *(["--price"] if price else []))
+    elapsed = time.monotonic() - started
+    assert status == 3
+    data = json.loads(out)
+    assert data["complete"] is False
+    assert data["deals"] < 100_000
+    assert elapsed < 1 + 2, elapsed
+
+
 # --------------------------------------------------------------------------- a choice in a run
 
 @cache

@@ -33,6 +33,7 @@ from .leads import (
     check_options,
     check_progress,
     consistent_deals,
+    deals_wanted,
     default_workers,
     position_after,
     run_all,
@@ -151,17 +152,19 @@ def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run | str
     from ..seat import knowledge_at_choice
 
     known = knowledge_at_choice(deal, seat - 1, runs, lead, target)
-    count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
+    count, deals = consistent_deals(known, samples, seed, exact, exact_limit, deadline)
+    complete = len(deals) == deals_wanted(count, samples, exact)
     evals = run_all(deals, lambda d, dl: evaluate_choice(d, lead, target, model, dl),
                     deadline, workers if workers is not None else default_workers(model), model,
                     progress)
-    options = summarise(evals, (0, 1), exact, len(evals) == len(deals))
+    complete = complete and len(evals) == len(deals)
+    options = summarise(evals, (0, 1), exact, complete)
     pick = advised(options)
     prefix = common_prefix(target)
     played = outcomes_card(target)
     return ChoiceAdvice(seat, lead, played, prefix[-1], model, exact,
                         None if exact else samples, len(evals), count, options,
-                        None if pick is None else OPTIONS[pick], len(evals) == len(deals),
+                        None if pick is None else OPTIONS[pick], complete,
                         time.monotonic() - started)
 
 

@@ -336,19 +336,25 @@ def check_deal_and_line(deal: object, line: object) -> tuple[Run, ...]:
 
 
 def consistent_deals(known: Knowledge, samples: int, seed: int, exact: bool,
-                     exact_limit: int) -> tuple[int, list[Deal]]:
-    """How many deals fit ``known``, and the deals to value: drawn, or every one."""
+                     exact_limit: int, deadline: float | None = None) -> tuple[int, list[Deal]]:
+    """How many deals fit ``known``, and the deals to value: drawn, or every one (past
+    ``deadline``, those drawn or listed by then: fewer than :func:`deals_wanted`)."""
     from ..seat import all_deals, count_deals, sample_deals
 
     if not 1 <= exact_limit <= MAX_EXACT_LIMIT:
         raise AdviceError(f"exact_limit must be from 1 to {MAX_EXACT_LIMIT:,}, not {exact_limit}")
     count = count_deals(known)
     if not exact:
-        return count, sample_deals(known, samples, seed)
+        return count, sample_deals(known, samples, seed, deadline)
     if count > exact_limit:
         raise AdviceError(f"{count} deals are consistent with what seat {known.seat + 1} knows: "
                           f"more than the exact limit of {exact_limit}; sample them instead")
-    return count, all_deals(known, exact_limit)
+    return count, all_deals(known, exact_limit, deadline)
+
+
+def deals_wanted(count: int, samples: int, exact: bool) -> int:
+    """How many deals an answer values when it is complete: every one, or the samples."""
+    return count if exact else samples
 
 
 def advise(deal: Deal, seat: int, *, line: Sequence[Run | str] | str = (),
@@ -374,7 +380,7 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run | str] | str = (),
     known = knowledge(deal, seat - 1, runs)
     here = position_after(deal, runs, known.deal_board)
     check_question(here, seat)
-    count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
+    count, deals = consistent_deals(known, samples, seed, exact, exact_limit, deadline)
     cards = legal_leads(here)
     evals = run_all(deals, SampleValuer(model), deadline,
                     workers if workers is not None else default_workers(model), model, progress)
@@ -382,7 +388,7 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run | str] | str = (),
         if list(e.cards) != cards:
             raise AssertionError("a sampled deal has other legal leads than the seat's own "
                                  "(the sampler broke the seat's knowledge)")
-    complete = len(evals) == len(deals)
+    complete = len(evals) == deals_wanted(count, samples, exact)
     leads = summarise(evals, cards, exact, complete)
     hoyle, maxim = hoyle_lead(here, known.known_dead | here.played_mask)
     best, low, high = mean_ci([float(max(e.values)) for e in evals])

@@ -27,6 +27,7 @@ from .leads import (
     Advice,
     advise,
     consistent_deals,
+    deals_wanted,
     finite,
     position_after,
 )
@@ -107,8 +108,10 @@ def price_of_information(deal: Deal, *, line: Sequence[Run] = (),
             out.append(SeatPrice(seat, truth.seat(seat).guaranteed, lead.double_dummy_mean,
                                  lead.double_dummy_ci95, lead.single_dummy, lead.deals))
             continue
-        _, deals = consistent_deals(known[seat - 1], samples, seed, exact, exact_limit)
+        count, deals = consistent_deals(known[seat - 1], samples, seed, exact, exact_limit,
+                                        deadline)
         found, done = _expected(deals, seat, deadline)
+        done = done and len(deals) == deals_wanted(count, samples, exact)
         complete = complete and done
         mean, low, high = mean_ci([float(v) for v in found])
         if exact:  # every deal: no sampling error; cut short, the first of a fixed order

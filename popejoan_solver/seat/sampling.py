@@ -17,6 +17,7 @@ deal's ``turnup`` is the lowest card of its dead hand (play and settlement do no
 from __future__ import annotations
 
 import random
+import time
 from functools import lru_cache
 from typing import Final
 
@@ -73,9 +74,11 @@ def seeded(seed: int) -> random.Random:
     return random.Random(seed if seed >= 0 else f"popejoan-sample:{seed}")
 
 
-def sample_deals(k: Knowledge, count: int, seed: int) -> list[Deal]:
+def sample_deals(k: Knowledge, count: int, seed: int,
+                 deadline: float | None = None) -> list[Deal]:
     """``count`` deals drawn independently and exactly uniformly from those consistent with
-    ``k`` (with replacement), the same for the same seed."""
+    ``k`` (with replacement), the same for the same seed; past ``deadline`` (a
+    ``time.monotonic()`` time) the first ones drawn, fewer."""
     if not 0 <= count <= MAX_SAMPLES:
         raise SamplingError(f"the number of samples must be from 0 to {MAX_SAMPLES:,}, "
                             f"not {count}")
@@ -84,22 +87,30 @@ def sample_deals(k: Knowledge, count: int, seed: int) -> list[Deal]:
     try:
         total = found.total()
     except CountingLimitError:
-        return _by_rejection(k, found, count, rng)
+        return _by_rejection(k, found, count, rng, deadline)
     if not total:
         raise SamplingError("no deal is consistent with this knowledge")
-    return [_deal(k, found.draw(rng)) for _ in range(count)]
+    deals: list[Deal] = []
+    while len(deals) < count and not _past(deadline, len(deals)):
+        deals.append(_deal(k, found.draw(rng)))
+    return deals
 
 
-def _by_rejection(k: Knowledge, found: Placements, count: int,
-                  rng: random.Random) -> list[Deal]:
+def _past(deadline: float | None, done: int) -> bool:
+    """Whether ``deadline`` has passed (looked at every 64 deals: a deal takes microseconds)."""
+    return deadline is not None and done % 64 == 63 and time.monotonic() >= deadline
+
+
+def _by_rejection(k: Knowledge, found: Placements, count: int, rng: random.Random,
+                  deadline: float | None) -> list[Deal]:
     """Where the exact count is refused: draws from relaxed constraints that can be counted
     (``counting.relaxed``), kept only when every card is in a place it is allowed: still
     exactly uniform; a bounded number of tries."""
     proposal = relaxed(found.groups, found.need, PROPOSAL_STEPS)
     allowed = {card: group.places for group in found.groups for card in group.cards}
     deals: list[Deal] = []
-    for _ in range(MAX_TRIES + 1000 * count):
-        if len(deals) == count:
+    for tries in range(MAX_TRIES + 1000 * count):
+        if len(deals) == count or _past(deadline, tries):
             return deals
         got = proposal.draw(rng)
         if all(allowed[c] >> loc & 1 for loc, mask in enumerate(got) for c in iter_mask(mask)):
@@ -110,11 +121,17 @@ def _by_rejection(k: Knowledge, found: Placements, count: int,
                         "looser constraints fit them: the seat knows too little here")
 
 
-def all_deals(k: Knowledge, limit: int) -> list[Deal]:
-    """Every deal consistent with ``k`` (a fixed order); an error if there are over ``limit``."""
+def all_deals(k: Knowledge, limit: int, deadline: float | None = None) -> list[Deal]:
+    """Every deal consistent with ``k`` (a fixed order); an error if there are over ``limit``.
+    Past ``deadline`` (a ``time.monotonic()`` time) the first ones of that order, fewer."""
     found = placements(k)
     total = found.total()
     if total > limit:
         raise SamplingError(f"{total:,} deals are consistent with this view, over the limit "
                             f"of {limit:,}")
-    return [_deal(k, got) for got in found.every()]
+    deals: list[Deal] = []
+    for got in found.every():
+        if _past(deadline, len(deals)):
+            break
+        deals.append(_deal(k, got))
+    return deals
