@@ -197,6 +197,11 @@ class RuleTable:
     def awards(self, trumps: int) -> tuple[Award, ...]:
         return self.awards_by_trumps[trumps]
 
+    def award_of(self, compartment: Compartment, trumps: int) -> Award | None:
+        """The award of play that pays ``compartment`` when ``trumps`` is trumps (Matrimony:
+        the king and queen of trumps), or None when the board has no such compartment."""
+        return next((a for a in self.awards(trumps) if a.compartment is compartment), None)
+
     def dressing(self, players: int) -> DressedBoard:
         """The layout of a fresh board for ``players`` and what each seat pays for it."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
