@@ -264,7 +264,7 @@ def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
     table's successor (a suit), the seat's whole hand lies in it up to its top, and no other
     whole hand lies in it below its top."""
     choices = []
-    for order in _chains(enc.table.successor):
+    for order in successor_chains(enc.table.successor):
         for i, j in itertools.combinations_with_replacement(range(len(order)), 2):
             span = order[i:j + 1]
             if any(c not in enc.cards for c in span) or (seat != 0 and i == j):
@@ -272,7 +272,7 @@ def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
             pick = enc.pool.id(f"first-run[{card_name(order[i])}-{card_name(order[j])}]")
             choices.append(pick)
             enc.clauses.append([-pick, enc.holds(order[i], 0)])
-            enc.clauses += [[-pick, lit] for lit in _lead_literals(enc, rules, order[i], 0, 0)]
+            enc.clauses += [[-pick, lit] for lit in lead_literals(enc, rules, order[i], 0, 0)]
             enc.clauses.append([-pick, enc.holds(order[j], seat)])
             enc.clauses += [[-pick, -enc.dead(c)] for c in span]
             enc.clauses += [[-pick, -enc.holds(c, seat)] for c in enc.cards if c not in span]
@@ -284,7 +284,7 @@ def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
     enc.clauses.append(choices)
 
 
-def _chains(successor: tuple[int, ...]) -> list[list[Card]]:
+def successor_chains(successor: tuple[int, ...]) -> list[list[Card]]:
     """The table's successor as chains, bottom first (the suits, for the real rules; the
     absent 8♦ included), in the order of their bottom cards."""
     has_below = {above for above in successor if above >= 0}
@@ -299,7 +299,7 @@ def _chains(successor: tuple[int, ...]) -> list[list[Card]]:
     return chains
 
 
-def _lead_literals(enc: DealEncoding, rules: Ruleset, lead: Card, leader: int,
+def lead_literals(enc: DealEncoding, rules: Ruleset, lead: Card, leader: int,
                    played: Mask) -> list[int]:
     """Literals that make ``lead`` legal for ``leader`` (who holds it) once ``played`` is out,
     by the table's lead rule and order."""
@@ -325,7 +325,7 @@ def _line_literals(enc: DealEncoding, deal: Deal, runs: list[Run]) -> list[int]:
     for run in runs:
         for card, seat in zip(run.cards, run.seats, strict=True):
             lits.add(enc.holds(card, seat))
-        lits.update(_lead_literals(enc, rules, run.lead, run.leader, played))
+        lits.update(lead_literals(enc, rules, run.lead, run.leader, played))
         above = enc.table.successor[run.stop_card]
         if run.winner < 0 and above >= 0 and deal.dead >> above & 1:
             lits.add(enc.dead(above))
