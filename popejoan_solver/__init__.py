@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .model.rules import RULESETS, Ruleset, get_ruleset
     from .model.settlement import Transfer, settle
     from .model.stops import StopsReport, View, analyse_stops
+    from .model.table import TransferKind
     from .search import Solution, Value, solve
     from .seat import Knowledge, view
 
@@ -58,6 +59,7 @@ _LAZY = {
     "model.rules": ("RULESETS", "Ruleset", "get_ruleset"),
     "model.settlement": ("Transfer", "settle"),
     "model.stops": ("StopsReport", "View", "analyse_stops"),
+    "model.table": ("TransferKind",),
     "search": ("Solution", "Value", "solve"),
     "seat": ("Knowledge", "view"),
 }
@@ -107,6 +109,7 @@ __all__ = [
     "StopsReport",
     "TheoremResult",
     "Transfer",
+    "TransferKind",
     "Value",
     "View",
     "advise",

@@ -32,12 +32,12 @@ from enum import StrEnum
 from typing import Any, Final
 
 from ..model.arguments import check_time_limit, is_whole, refuse_member, shown
+from ..model.board import Compartment
 from ..model.cards import (
     PACK,
     Card,
     CardSet,
     Mask,
-    Rank,
     card_name,
     card_suit,
     check_mask,
@@ -50,7 +50,7 @@ from ..model.errors import DealError, PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.play import Game, Run
 from ..model.rules import Ruleset
-from ..model.table import LeadId, compile_rules
+from ..model.table import LeadId, RuleTable, compile_rules
 from ..search.api import forced_win
 from .lines import LineSearchTimeoutError, Verdict, find_line
 from .sat import solve_interruptibly
@@ -245,14 +245,14 @@ def _necessary(enc: DealEncoding, query: FindQuery) -> None:
     if query.prop is not Property.MATRIMONY_NEVER_PAID:
         enc.clauses += [[lit] for lit in enc.played()]
     if query.prop in (Property.MATRIMONY_NEVER_PAID, Property.MATRIMONY_ALWAYS_PAID):
-        # The K and Q of trumps are dealt to one player.
+        # The cards of Matrimony (the table's award: K and Q of trumps) dealt to one player.
         together = []
         for suit in range(4):
-            king, queen = make_card(suit, Rank.KING), make_card(suit, Rank.QUEEN)
+            pair = _matrimony_cards(enc.table, suit)
             for s in range(enc.players):
                 both = enc.pool.id(f"matrimony-in[{'CDHS'[suit]},{s + 1}]")
-                enc.clauses += [[-both, enc.trumps(suit)], [-both, enc.holds(king, s)],
-                                [-both, enc.holds(queen, s)]]
+                enc.clauses += [[-both, enc.trumps(suit)],
+                                *([-both, enc.holds(card, s)] for card in pair)]
                 together.append(both)
         enc.clauses.append(together)
     if query.prop is Property.FIRST_LEAD_OUT:
@@ -264,7 +264,7 @@ def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
     table's successor (a suit), the seat's whole hand lies in it up to its top, and no other
     whole hand lies in it below its top."""
     choices = []
-    for order in _chains(enc.table.successor):
+    for order in successor_chains(enc.table.successor):
         for i, j in itertools.combinations_with_replacement(range(len(order)), 2):
             span = order[i:j + 1]
             if any(c not in enc.cards for c in span) or (seat != 0 and i == j):
@@ -272,7 +272,7 @@ def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
             pick = enc.pool.id(f"first-run[{card_name(order[i])}-{card_name(order[j])}]")
             choices.append(pick)
             enc.clauses.append([-pick, enc.holds(order[i], 0)])
-            enc.clauses += [[-pick, lit] for lit in _lead_literals(enc, rules, order[i], 0, 0)]
+            enc.clauses += [[-pick, lit] for lit in lead_literals(enc, rules, order[i], 0, 0)]
             enc.clauses.append([-pick, enc.holds(order[j], seat)])
             enc.clauses += [[-pick, -enc.dead(c)] for c in span]
             enc.clauses += [[-pick, -enc.holds(c, seat)] for c in enc.cards if c not in span]
@@ -284,7 +284,7 @@ def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
     enc.clauses.append(choices)
 
 
-def _chains(successor: tuple[int, ...]) -> list[list[Card]]:
+def successor_chains(successor: tuple[int, ...]) -> list[list[Card]]:
     """The table's successor as chains, bottom first (the suits, for the real rules; the
     absent 8♦ included), in the order of their bottom cards."""
     has_below = {above for above in successor if above >= 0}
@@ -299,7 +299,7 @@ def _chains(successor: tuple[int, ...]) -> list[list[Card]]:
     return chains
 
 
-def _lead_literals(enc: DealEncoding, rules: Ruleset, lead: Card, leader: int,
+def lead_literals(enc: DealEncoding, rules: Ruleset, lead: Card, leader: int,
                    played: Mask) -> list[int]:
     """Literals that make ``lead`` legal for ``leader`` (who holds it) once ``played`` is out,
     by the table's lead rule and order."""
@@ -325,7 +325,7 @@ def _line_literals(enc: DealEncoding, deal: Deal, runs: list[Run]) -> list[int]:
     for run in runs:
         for card, seat in zip(run.cards, run.seats, strict=True):
             lits.add(enc.holds(card, seat))
-        lits.update(_lead_literals(enc, rules, run.lead, run.leader, played))
+        lits.update(lead_literals(enc, rules, run.lead, run.leader, played))
         above = enc.table.successor[run.stop_card]
         if run.winner < 0 and above >= 0 and deal.dead >> above & 1:
             lits.add(enc.dead(above))
@@ -333,13 +333,18 @@ def _line_literals(enc: DealEncoding, deal: Deal, runs: list[Run]) -> list[int]:
     return sorted(lits)
 
 
+def _matrimony_cards(table: RuleTable, trumps: int) -> tuple[Card, ...]:
+    """The cards whose play pays Matrimony when ``trumps`` is trumps, read from the table's
+    awards (none if the board has no Matrimony)."""
+    award = table.award_of(Compartment.MATRIMONY, trumps)
+    return award.cards if award is not None else ()
+
+
 def _matrimony_goal(deal: Deal, want_paid: bool) -> Any:
-    king = make_card(deal.trumps, Rank.KING)
-    queen = make_card(deal.trumps, Rank.QUEEN)
-    both = 1 << king | 1 << queen
+    both = sum(1 << card for card in _matrimony_cards(compile_rules(deal.rules), deal.trumps))
 
     def goal(played: Mask, winner: int) -> Verdict:
-        if played & both == both:
+        if both and played & both == both:
             return Verdict.REACHED if want_paid else Verdict.FAILED
         if winner >= 0:
             return Verdict.FAILED if want_paid else Verdict.REACHED
@@ -554,9 +559,10 @@ def _verify(enc: DealEncoding, query: FindQuery, deal: Deal,
 
 
 def _pair_in_one_hand(deal: Deal) -> bool:
-    """The K and Q of trumps were dealt to one player."""
-    holder = deal.holder(make_card(deal.trumps, Rank.KING))
-    return holder >= 0 and holder == deal.holder(make_card(deal.trumps, Rank.QUEEN))
+    """The cards of Matrimony (K and Q of trumps) were dealt to one player."""
+    pair = _matrimony_cards(compile_rules(deal.rules), deal.trumps)
+    holders = {deal.holder(card) for card in pair}
+    return len(holders) == 1 and min(holders) >= 0
 
 
 def _symmetric_blocks(enc: DealEncoding, deal: Deal, query: FindQuery) -> list[list[int]]:

@@ -1,8 +1,10 @@
 """Settlement: who pays whom, from the board and between players.
 
 Every payment is a :class:`Transfer` from a payer to a payee, each a seat (0-based ``int``) or
-a board :class:`Compartment`. Counters are only ever moved, so a settlement conserves them;
-the tests check that the board never goes below zero and that the books balance.
+a board :class:`Compartment`, of a :class:`TransferKind` (what it pays for: read the kind, not
+the reason's words, which are for people). Counters are only ever moved, so a settlement
+conserves them; the tests check that the board never goes below zero and that the books
+balance.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from .deal import Deal, check_deal
 from .errors import DealError
 from .play import Game
 from .rules import Ruleset
-from .table import HONOURS, Award, award_shares, compile_rules
+from .table import HONOURS, Award, TransferKind, award_shares, compile_rules
 
 Party = int | Compartment
 """A seat (0-based) or a compartment of the board."""
@@ -26,12 +28,14 @@ Party = int | Compartment
 
 @dataclass(frozen=True)
 class Transfer:
-    """``amount`` counters from ``payer`` to ``payee``, and why."""
+    """``amount`` counters from ``payer`` to ``payee``, what for (``kind``), and why in words
+    (``reason``: the text shown; the JSON has no kind, to keep its keys as they were)."""
 
     payer: Party
     payee: Party
     amount: int
     reason: str
+    kind: TransferKind
 
     def to_json(self) -> dict[str, object]:
         return {"from": _party_json(self.payer), "to": _party_json(self.payee),
@@ -71,9 +75,11 @@ def dressing(rules: Ruleset, players: int) -> list[Transfer]:
     last seat) its share, and the dealer lays out the board."""
     dressed = compile_rules(rules).dressing(players)
     dealer = players - 1
-    transfers = [Transfer(seat, dealer, amount, "contribution to the dressing")
+    transfers = [Transfer(seat, dealer, amount, "contribution to the dressing",
+                          TransferKind.DRESSING_SHARE)
                  for seat, amount in enumerate(dressed.paid[:dealer]) if amount]
-    transfers += [Transfer(dealer, compartment, count, "dressing the board")
+    transfers += [Transfer(dealer, compartment, count, "dressing the board",
+                           TransferKind.DRESSING)
                   for compartment, count in dressed.layout.items() if count]
     return transfers
 
@@ -93,15 +99,17 @@ def turnup_award(deal: Deal, board: Board) -> TurnupAward:
     dealer = deal.players - 1
     card = deal.turnup
     reason = "Pope turned up" if card == POPE else f"{card_name(card)} turned up"
-    transfers = [Transfer(comp, dealer, board[comp], reason)
+    transfers = [Transfer(comp, dealer, board[comp], reason, TransferKind.TURNUP)
                  for comp in table.turnup_awards(card) if board[comp]]
     if card != table.ends_deal_turnup:
         return TurnupAward(tuple(transfers), True)
     if board.game:
-        transfers.append(Transfer(Compartment.GAME, dealer, board.game, reason))
+        transfers.append(Transfer(Compartment.GAME, dealer, board.game, reason,
+                                  TransferKind.TURNUP))
     for seat in range(deal.players - 1):
         dealt = deal.dealt_hand(seat).bit_count()
-        transfers.append(Transfer(seat, dealer, dealt, "a stake per card dealt"))
+        transfers.append(Transfer(seat, dealer, dealt, "a stake per card dealt",
+                                  TransferKind.STAKE_PER_CARD))
     return TurnupAward(tuple(transfers), False)
 
 
@@ -119,13 +127,14 @@ def compartments_taken(game: Game, board: Board, played: Mask) -> list[Transfer]
             continue
         holders = tuple(game.holder[card] for card in award.cards)
         if award.compartment is None:  # from every opponent (Spinado's Kings and Spin)
-            transfers += [Transfer(seat, holders[0], award.from_each, _award_reason(award, 1))
+            transfers += [Transfer(seat, holders[0], award.from_each, _award_reason(award, 1),
+                                   award.kind)
                           for seat in range(game.players) if seat != holders[0]]
             continue
         shares = award_shares(award, holders, board[award.compartment], game.players)
         for seat, amount in shares:
             transfers.append(Transfer(award.compartment, seat, amount,
-                                      _award_reason(award, len(shares))))
+                                      _award_reason(award, len(shares)), award.kind))
     return transfers
 
 
@@ -146,7 +155,8 @@ def going_out(game: Game, board: Board, played: Mask, winner: int) -> list[Trans
     exempt = table.exempt_card
     transfers: list[Transfer] = []
     if board.game:
-        transfers.append(Transfer(Compartment.GAME, winner, board.game, "Game"))
+        transfers.append(Transfer(Compartment.GAME, winner, board.game, "Game",
+                                  TransferKind.GAME))
     for seat in range(game.players):
         if seat == winner:
             continue
@@ -155,7 +165,7 @@ def going_out(game: Game, board: Board, played: Mask, winner: int) -> list[Trans
             continue
         if left:
             transfers.append(Transfer(seat, winner, table.per_card_left * left.bit_count(),
-                                      "cards left in hand"))
+                                      "cards left in hand", TransferKind.CARDS_LEFT))
     return transfers
 
 
@@ -273,20 +283,23 @@ def final_round(hands: tuple[Mask, ...], board: Board) -> list[Transfer]:
                         "must all be held")
     transfers: list[Transfer] = []
     if board.pope:
-        transfers.append(Transfer(Compartment.POPE, owner[Rank.NINE], board.pope, "holds Pope"))
+        transfers.append(Transfer(Compartment.POPE, owner[Rank.NINE], board.pope, "holds Pope",
+                                  TransferKind.FINAL_ROUND))
     for rank, compartment in HONOURS:
         if board[compartment]:
             transfers.append(Transfer(compartment, owner[rank], board[compartment],
-                                      f"holds {card_name(make_card(1, rank))}"))
+                                      f"holds {card_name(make_card(1, rank))}",
+                                      TransferKind.FINAL_ROUND))
     for compartment, other in ((Compartment.MATRIMONY, Rank.KING),
                                (Compartment.INTRIGUE, Rank.JACK)):
         amount = board[compartment]
         half = amount // 2
         if half:
             transfers.append(Transfer(compartment, owner[Rank.QUEEN], half,
-                                      f"holds QD: half of {compartment.value}"))
+                                      f"holds QD: half of {compartment.value}",
+                                      TransferKind.FINAL_ROUND))
         if amount - half:
             transfers.append(Transfer(compartment, owner[other], amount - half,
                                       f"holds {card_name(make_card(1, other))}: the other half "
-                                      f"of {compartment.value}"))
+                                      f"of {compartment.value}", TransferKind.FINAL_ROUND))
     return transfers

@@ -59,15 +59,48 @@ LEAD_IDS = {LeadRule.ANY: LeadId.ANY, LeadRule.LOWEST_OF_SUIT: LeadId.LOWEST_OF_
             LeadRule.LOWEST_IN_HAND: LeadId.LOWEST_IN_HAND}
 
 
+class TransferKind(StrEnum):
+    """What a payment of the settlement is for. Every transfer carries one, and a reader
+    recognises a payment by it, never by the words of its reason."""
+
+    DRESSING_SHARE = "dressing-share"
+    """A seat's share of a fresh board's dressing, paid to the dealer."""
+    DRESSING = "dressing"
+    """The dealer's stake on a compartment of a fresh board."""
+    TURNUP = "turnup"
+    """A compartment to the dealer for the card turned up (and Game, when it ends the deal)."""
+    STAKE_PER_CARD = "stake-per-card"
+    """A stake per card dealt, to the dealer, when the turn-up ends the deal."""
+    POPE = "pope"
+    """The Pope compartment, to the player of Pope."""
+    HONOUR = "honour"
+    """An honour's compartment (ace, king, queen or knave of trumps), to its player."""
+    MATRIMONY = "matrimony"
+    """Matrimony (king and queen of trumps), whole or a share."""
+    INTRIGUE = "intrigue"
+    """Intrigue (queen and knave of trumps), whole or a share."""
+    SPINADO_KING = "spinado-king"
+    """Spinado: a King's player paid by every opponent."""
+    SPIN = "spin"
+    """Spinado: Spin's player paid by every opponent."""
+    GAME = "game"
+    """Game, to the player who goes out."""
+    CARDS_LEFT = "cards-left"
+    """A payment for the cards left in hand, to the player who goes out."""
+    FINAL_ROUND = "final-round"
+    """Hoyle's closing round: a compartment, or half of one, to the holder of its card."""
+
+
 @dataclass(frozen=True)
 class Award:
     """What is paid in play when all of ``cards`` have been played: a compartment of the board,
     or (``compartment`` None) ``from_each`` counters from every other player to the card's
-    player (Spinado's Kings and Spin)."""
+    player (Spinado's Kings and Spin); ``kind`` names the payment."""
 
     compartment: Compartment | None
     cards: tuple[Card, ...]
     taker: Taker
+    kind: TransferKind
     from_each: int = 0
 
     @property
@@ -107,6 +140,8 @@ HONOURS = ((Rank.ACE, Compartment.ACE), (Rank.KING, Compartment.KING),
 PAIRS = ((Compartment.MATRIMONY, Rank.KING, Rank.QUEEN),
          (Compartment.INTRIGUE, Rank.QUEEN, Rank.JACK))
 """Matrimony (K-Q of trumps) and Intrigue (Q-J of trumps)."""
+PAIR_KINDS = {Compartment.MATRIMONY: TransferKind.MATRIMONY,
+              Compartment.INTRIGUE: TransferKind.INTRIGUE}
 STAKES = Board()
 """What each compartment gets in the usual dressing: Pope 6, Matrimony and Intrigue 2, the
 rest 1 ("Six to Pope, two to Matrimony, two to Intrigue, and one each to Ace, King, Queen,
@@ -162,6 +197,11 @@ class RuleTable:
     def awards(self, trumps: int) -> tuple[Award, ...]:
         return self.awards_by_trumps[trumps]
 
+    def award_of(self, compartment: Compartment, trumps: int) -> Award | None:
+        """The award of play that pays ``compartment`` when ``trumps`` is trumps (Matrimony:
+        the king and queen of trumps), or None when the board has no such compartment."""
+        return next((a for a in self.awards(trumps) if a.compartment is compartment), None)
+
     def dressing(self, players: int) -> DressedBoard:
         """The layout of a fresh board for ``players`` and what each seat pays for it."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -201,10 +241,13 @@ def _spinado_awards(rules: Ruleset) -> tuple[Award, ...]:
     Intrigue (Q♦-J♦) from the board; each King and Spin from every opponent."""
     pair_taker = Taker.DIVIDED if rules.pairs is PairRule.DIVIDED else Taker.SAME_PLAYER
     diamond = partial(make_card, Suit.DIAMONDS)
-    awards = [Award(comp, (diamond(high), diamond(low)), pair_taker) for comp, high, low in PAIRS]
-    awards += [Award(None, (make_card(suit, Rank.KING),), Taker.PLAYER, from_each=amount)
+    awards = [Award(comp, (diamond(high), diamond(low)), pair_taker, PAIR_KINDS[comp])
+              for comp, high, low in PAIRS]
+    awards += [Award(None, (make_card(suit, Rank.KING),), Taker.PLAYER, TransferKind.SPINADO_KING,
+                     from_each=amount)
                for suit, amount in SPINADO_KINGS]
-    awards.append(Award(None, (SPIN,), Taker.PLAYER, from_each=SPIN_FROM_EACH))
+    awards.append(Award(None, (SPIN,), Taker.PLAYER, TransferKind.SPIN,
+                        from_each=SPIN_FROM_EACH))
     return tuple(awards)
 
 
@@ -213,9 +256,11 @@ def _awards(rules: Ruleset, trumps: int) -> tuple[Award, ...]:
     if rules.game is GameKind.SPINADO:
         return _spinado_awards(rules)
     pair_taker = Taker.DIVIDED if rules.pairs is PairRule.DIVIDED else Taker.SAME_PLAYER
-    awards = [Award(Compartment.POPE, (POPE,), Taker.PLAYER)]
-    awards += [Award(comp, (make_card(trumps, rank),), Taker.PLAYER) for rank, comp in HONOURS]
-    awards += [Award(comp, (make_card(trumps, high), make_card(trumps, low)), pair_taker)
+    awards = [Award(Compartment.POPE, (POPE,), Taker.PLAYER, TransferKind.POPE)]
+    awards += [Award(comp, (make_card(trumps, rank),), Taker.PLAYER, TransferKind.HONOUR)
+               for rank, comp in HONOURS]
+    awards += [Award(comp, (make_card(trumps, high), make_card(trumps, low)), pair_taker,
+                     PAIR_KINDS[comp])
                for comp, high, low in PAIRS]
     return tuple(a for a in awards if a.compartment in _compartments(rules))
 
@@ -311,4 +356,5 @@ def award_shares(award: Award, holders: tuple[int, ...], amount: int, players: i
 
 
 __all__ = ["FIVE_POOLS", "LEAD_IDS", "SPIN", "STAKES", "Award", "ChoiceKind", "ChoicePoint",
-           "DressedBoard", "LeadId", "RuleTable", "Taker", "award_shares", "compile_rules"]
+           "DressedBoard", "LeadId", "RuleTable", "Taker", "TransferKind", "award_shares",
+           "compile_rules"]

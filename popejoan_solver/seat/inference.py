@@ -27,6 +27,7 @@ from ..model.leads import legal_leads
 from ..model.play import Choice, Game, Run, RunTree, StopReason, outcomes
 from ..model.rules import Ruleset
 from ..model.settlement import going_out
+from ..model.table import TransferKind
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,8 @@ def exempt_places(game: Game, played: Mask, winner: int, card: Card) -> Mask:
     """Where the unplayed exempt ``card`` may be, seen from who paid the player out: a seat
     with cards left that did not pay holds it; if all paid it is dead. Bits over locations
     ``0..n`` (``n`` the dead hand); the true holder's bit is always set."""
-    payers = {t.payer for t in going_out(game, _empty_board(), played, winner)}
+    payers = {t.payer for t in going_out(game, _empty_board(), played, winner)
+              if t.kind is TransferKind.CARDS_LEFT}
     n = game.players
     places = 0
     for seat in range(n):

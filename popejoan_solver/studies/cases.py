@@ -47,6 +47,7 @@ from ..model.play import Position, Run
 from ..model.rules import Ruleset, get_ruleset
 from ..model.settlement import compartments_taken, dressing, final_round, net, settle, turnup_award
 from ..model.stops import View, analyse_stops
+from ..model.table import TransferKind
 from ..seat import knowledge
 from ..seat.report import known_stops
 
@@ -384,8 +385,9 @@ def _check_turnup(case: Case, deal: Deal, expect: Mapping[str, Any], checks: lis
     """The turn-up's award: whether the deal is played, what the dealer takes, the stakes."""
     result = settle(deal, 0, -1)
     dealer = deal.players - 1
-    takes = sorted(t.payer.value for t in result.turnup if isinstance(t.payer, Compartment))
-    played = not any(t.reason == "a stake per card dealt" for t in result.turnup)
+    takes = sorted(t.payer.value for t in result.turnup
+                   if t.kind is TransferKind.TURNUP and isinstance(t.payer, Compartment))
+    played = not any(t.kind is TransferKind.STAKE_PER_CARD for t in result.turnup)
     findings.append("dealer takes " + (", ".join(takes) or "nothing"))
     if "deal_played" in expect:
         award = turnup_award(deal, deal.board_or_dressed)
@@ -394,7 +396,7 @@ def _check_turnup(case: Case, deal: Deal, expect: Mapping[str, Any], checks: lis
         checks.append(Check("dealer takes", sorted(expect["dealer_takes"]), takes))
     if "stake_per_card" in expect:
         stakes = {t.payer: t.amount for t in result.turnup
-                  if t.reason == "a stake per card dealt" and t.payee == dealer}
+                  if t.kind is TransferKind.STAKE_PER_CARD and t.payee == dealer}
         owed = {s: deal.dealt_hand(s).bit_count() for s in range(deal.players - 1)}
         checks.append(Check("each other seat pays a stake per card dealt",
                             expect["stake_per_card"], stakes == owed and not played))
