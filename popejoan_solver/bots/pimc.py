@@ -57,6 +57,8 @@ class PimcBot(BotInfo):
     seconds: float | None = None
     guesses: str = DEFAULT_GUESSES
     """Where each lead's search starts (``bots.valuer.GUESSES``): changes no decision."""
+    sees: str | None = None
+    """Partial sight for measurement (``bots.sight``): ``dead`` or ``hands``; None: fair."""
 
     def lead(self, request: LeadRequest) -> Card:
         if len(request.legal) == 1:

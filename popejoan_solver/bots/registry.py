@@ -83,7 +83,16 @@ def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
     samples = _count(options.get("samples", "32"), "samples", spec, MAX_SAMPLES)
     seconds = _seconds(options["time"], "time", spec) if "time" in options else None
     peek = _flag(options["peek"], "peek", spec) if "peek" in options else False
-    return PimcBot(spec, peek, samples, model, seconds)
+    return PimcBot(spec, peek, samples, model, seconds, sees=_sees(options, spec))
+
+
+def _sees(options: Mapping[str, str], spec: str) -> str | None:
+    from .sight import SIGHTS
+    sees = options.get("sees")
+    if sees is not None and sees not in SIGHTS:
+        raise BotError(f"bot {clip(spec)!r}: sees is one of {', '.join(SIGHTS)}, not "
+                       f"{clip(sees)!r}")
+    return sees
 
 
 def _ismcts(spec: str, options: Mapping[str, str], seed: int) -> Bot:
@@ -107,7 +116,7 @@ def _factories() -> dict[str, tuple[Callable[[str, Mapping[str, str], int], Bot]
             "lowest": (_simple(LowestBot), ("peek",)),
             "hoyle": (_simple(HoyleBot), ("peek",)),
             "cheat": (_simple(CheatBot), ()),
-            "pimc": (_pimc, ("samples", "model", "time", "peek")),
+            "pimc": (_pimc, ("samples", "model", "time", "peek", "sees")),
             "ismcts": (_ismcts, ())}
 
 
