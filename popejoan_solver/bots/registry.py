@@ -19,6 +19,7 @@ FLAGS: Final = ("peek",)
 """Options that may be written bare (meaning yes)."""
 
 MAX_SAMPLES: Final = 10_000
+MAX_POOL: Final = 64
 MAX_BOTS: Final = 16
 
 
@@ -83,7 +84,23 @@ def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
     samples = _count(options.get("samples", "32"), "samples", spec, MAX_SAMPLES)
     seconds = _seconds(options["time"], "time", spec) if "time" in options else None
     peek = _flag(options["peek"], "peek", spec) if "peek" in options else False
-    return PimcBot(spec, peek, samples, model, seconds, sees=_sees(options, spec))
+    infer = _infer(options, spec)
+    pool = _count(options.get("pool", "1"), "pool", spec, MAX_POOL)
+    if "pool" in options and infer is None:
+        raise BotError(f"bot {clip(spec)!r}: pool weighs deals for infer=MODEL, given none")
+    return PimcBot(spec, peek, samples, model, seconds, sees=_sees(options, spec),
+                   infer=infer, pool=pool)
+
+
+def _infer(options: Mapping[str, str], spec: str) -> str | None:
+    from ..advice.opponents import ModelError, make_model
+    infer = options.get("infer")
+    if infer is None:
+        return None
+    try:
+        return make_model(infer).name
+    except ModelError as exc:
+        raise BotError(f"bot {clip(spec)!r}: {exc}") from None
 
 
 def _sees(options: Mapping[str, str], spec: str) -> str | None:
@@ -116,7 +133,7 @@ def _factories() -> dict[str, tuple[Callable[[str, Mapping[str, str], int], Bot]
             "lowest": (_simple(LowestBot), ("peek",)),
             "hoyle": (_simple(HoyleBot), ("peek",)),
             "cheat": (_simple(CheatBot), ()),
-            "pimc": (_pimc, ("samples", "model", "time", "peek", "sees")),
+            "pimc": (_pimc, ("samples", "model", "time", "peek", "sees", "infer", "pool")),
             "ismcts": (_ismcts, ())}
 
 
