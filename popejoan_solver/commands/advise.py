@@ -46,6 +46,10 @@ def register(sub: Any) -> None:
                    help="deal: the runs played first, as steps (e.g. '3C 8S+9D@9S')")
     p.add_argument("--time-limit", type=float, metavar="S",
                    help="seconds; past it the deals valued so far are reported (exit 3)")
+    p.add_argument("--infer", metavar="MODEL",
+                   help="weigh the deals by the other players' leads under an opponent model "
+                   "(uniform, hoyle, hoyle:P): each unseen card's odds, and the leads' means "
+                   "over that posterior")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_advise)
 
@@ -155,8 +159,37 @@ def cmd_advise(args: argparse.Namespace) -> int:
                                       lead_advice=advice)
         data["prices"] = [p.to_json() for p in prices.seats]
         complete = complete and prices.complete
+    odds_lines = _inferred(args, deal, runs, data) if args.infer is not None else None
     if args.json:
         _print_json(data)
     else:
         _print_advice(data)
+        if odds_lines is not None:
+            _print_inferred(odds_lines, data["inference"])
     return EXIT_OK if complete else EXIT_TIME_LIMIT
+
+
+def _inferred(args: argparse.Namespace, deal: Any, runs: list[Any],
+              data: dict[str, Any]) -> list[str]:
+    """``--infer MODEL``: the posterior's card odds and the leads valued over it (into
+    ``data["inference"]``); the odds as text."""
+    from ..advice.inferred import card_odds, weighted_leads
+    from ..advice.opponents import make_model
+    from ..model.cards import parse_card
+    from ..seat import knowledge
+
+    known = knowledge(deal, args.seat - 1, runs)
+    odds, post = card_odds(known, make_model(args.infer), seed=args.seed)
+    legal = [parse_card(lead["card"]) for lead in data["leads"]]
+    weighted = weighted_leads(post, legal, args.samples, args.seed, args.model, args.exact)
+    data["inference"] = {**odds.to_json(), "valued": weighted.to_json()}
+    return odds.lines()
+
+
+def _print_inferred(lines: list[str], found: dict[str, Any]) -> None:
+    print("\n" + "\n".join(lines))
+    found = found["valued"]
+    print(f"\nthe leads over that posterior ({found['deals']} deals valued):")
+    for lead in found["leads"]:
+        mark = "  advised" if lead["card"] == found["advised"] else ""
+        print(f"{lead['card']:4} {_number(lead['mean']):>8}{mark}")

@@ -30,6 +30,9 @@ def register(sub: Any) -> None:
                    help="record: view after the deal's first K runs (default all of them)")
     p.add_argument("--line", metavar="STEPS",
                    help="deal: the runs played first, as steps (e.g. '3C 8S+9D@9S')")
+    p.add_argument("--infer", metavar="MODEL",
+                   help="what the other players' leads tell under an opponent model (uniform, "
+                   "hoyle, hoyle:P): each unseen card's odds of each place, against uniform")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_view)
 
@@ -115,9 +118,17 @@ def cmd_view(args: argparse.Namespace) -> int:
     deal, runs = found if found is not None else _from_deal(text, args)
     if not 1 <= args.seat <= deal.players:
         raise UsageError(f"--seat must be from 1 to {deal.players}, not {args.seat}")
-    data = view_json(knowledge(deal, args.seat - 1, runs), deal)
+    known = knowledge(deal, args.seat - 1, runs)
+    data = view_json(known, deal)
+    odds = None
+    if args.infer is not None:
+        from ..advice.inferred import card_odds
+        from ..advice.opponents import make_model
+
+        odds = card_odds(known, make_model(args.infer))[0]
+        data["inference"] = odds.to_json()
     if args.json:
         _print_json(data)
     else:
-        print("\n".join(view_lines(data)))
+        print("\n".join(view_lines(data) + (["", *odds.lines()] if odds else [])))
     return EXIT_OK
