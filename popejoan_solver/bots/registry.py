@@ -12,7 +12,7 @@ from typing import Final
 from ..model.errors import clip
 from .base import Bot, BotError
 
-BOTS: Final = ("random", "lowest", "hoyle", "pimc", "cheat", "ismcts")
+BOTS: Final = ("random", "lowest", "hoyle", "pimc", "epimc", "cheat", "ismcts")
 """Every bot name, the ceiling (``cheat``) and OpenSpiel's ``ismcts`` included."""
 
 FLAGS: Final = ("peek",)
@@ -20,6 +20,7 @@ FLAGS: Final = ("peek",)
 
 MAX_SAMPLES: Final = 10_000
 MAX_POOL: Final = 64
+MAX_TOP: Final = 13
 MAX_BOTS: Final = 16
 
 
@@ -88,8 +89,17 @@ def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
     pool = _count(options.get("pool", "1"), "pool", spec, MAX_POOL)
     if "pool" in options and infer is None:
         raise BotError(f"bot {clip(spec)!r}: pool weighs deals for infer=MODEL, given none")
-    return PimcBot(spec, peek, samples, model, seconds, sees=_sees(options, spec),
-                   infer=infer, pool=pool)
+    bot = PimcBot(spec, peek, samples, model, seconds, sees=_sees(options, spec),
+                  infer=infer, pool=pool)
+    if spec.strip().lower().startswith("epimc"):
+        from dataclasses import asdict
+
+        from .deferred import EpimcBot
+        if model != "paranoid":
+            raise BotError(f"bot {clip(spec)!r}: epimc values by the paranoid model only")
+        top = _count(options.get("top", "3"), "top", spec, MAX_TOP)
+        return EpimcBot(**asdict(bot), top=top)
+    return bot
 
 
 def _infer(options: Mapping[str, str], spec: str) -> str | None:
@@ -134,6 +144,7 @@ def _factories() -> dict[str, tuple[Callable[[str, Mapping[str, str], int], Bot]
             "hoyle": (_simple(HoyleBot), ("peek",)),
             "cheat": (_simple(CheatBot), ()),
             "pimc": (_pimc, ("samples", "model", "time", "peek", "sees", "infer", "pool")),
+            "epimc": (_pimc, ("samples", "time", "peek", "infer", "pool", "top")),
             "ismcts": (_ismcts, ())}
 
 
@@ -153,8 +164,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 def split_bots(text: str, *, unique: bool = True) -> list[str]:
     """``--bots``: specs separated by commas, where an option (``key=value``, or a bare flag
     such as ``peek``) belongs to the bot before it (``pimc:samples=16,peek,hoyle`` is two
-    bots). ``unique``: a match's bots are its contestants, each named once; ``play``'s are
-    the other seats, where one kind may sit twice."""
+    bots). ``unique``: each bot named once; otherwise a bot may be named again (``pimc,random,
+    random,random``: one ``pimc`` against three ``random``), and every copy takes the first
+    copy's spelling, so that standings group the copies by one name."""
     specs: list[str] = []
     pieces = text.split(",")
     if any(not p.strip() for p in pieces) and any(p.strip() for p in pieces):
@@ -175,13 +187,13 @@ def split_bots(text: str, *, unique: bool = True) -> list[str]:
         raise BotError("--bots names no bot (bots: " + ", ".join(BOTS) + ")")
     if len(specs) > MAX_BOTS:
         raise BotError(f"--bots names {len(specs)} bots: at most {MAX_BOTS}")
-    seen: set[object] = set()
-    for spec in specs:
+    first: dict[object, str] = {}
+    for index, spec in enumerate(specs):
         key = _same_bot(spec)
-        if unique and key in seen:
+        if unique and key in first:
             raise BotError(f"--bots names {clip(spec)!r} twice: each bot once (the rotations "
                            "seat it in every place)")
-        seen.add(key)
+        specs[index] = first.setdefault(key, spec)
     return specs
 
 

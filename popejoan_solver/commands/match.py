@@ -18,8 +18,10 @@ def register(sub: Any) -> None:
 
     parser = add_help_parser(sub, "match", HELP)
     parser.add_argument("--bots", required=True,
-                        help="bot specs, comma-separated: random, lowest, hoyle, "
-                             "pimc[:samples=32,model=paranoid,time=S,peek], cheat, ismcts")
+                        help="bot specs, comma-separated (a bot named again is another copy "
+                             "of it): random, lowest, hoyle, "
+                             "pimc[:samples=32,model=paranoid,time=S,peek,infer=MODEL,sees=S], "
+                             "epimc[:samples=32,top=3,time=S], strong, cheat, ismcts")
     parser.add_argument("--players", type=_positive, required=True, help="3 to 8")
     parser.add_argument("--deals", type=_positive, required=True,
                         help="deals, each played once per rotation")
@@ -42,8 +44,8 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     check_output_path(args.out, "--out")
     try:
-        report = run_match(Path(args.out), split_bots(args.bots), args.players, args.deals,
-                           args.seed, rules=args.rules, session=args.session,
+        report = run_match(Path(args.out), split_bots(args.bots, unique=False), args.players,
+                           args.deals, args.seed, rules=args.rules, session=args.session,
                            workers=args.workers, cluster=args.cluster, progress=tty_progress())
     except BatchTerminatedError as exc:
         print(f"error: {exc}", file=sys.stderr)
