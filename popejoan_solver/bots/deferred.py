@@ -49,11 +49,15 @@ class EpimcBot(PimcBot):
     def lead(self, request: LeadRequest) -> Card:
         if len(request.legal) == 1:
             return request.legal[0]
-        totals = off_main_thread(lambda stop: self._deferred(request, stop), helper=True)
+        totals = self.lead_means(request)
         return max(request.legal, key=lambda c: (totals[c], -request.legal.index(c)))
 
+    def lead_means(self, request: LeadRequest) -> dict[Card, float]:
+        """Each lead's weighted mean: deferred for the ``top`` leads, ``pimc``'s for the rest
+        (what :meth:`lead` maximises; draws from ``request.rng``)."""
+        return off_main_thread(lambda stop: self._deferred(request, stop), helper=True)
+
     def _deferred(self, request: LeadRequest, stop: threading.Event) -> dict[Card, float]:
-        """Each lead's weighted mean: deferred for the ``top`` leads, ``pimc``'s for the rest."""
         started = time.perf_counter()
         half = None if self.seconds is None else self.seconds / 2
         value = self.valuer()

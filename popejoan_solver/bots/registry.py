@@ -95,8 +95,6 @@ def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
         from dataclasses import asdict
 
         from .deferred import EpimcBot
-        if model != "paranoid":
-            raise BotError(f"bot {clip(spec)!r}: epimc values by the paranoid model only")
         top = _count(options.get("top", "3"), "top", spec, MAX_TOP)
         return EpimcBot(**asdict(bot), top=top)
     return bot
