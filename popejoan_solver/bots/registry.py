@@ -12,11 +12,15 @@ from typing import Final
 from ..model.errors import clip
 from .base import Bot, BotError
 
-BOTS: Final = ("random", "lowest", "hoyle", "pimc", "epimc", "cheat", "ismcts")
+BOTS: Final = ("random", "lowest", "hoyle", "pimc", "epimc", "strong", "cheat", "ismcts")
 """Every bot name, the ceiling (``cheat``) and OpenSpiel's ``ismcts`` included."""
 
 FLAGS: Final = ("peek",)
 """Options that may be written bare (meaning yes)."""
+
+STRONG: Final = "epimc:samples=32"
+"""What ``strong`` is: the strongest fair bot by the matches of docs/studies/bots.md (the
+default opponent of ``popejoan play`` and of the web table)."""
 
 MAX_SAMPLES: Final = 10_000
 MAX_POOL: Final = 64
@@ -120,6 +124,15 @@ def _sees(options: Mapping[str, str], spec: str) -> str | None:
     return sees
 
 
+def _strong(spec: str, options: Mapping[str, str], seed: int) -> Bot:
+    """:data:`STRONG` under the name ``strong`` (its ``time=S`` and ``peek`` added)."""
+    from dataclasses import replace
+
+    name, defaults = parse_spec(STRONG)
+    bot = _factories()[name][0](STRONG, {**defaults, **options}, seed)
+    return replace(bot, name=spec)  # type: ignore[type-var]
+
+
 def _ismcts(spec: str, options: Mapping[str, str], seed: int) -> Bot:
     """OpenSpiel's ISMCTS through the adapter (``popejoan_solver.spiel.bot``), imported only
     when asked for: without the ``openspiel`` extra, one line saying how to install it."""
@@ -141,6 +154,7 @@ def _factories() -> dict[str, tuple[Callable[[str, Mapping[str, str], int], Bot]
             "lowest": (_simple(LowestBot), ("peek",)),
             "hoyle": (_simple(HoyleBot), ("peek",)),
             "cheat": (_simple(CheatBot), ()),
+            "strong": (_strong, ("time", "peek")),
             "pimc": (_pimc, ("samples", "model", "time", "peek", "sees", "infer", "pool")),
             "epimc": (_pimc, ("samples", "time", "peek", "infer", "pool", "top")),
             "ismcts": (_ismcts, ())}

@@ -16,6 +16,9 @@ from typing import Any, TextIO
 
 from . import add_help_parser
 
+DEFAULT_PLAYERS = 4
+"""The table's size when no bot is named: you and three of the default bot."""
+
 HELP = ("play one seat against bots in the terminal: you see only your own view, '?' asks for "
         "advice; the record of the deal at the end")
 
@@ -29,8 +32,10 @@ def register(sub: Any) -> None:
 
     parser = add_help_parser(sub, "play", HELP)
     parser.add_argument("--seat", type=_positive, required=True, help="your seat (1 = eldest)")
-    parser.add_argument("--bots", required=True,
-                        help="the other seats' bots in seat order, comma-separated (cycled)")
+    parser.add_argument("--bots", default=None,
+                        help="the other seats' bots in seat order, comma-separated (cycled); "
+                             "default: strong, the strongest fair bot, in every other seat of "
+                             "a 4-player table")
     parser.add_argument("--players", type=_positive, default=None,
                         help="default: one per bot, and you")
     parser.add_argument("--rules", default="hoyle-modernized")
@@ -135,7 +140,8 @@ def _players(args: argparse.Namespace, specs: list[str]) -> int:
 
     for spec in specs:  # a bad spec is named before anything else is asked of it
         make_bot(spec, args.seed)
-    players: int = args.players if args.players is not None else len(specs) + 1
+    default = len(specs) + 1 if args.bots is not None else DEFAULT_PLAYERS
+    players: int = args.players if args.players is not None else default
     if args.players is None and players < 3:
         raise UsageError("play needs 3 to 8 players: name two bots or more, or give --players")
     if len(specs) > players - 1:
@@ -166,7 +172,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ..model.record import record_to_text
     from ..model.rules import get_ruleset
 
-    specs = split_bots(args.bots, unique=False)
+    specs = split_bots(args.bots if args.bots is not None else "strong", unique=False)
     players = _players(args, specs)
     rules = get_ruleset(args.rules)
     deal = deal_random(players, args.seed, rules, 0)
