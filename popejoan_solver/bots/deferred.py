@@ -15,14 +15,13 @@ choice, the deal's value is ``pimc``'s. The other leads keep their ``pimc`` mean
 fusion can inflate further (a deferred value is never above the same deals' ``pimc`` value).
 
 With ``time=S`` the first half of the time draws and values deals as ``pimc`` does and the
-second half defers on the same deals, in order, until the time runs out: the ``top`` leads are
-then compared over the deals deferred.
+second half defers on the same deals, in order, until the time runs out; a deal not reached
+counts with its ``pimc`` values for every ``top`` lead alike.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -58,7 +57,7 @@ class EpimcBot(PimcBot):
         return off_main_thread(lambda stop: self._deferred(request, stop), helper=True)
 
     def _deferred(self, request: LeadRequest, stop: threading.Event) -> dict[Card, float]:
-        started = time.perf_counter()
+        started = self.now()
         half = None if self.seconds is None else self.seconds / 2
         value = self.valuer()
         valued: list[tuple[Deal, float, SampleEval]] = []
@@ -70,7 +69,7 @@ class EpimcBot(PimcBot):
             found = value(deal)
             if found is not None:
                 valued.append((deal, weight, found))
-            if half is not None and time.perf_counter() - started > half:
+            if half is not None and self.now() - started > half:
                 break
         means = _means(valued)
         top = sorted(means, key=lambda c: (-means[c], request.legal.index(c)))[:self.top]
@@ -80,18 +79,22 @@ class EpimcBot(PimcBot):
     def _defer(self, request: LeadRequest, valued: list[tuple[Deal, float, SampleEval]],
                top: list[Card], value: SampleValuer, started: float,
                stop: threading.Event) -> dict[Card, float]:
-        """The ``top`` leads' means with the next lead chosen per information set, over the
-        deals deferred before the time ran out (every one without a time limit)."""
+        """The ``top`` leads' means with the next lead chosen per information set on the
+        deals deferred before the time ran out (every one without a time limit); a deal not
+        reached in time counts with its ``pimc`` values (for every ``top`` lead alike)."""
         seat = request.knowledge.seat
         sets: dict[tuple[Card, Observation], dict[Card, float]] = defaultdict(
             lambda: defaultdict(float))
         plain: dict[Card, float] = defaultdict(float)
         mass = 0.0
         for deal, weight, found in valued:
-            if stop.is_set() or (self.seconds is not None
-                                 and time.perf_counter() - started > self.seconds):
-                break
             root = dict(zip(found.cards, found.values, strict=True))
+            mass += weight
+            if stop.is_set() or (self.seconds is not None
+                                 and self.now() - started > self.seconds):
+                for card in top:
+                    plain[card] += weight * root[card]
+                continue
             for card in top:
                 after = _after(deal, card, seat)
                 nxt = None if after is None else value(after[1])
@@ -103,7 +106,6 @@ class EpimcBot(PimcBot):
                 cell = sets[(card, after[0])]
                 for lead, v in zip(nxt.cards, nxt.values, strict=True):
                     cell[lead] += weight * (v + shift)
-            mass += weight
         if not mass:
             return {}
         totals = dict(plain)

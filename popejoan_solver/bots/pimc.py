@@ -77,6 +77,13 @@ class PimcBot(BotInfo):
     pool: int = 1
     """With ``infer``: deals weighed per deal solved (``bots.inferring``; 1: the solved deals
     themselves are weighed)."""
+    clock: str = "wall"
+    """What ``time`` counts: wall-clock seconds, or the process's processor seconds
+    (``cpu``), which a machine shared with other work does not stretch."""
+
+    def now(self) -> float:
+        """The clock ``time`` is measured on."""
+        return time.process_time() if self.clock == "cpu" else time.perf_counter()
 
     def lead(self, request: LeadRequest) -> Card:
         if len(request.legal) == 1:
@@ -91,7 +98,7 @@ class PimcBot(BotInfo):
                                helper=self.model == "paranoid")
 
     def _totals(self, request: LeadRequest, stop: threading.Event) -> dict[Card, float]:
-        started = time.perf_counter()
+        started = self.now()
         deals = decision_deals(request.knowledge, self.samples, request.rng.getrandbits(62),
                                self.seconds is not None, self.infer, self.pool)
         value = self.valuer()
@@ -102,7 +109,7 @@ class PimcBot(BotInfo):
             found = value(deal)  # None: max^n passed its limit, the deal is skipped
             for card, v in zip(found.cards, found.values, strict=True) if found else ():
                 totals[card] += weight * v
-            if self.seconds is not None and time.perf_counter() - started > self.seconds:
+            if self.seconds is not None and self.now() - started > self.seconds:
                 break
         return totals
 

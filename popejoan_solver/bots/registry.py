@@ -93,8 +93,11 @@ def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
     pool = _count(options.get("pool", "1"), "pool", spec, MAX_POOL)
     if "pool" in options and infer is None:
         raise BotError(f"bot {clip(spec)!r}: pool weighs deals for infer=MODEL, given none")
+    clock = options.get("clock", "wall")
+    if clock not in ("wall", "cpu"):
+        raise BotError(f"bot {clip(spec)!r}: clock is wall or cpu, not {clip(clock)!r}")
     bot = PimcBot(spec, peek, samples, model, seconds, sees=_sees(options, spec),
-                  infer=infer, pool=pool)
+                  infer=infer, pool=pool, clock=clock)
     if spec.strip().lower().startswith("epimc"):
         from dataclasses import asdict
 
@@ -154,9 +157,10 @@ def _factories() -> dict[str, tuple[Callable[[str, Mapping[str, str], int], Bot]
             "lowest": (_simple(LowestBot), ("peek",)),
             "hoyle": (_simple(HoyleBot), ("peek",)),
             "cheat": (_simple(CheatBot), ()),
-            "strong": (_strong, ("time", "peek")),
-            "pimc": (_pimc, ("samples", "model", "time", "peek", "sees", "infer", "pool")),
-            "epimc": (_pimc, ("samples", "time", "peek", "infer", "pool", "top")),
+            "strong": (_strong, ("time", "clock", "peek")),
+            "pimc": (_pimc, ("samples", "model", "time", "clock", "peek", "sees", "infer",
+                             "pool")),
+            "epimc": (_pimc, ("samples", "time", "clock", "peek", "infer", "pool", "top")),
             "ismcts": (_ismcts, ())}
 
 
