@@ -27,7 +27,7 @@ def _start(players: int = 4, index: int = 2) -> tuple[Deal, tuple[Run, ...], int
 
 
 def _view(deal: Deal, seat: int, line: tuple[Run, ...], sees: str | None) -> Knowledge:
-    return knowledge(deal, seat, line, revealed=revealed_cards(deal, seat, sees))
+    return knowledge(deal, seat, line, revealed=revealed_cards(deal, seat + 1, sees))
 
 
 def _lead(spec: str, deal: Deal, seat: int, line: tuple[Run, ...]) -> Card:

@@ -22,8 +22,8 @@ from .posterior import DEFAULT_DRAWS, EXACT_LIMIT, Posterior, card_places, poste
 
 @dataclass(frozen=True)
 class CardOdds:
-    """Each hidden card's probability of each place: inferred, and uniform (seats 0-based
-    inside; the dead hand at index ``players``)."""
+    """Each hidden card's probability of each place: inferred, and uniform (by location
+    index, as ``posterior.card_places`` gives them); ``seat`` (from 1) is the viewing seat."""
 
     model: str
     exact: bool
@@ -36,10 +36,10 @@ class CardOdds:
 
     def places(self) -> list[str]:
         """The places a hidden card may be, as JSON names them: seats from 1, then ``dead``."""
-        return [str(s + 1) for s in range(self.players) if s != self.seat] + ["dead"]
+        return [str(s) for s in range(1, self.players + 1) if s != self.seat] + ["dead"]
 
     def _indices(self) -> list[int]:
-        return [s for s in range(self.players) if s != self.seat] + [self.players]
+        return [s - 1 for s in range(1, self.players + 1) if s != self.seat] + [self.players]
 
     def to_json(self) -> dict[str, Any]:
         names, indices = self.places(), self._indices()
@@ -78,7 +78,7 @@ def card_odds(k: Knowledge, model: OpponentModel, *, draws: int = DEFAULT_DRAWS,
     inferred = card_places(post, k)
     rows = tuple((card, inferred[card], uniform[card]) for card in sorted(inferred))
     odds = CardOdds(post.model, post.exact, len(post.deals), post.ess, post.evidence,
-                    k.players, k.seat, rows)
+                    k.players, k.seat + 1, rows)
     return odds, post
 
 

@@ -48,7 +48,7 @@ class LeadEvidence:
     """One lead another seat made, as every seat saw it."""
 
     leader: int
-    """0-based seat."""
+    """The seat that led (from 1)."""
     lead: Card
     gone: Mask
     """The cards the table knew could not follow a lead then: the turn-up (where shown), the
@@ -59,17 +59,17 @@ class LeadEvidence:
 
 def evidence(line: Sequence[Run], seat: int, turnup: Card | None,
              rules: Ruleset) -> tuple[LeadEvidence, ...]:
-    """The leads of ``line`` made by seats other than 0-based ``seat``."""
+    """The leads of ``line`` made by seats other than ``seat`` (from 1)."""
     found = []
     gone = 0 if turnup is None else 1 << turnup
     for index, run in enumerate(line):
-        if run.leader != seat:
+        if run.leader != seat - 1:
             later = 0
             for after in line[index:]:
                 for card, who in zip(after.cards, after.seats, strict=True):
                     if who == run.leader:
                         later |= 1 << card
-            found.append(LeadEvidence(run.leader, run.lead, gone, later))
+            found.append(LeadEvidence(run.leader + 1, run.lead, gone, later))
         gone |= run.mask
         above = rules.successor[run.stop_card]
         if run.reason is StopReason.DEAD and above >= 0:

@@ -67,7 +67,7 @@ class Likelihood:
     def __call__(self, deal: Deal) -> float:
         value = 1.0
         for index, step in enumerate(self.steps):
-            hand = deal.hands[step.leader] | step.later
+            hand = deal.hands[step.leader - 1] | step.later
             key = (index, hand)
             p = self._memo.get(key)
             if p is None:
@@ -82,7 +82,7 @@ def posterior(k: Knowledge, model: OpponentModel, *, draws: int = DEFAULT_DRAWS,
               limit: int = EXACT_LIMIT) -> Posterior:
     """The posterior over the deals consistent with ``k`` under ``model``: exact where at most
     ``limit`` deals are consistent, else ``draws`` uniform draws from ``seed``, weighed."""
-    steps = evidence(k.line, k.seat, k.turnup, k.rules)
+    steps = evidence(k.line, k.seat + 1, k.turnup, k.rules)
     try:
         total: int | None = count_deals(k)
     except CountingLimitError:
@@ -105,8 +105,8 @@ def resample(post: Posterior, count: int, seed: int) -> list[Deal]:
 
 
 def card_places(post: Posterior, k: Knowledge) -> dict[Card, tuple[float, ...]]:
-    """For each card hidden from the seat, the posterior probability of each location (0-based
-    seats, then the dead hand at index ``players``)."""
+    """For each card hidden from the seat, the posterior probability of each location, by
+    location index: seat ``s`` (from 1) at index ``s - 1``, the dead hand at ``players``."""
     n = k.players
     cards = list(iter_mask(k.hidden))
     found = {card: [0.0] * (n + 1) for card in cards}

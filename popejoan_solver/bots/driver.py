@@ -92,7 +92,7 @@ class _Table:
         self.views = [deal.with_rules(peek_rules(deal.rules))
                       if seat == dealer and bots[seat].peeks else deal
                       for seat in range(deal.players)]
-        self.revealed = [revealed_cards(deal, seat, sight_of(bots[seat]))
+        self.revealed = [revealed_cards(deal, seat + 1, sight_of(bots[seat]))
                          for seat in range(deal.players)]
 
     def knows(self, seat: int) -> Knowledge:

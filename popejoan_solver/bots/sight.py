@@ -27,7 +27,7 @@ def sight_of(bot: Bot) -> str | None:
 
 
 def revealed_cards(deal: Deal, seat: int, sight: str | None) -> Mask:
-    """The cards of ``deal`` (as dealt) shown to 0-based ``seat`` under ``sight``."""
+    """The cards of ``deal`` (as dealt) shown to ``seat`` (from 1) under ``sight``."""
     if sight is None:
         return 0
     if sight == "dead":
@@ -35,7 +35,7 @@ def revealed_cards(deal: Deal, seat: int, sight: str | None) -> Mask:
     if sight == "hands":
         shown = deal.dead
         for other in range(deal.players):
-            if other != seat:
+            if other != seat - 1:
                 shown |= deal.dealt_hand(other)
         return shown
     raise ValueError(f"sight is one of {', '.join(SIGHTS)}, not {sight!r}")
