@@ -3,8 +3,9 @@
 Exit status: 0 done; 1 a case disagrees with the model, a theorem is refuted, ``find``
 proved that no such deal exists, or ``check`` found an illegal step in a record; 2 bad input
 (one line ``error: ...`` on stderr); 3 a time limit ran out (bounds printed instead of exact
-values), or a theorem stayed unknown or was vacuous; 4 an internal error of ``prove`` (the
-encoding and the rules model disagree, or a frame of a proof is impossible: a bug of the tool).
+values), or a theorem stayed unknown or was vacuous; 4 an internal error of ``prove`` (or of
+``case``/``cases`` proving a case's theorem: the encoding and the rules model disagree, or a
+frame of a proof is impossible: a bug of the tool).
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ import math
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
-from .analysis.batch import parse_players, run_batch, tty_progress
+from .analysis.batch import TtyProgress, parse_players, run_batch, tty_progress
 from .analysis.grading import describe as describe_grade
 from .analysis.grading import grade_record
 from .analysis.graph import DEFAULT_MAX_STATES, build_graph, export, summarise
@@ -98,7 +99,7 @@ class _Parser(argparse.ArgumentParser):
         # argparse quotes the user's value whole, and names a type by its function's name.
         message = _ARGPARSE_TYPE.sub("invalid value", message)
         message = _QUOTED.sub(lambda quoted: repr(clip(quoted[0][1:-1])), message)
-        raise UsageError(clip(message, 200))
+        raise UsageError(clip(message, 600))  # its quoted values are cut already
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         """Help, usage and version text, written without argparse's swallowing of a write
@@ -247,18 +248,18 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------- cases
 
-def _cases_dir(option: str | None) -> Path:
-    if option is not None:
-        if not Path(option).is_dir():
-            what = "is not a directory" if Path(option).exists() else "no such directory"
-            raise UsageError(f"--dir {clip(option)}: {what}")
-        return Path(option)
-    candidates = [os.environ.get("POPEJOAN_CASES"), "cases",
-                  str(Path(__file__).resolve().parent.parent / "cases")]
-    for candidate in candidates:
-        if candidate and Path(candidate).is_dir():
-            return Path(candidate)
-    raise UsageError("cannot find the cases directory: give --dir or set POPEJOAN_CASES")
+def _cases_dir(option: str | None) -> Path | None:
+    """The folder of ``--dir``, else of ``POPEJOAN_CASES``; None: the published cases, which
+    ship in the package."""
+    given, named = option, "--dir "
+    if given is None:
+        given, named = os.environ.get("POPEJOAN_CASES") or None, "POPEJOAN_CASES="
+    if given is None:
+        return None
+    if not Path(given).is_dir():
+        what = "is not a directory" if Path(given).exists() else "no such directory"
+        raise UsageError(f"{named}{clip(given)}: {what}")
+    return Path(given)
 
 
 def _print_case(result: CaseResult) -> None:
@@ -276,13 +277,24 @@ def _print_case(result: CaseResult) -> None:
         print(f"  [{mark}] {check.what}: expected {check.expected}, found {check.found}")
 
 
+def _internal_error(exc: Exception) -> int:
+    """One line for a bug of the tool (a :class:`ProofError`): status 4, never a verdict."""
+    print(f"error: internal error: {clip(str(exc), 400)} (a bug of popejoan, not of the "
+          "rules or the input: please report it)", file=sys.stderr)
+    return EXIT_INTERNAL
+
+
 def cmd_case(args: argparse.Namespace) -> int:
     from .analysis.cases import check_case, load_cases
+    from .logic.prover import ProofError
 
     cases = {c.name: c for c in load_cases(_cases_dir(args.dir))}
     if args.name not in cases:
         raise UsageError(f"no case {clip(args.name)!r} (known: {', '.join(sorted(cases))})")
-    result = check_case(cases[args.name])
+    try:  # a proof case's prover may find a bug of the tool: neither agrees nor disagrees
+        result = check_case(cases[args.name])
+    except ProofError as exc:
+        return _internal_error(exc)
     if args.json:
         _print_json(result.to_json())
     else:
@@ -291,16 +303,34 @@ def cmd_case(args: argparse.Namespace) -> int:
 
 
 def cmd_cases(args: argparse.Namespace) -> int:
-    from .analysis.cases import check_case, load_cases
+    """Every case, each line printed as its case is checked (in the cases' order); with
+    ``--json`` one document at the end, and a progress bar on a terminal meanwhile."""
+    from .analysis.cases import check_cases, load_cases
+    from .logic.prover import ProofError
+    from .search.api import usable_cores
 
-    results = [check_case(c) for c in load_cases(_cases_dir(args.dir))]
+    cases = load_cases(_cases_dir(args.dir))
+    width = max(len(c.name) for c in cases)
+    progress = tty_progress("case") if args.json else None
+    if progress is not None:
+        progress(0, len(cases))
+    results: list[CaseResult] = []
+    try:  # a proof case's prover may find a bug of the tool: neither agrees nor disagrees
+        for r in check_cases(cases, args.workers or usable_cores()):
+            results.append(r)
+            if progress is not None:
+                progress(len(results), len(cases))
+            if not args.json:
+                print(f"{r.case.name:{width}}  {'agrees' if r.agrees else 'DISAGREES'}  "
+                      f"({r.case.source})", flush=True)
+    except ProofError as exc:
+        return _internal_error(exc)
+    finally:
+        if progress is not None:
+            progress.close()
     if args.json:
         _print_json({"cases": [r.to_json() for r in results]})
     else:
-        width = max(len(r.case.name) for r in results)
-        for r in results:
-            print(f"{r.case.name:{width}}  {'agrees' if r.agrees else 'DISAGREES'}  "
-                  f"({r.case.source})")
         agree = sum(r.agrees for r in results)
         print(f"{agree} of {len(results)} cases agree with the model")
     return EXIT_OK if all(r.agrees for r in results) else EXIT_DISAGREE
@@ -555,18 +585,24 @@ def cmd_find(args: argparse.Namespace) -> int:
             raise UsageError("--dead names no cards (write CARDS, like 8S,TS)")
     query = FindQuery(Property(args.property), rules, args.players, args.seat - 1, hold, dead,
                       args.count, args.seed, args.time_limit)
-    if folder is not None:
-        from .logic.certificates import find_certified
-        from .logic.prover import ProofError
+    bar = tty_progress("deal")
+    progress = None if bar is None else _find_progress(bar)
+    try:
+        if folder is not None:
+            from .logic.certificates import find_certified
+            from .logic.prover import ProofError
 
-        try:
-            result = find_certified(query, folder, _command(args))
-        except ProofError as exc:  # the proof failed its check: a bug, never a verdict
-            print(f"error: internal error: {clip(str(exc), 400)} (a bug of popejoan: please "
-                  "report it)", file=sys.stderr)
-            return EXIT_INTERNAL
-    else:
-        result = find_deals(query)  # Ctrl-C: KeyboardInterrupt, the SAT solver stopped
+            try:
+                result = find_certified(query, folder, _command(args), progress)
+            except ProofError as exc:  # the proof failed its check: a bug, never a verdict
+                print(f"error: internal error: {clip(str(exc), 400)} (a bug of popejoan: "
+                      "please report it)", file=sys.stderr)
+                return EXIT_INTERNAL
+        else:  # Ctrl-C: KeyboardInterrupt, the SAT solver stopped
+            result = find_deals(query, progress)
+    finally:
+        if bar is not None:
+            bar.close()
     # Written in one piece once the search is over: nothing half-written.
     if args.json:
         data = result.to_json()
@@ -597,6 +633,19 @@ def cmd_find(args: argparse.Namespace) -> int:
     if result.deals:
         return EXIT_OK
     return EXIT_DISAGREE if result.proved_none else EXIT_TIME_LIMIT
+
+
+def _find_progress(bar: TtyProgress) -> Callable[[int, int, int], None]:
+    """The bar of ``find``: deals found of the count asked for, and the candidates checked."""
+    def update(found: int, count: int, candidates: int) -> None:
+        checked = f"{candidates} candidate{'s' if candidates != 1 else ''} checked"
+        if found < count:
+            bar(found, count)
+            bar.note(checked)
+        else:  # the last update closes the bar: the note first
+            bar.note(checked)
+            bar(found, count)
+    return update
 
 
 # ----------------------------------------------------------------------------- batch, stats
@@ -819,12 +868,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("case", help="check one published example against the model")
     p.add_argument("name")
-    p.add_argument("--dir", help="the cases directory (default: ./cases)")
+    cases_help = ("a folder of case files (default: $POPEJOAN_CASES if set, else the "
+                  "published cases, which ship with popejoan)")
+    p.add_argument("--dir", help=cases_help)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_case)
 
     p = sub.add_parser("cases", help="check every published example")
-    p.add_argument("--dir", help="the cases directory (default: ./cases)")
+    p.add_argument("--dir", help=cases_help)
+    p.add_argument("--workers", type=_positive, metavar="K",
+                   help="processes checking the cases that need the prover, one ruleset each "
+                   "(default: one per core; 1: all in this process)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_cases)
 

@@ -46,7 +46,7 @@ def check_golden(name: str, text: str, update: bool) -> None:
     ("graph-small.txt", ["graph", SMALL]),
     ("solve-small.txt", ["solve", SMALL]),
     ("solve-small.json", ["solve", SMALL, "--json"]),
-    ("cases.txt", ["cases", "--dir", str(ROOT / "cases")]),
+    ("cases.txt", ["cases"]),
 ])
 def test_golden_outputs(capsys: pytest.CaptureFixture[str], update_golden: bool, name: str,
                         argv: list[str]) -> None:
@@ -140,7 +140,7 @@ BAD_INPUTS = [
     ("binary file", lambda p: ["stops", _write_bytes(p, "x.bin", b"\xff\xfe\x00")]),
     ("no such file", lambda p: ["stops", str(p / "nope.json")]),
     ("a directory", lambda p: ["stops", str(p)]),
-    ("unknown case", lambda p: ["case", "nope", "--dir", str(ROOT / "cases")]),
+    ("unknown case", lambda p: ["case", "nope"]),
     ("unknown command", lambda p: ["fly"]),
     ("bad seat", lambda p: ["solve", SMALL, "--seat", "7"]),
     ("bad time limit", lambda p: ["solve", SMALL, "--time-limit", "soon"]),
@@ -181,7 +181,7 @@ def test_warning_for_a_deal_the_ruleset_would_not_deal(capsys: pytest.CaptureFix
 
 
 def test_case_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "case", "parlett-six-pools", "--dir", str(ROOT / "cases"))
+    code, out, _ = run(capsys, "case", "parlett-six-pools")
     assert code == 0
     assert "the model agrees" in out
 

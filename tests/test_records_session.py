@@ -131,7 +131,7 @@ def test_random_sessions_conserve_counters(record: Record) -> None:
     assert all((b - a) % record.seats == 1 for a, b in itertools.pairwise(dealers))
 
 
-@pytest.mark.parametrize("case", [c for c in load_cases(ROOT / "cases") if c.data.get("leads")],
+@pytest.mark.parametrize("case", [c for c in load_cases() if c.data.get("leads")],
                          ids=lambda c: c.name)
 def test_a_record_of_each_worked_example_that_describes_play(case: object,
                                                               update_golden: bool) -> None:

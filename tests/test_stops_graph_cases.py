@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 import json
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import networkx as nx
 import pytest
 
-from popejoan_solver.analysis.cases import check_case, load_case, load_cases
+from popejoan_solver.analysis.cases import check_case, load_case, load_cases, published_cases
 from popejoan_solver.analysis.graph import GraphTooLargeError, build_graph, export, summarise
 from popejoan_solver.model.cards import card_name, parse_card
 from popejoan_solver.model.deal import Deal
@@ -14,10 +15,10 @@ from popejoan_solver.model.examples import hoyle_dead_hand
 from popejoan_solver.model.play import Position
 from popejoan_solver.model.stops import View, analyse_stops
 
-from .conftest import ROOT
 from .test_play_and_settlement import composed
 
-CASES = sorted((ROOT / "cases").glob("*.toml"))
+CASES = sorted((f for f in published_cases().iterdir() if f.name.endswith(".toml")),
+               key=lambda f: f.name)
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:
@@ -79,15 +80,15 @@ def test_graph_limit() -> None:
         build_graph(hoyle_dead_hand(), max_states=50)
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_every_published_case_agrees(path: Path) -> None:
+@pytest.mark.parametrize("path", CASES, ids=[p.name.removesuffix(".toml") for p in CASES])
+def test_every_published_case_agrees(path: Traversable) -> None:
     result = check_case(load_case(path))
     assert result.checks, "a case must check something"
     assert result.agrees, [c for c in result.checks if not c.ok]
 
 
 def test_case_names_are_unique_and_cover_the_worked_examples() -> None:
-    names = {c.name for c in load_cases(ROOT / "cases")}
+    names = {c.name for c in load_cases()}
     for required in ("hoyle-dead-hand", "hoyle-three-of-diamonds", "hoyle-only-known-unreachable",
                      "early-hoyle-ten-of-spades", "early-hoyle-eight-of-clubs",
                      "parlett-six-pools", "hoyle-final-round"):
@@ -95,7 +96,7 @@ def test_case_names_are_unique_and_cover_the_worked_examples() -> None:
 
 
 def test_a_wrong_expectation_is_reported(tmp_path: Path) -> None:
-    text = (ROOT / "cases" / "hoyle-three-of-diamonds.toml").read_text(encoding="utf-8")
+    text = (published_cases() / "hoyle-three-of-diamonds.toml").read_text(encoding="utf-8")
     broken = tmp_path / "broken.toml"
     broken.write_text(text.replace('next_leader = 1', 'next_leader = 2'), encoding="utf-8")
     result = check_case(load_case(broken))
@@ -126,7 +127,7 @@ def test_state_graph_counts_are_stable(update_golden: bool) -> None:
 
 def test_a_malformed_case_is_a_clean_error(tmp_path: Path) -> None:
     from popejoan_solver.model.errors import NotationError
-    text = (ROOT / "cases" / "hoyle-dead-hand.toml").read_text(encoding="utf-8")
+    text = (published_cases() / "hoyle-dead-hand.toml").read_text(encoding="utf-8")
     broken = tmp_path / "broken.toml"
     broken.write_text(text.replace('view = "referee"', 'view = "umpire"'), encoding="utf-8")
     with pytest.raises(NotationError, match="malformed"):

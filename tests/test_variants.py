@@ -39,7 +39,7 @@ from popejoan_solver.search import Goal, Objective, solve
 from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.reference import ReferenceEngine
 
-from .conftest import ROOT, short_deal
+from .conftest import short_deal
 from .test_play_and_settlement import composed
 
 PLAYERS = range(3, 9)
@@ -310,7 +310,7 @@ def test_solve_on_the_new_rulesets_matches_the_reference(name: str) -> None:
 
 
 def test_the_published_cases_of_these_sources_agree() -> None:
-    cases = {c.name: c for c in load_cases(ROOT / "cases")}
+    cases = {c.name: c for c in load_cases()}
     for name in ("peel-dressing", "peel-dressing-fifteen-or-more", "peel-five-pool-dressing",
                  "britannica-1911-dressing-three", "britannica-1911-dressing-eight",
                  "cassell-pope-turned-up"):

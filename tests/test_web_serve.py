@@ -26,6 +26,12 @@ pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solv
 LINE = deal_to_line(deal_random(4, 3, get_ruleset("hoyle-modernized")))
 
 
+@pytest.fixture(autouse=True)
+def _own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each server keeps its tables in a folder of its own (one server to a folder)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
 def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # as a terminal gives it, even in a background run
 

@@ -219,20 +219,27 @@ def advised(leads: Sequence[LeadAdvice]) -> Card | None:
     return next(lead.card for lead in leads if key(lead) == best)
 
 
+Progress = Callable[[int, int], None]
+"""Told the deals valued so far and how many there are to value (from any thread)."""
+
+
 def run_all(deals: Sequence[Deal], job: Callable[[Deal, float | None], SampleEval | None],
-            deadline: float | None, workers: int, model: str = "paranoid") -> list[SampleEval]:
+            deadline: float | None, workers: int, model: str = "paranoid",
+            progress: Progress | None = None) -> list[SampleEval]:
     """Value ``deals`` in order on ``workers`` threads; past the deadline, the longest prefix
     of deals valued in full (the rest are dropped, so the sample stays the first k drawn).
     One worker values them in turn on one helper thread where the searches are the compiled
     core's (``paranoid``: Ctrl-C cancels them), on this thread for max^n (Python, which
-    Ctrl-C interrupts itself)."""
+    Ctrl-C interrupts itself). ``progress`` is told each deal valued of the prefix."""
     def one(deal: Deal) -> SampleEval | None:
         if deadline is not None and time.monotonic() > deadline:
             return None
         return job(deal, deadline)
 
+    if progress is not None:
+        progress(0, len(deals))
     if workers <= 1:
-        return off_main_thread(lambda stop: _in_turn(deals, one, stop),
+        return off_main_thread(lambda stop: _in_turn(deals, one, stop, progress),
                                helper=model == "paranoid")
     pool = ThreadPoolExecutor(workers, thread_name_prefix="popejoan-advise")
     futures: list[Future[SampleEval | None]] = []
@@ -244,6 +251,8 @@ def run_all(deals: Sequence[Deal], job: Callable[[Deal, float | None], SampleEva
             if result is None:
                 break
             done.append(result)
+            if progress is not None:
+                progress(len(done), len(deals))
         return done
     except KeyboardInterrupt:  # it reaches this thread only: stop the workers' searches too
         pool.shutdown(wait=False, cancel_futures=True)
@@ -258,7 +267,7 @@ def run_all(deals: Sequence[Deal], job: Callable[[Deal, float | None], SampleEva
 
 
 def _in_turn(deals: Sequence[Deal], one: Callable[[Deal], SampleEval | None],
-             stop: threading.Event) -> list[SampleEval]:
+             stop: threading.Event, progress: Progress | None = None) -> list[SampleEval]:
     """``deals`` valued one after another, up to the first past the deadline (or a stop)."""
     results: list[SampleEval] = []
     for deal in deals:
@@ -266,6 +275,8 @@ def _in_turn(deals: Sequence[Deal], one: Callable[[Deal], SampleEval | None],
         if result is None:
             break
         results.append(result)
+        if progress is not None:
+            progress(len(results), len(deals))
     return results
 
 
@@ -302,6 +313,13 @@ def check_arguments(seat: object, samples: object, seed: object, exact: object,
                           f"not {workers}")
 
 
+def check_progress(progress: object) -> None:
+    """Refuse a ``progress`` that cannot be called (None: no progress)."""
+    if progress is not None and not callable(progress):
+        raise AdviceError(f"progress must be called with (done, total), not "
+                          f"{type(progress).__name__}")
+
+
 def check_deal_and_line(deal: object, line: object) -> tuple[Run, ...]:
     """Refuse a deal that is not a :class:`Deal`; the line's runs, read as ``view`` reads
     them: runs, steps (``"3C"``, ``"8S+9D@9S"``) or one string of steps, a bad step named."""
@@ -336,16 +354,19 @@ def consistent_deals(known: Knowledge, samples: int, seed: int, exact: bool,
 def advise(deal: Deal, seat: int, *, line: Sequence[Run | str] | str = (),
            samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
            model: str = "paranoid", time_limit: float | None = None,
-           workers: int | None = None, exact_limit: int = EXACT_LIMIT) -> Advice:
+           workers: int | None = None, exact_limit: int = EXACT_LIMIT,
+           progress: Progress | None = None) -> Advice:
     """Advice for ``seat`` (1-based), on lead after ``line`` (runs played from ``deal``):
     every legal lead valued over ``samples`` deals drawn uniformly from those the seat cannot
     tell apart (seeded by ``seed``), or over every one with ``exact`` (at most
-    ``exact_limit``). Past ``time_limit`` seconds ``complete`` is false."""
+    ``exact_limit``). Past ``time_limit`` seconds ``complete`` is false. ``progress`` is
+    told (deals valued, deals to value) as each is valued."""
     from ..seat import knowledge
 
     started = time.monotonic()
     check_arguments(seat, samples, seed, exact, exact_limit, workers)
     check_options(samples, exact, model, time_limit)
+    check_progress(progress)
     runs = check_deal_and_line(deal, line)
     deadline = started + time_limit if time_limit is not None else None
     if not 1 <= seat <= deal.players:
@@ -356,7 +377,7 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run | str] | str = (),
     count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
     cards = legal_leads(here)
     evals = run_all(deals, SampleValuer(model), deadline,
-                    workers if workers is not None else default_workers(model), model)
+                    workers if workers is not None else default_workers(model), model, progress)
     for e in evals:
         if list(e.cards) != cards:
             raise AssertionError("a sampled deal has other legal leads than the seat's own "

@@ -27,10 +27,12 @@ from .advice import (
     EXACT_LIMIT,
     AdviceError,
     LeadAdvice,
+    Progress,
     advised,
     check_arguments,
     check_deal_and_line,
     check_options,
+    check_progress,
     consistent_deals,
     default_workers,
     position_after,
@@ -117,14 +119,17 @@ def evaluate_choice(deal: Deal, lead: Card, target: Choice, model: str,
 def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run | str] | str = (),
                   samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
                   model: str = "paranoid", time_limit: float | None = None,
-                  workers: int | None = None, exact_limit: int = EXACT_LIMIT) -> ChoiceAdvice:
+                  workers: int | None = None, exact_limit: int = EXACT_LIMIT,
+                  progress: Progress | None = None) -> ChoiceAdvice:
     """Advice for ``seat`` (1-based) at its first choice in the run of ``lead``, led by the
-    seat on lead after ``line``: decline or play, each over the deals drawn (or all)."""
+    seat on lead after ``line``: decline or play, each over the deals drawn (or all);
+    ``progress`` as for :func:`~.advice.advise`."""
     from ..seat import knowledge
 
     started = time.monotonic()
     check_arguments(seat, samples, seed, exact, exact_limit, workers)
     check_options(samples, exact, model, time_limit)
+    check_progress(progress)
     runs = check_deal_and_line(deal, line)
     if isinstance(lead, bool) or not isinstance(lead, int) or not 0 <= lead < NUM_CARDS:
         raise AdviceError(f"lead must be a card (a number from 0 to {NUM_CARDS - 1}: "
@@ -148,7 +153,8 @@ def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run | str
     known = knowledge_at_choice(deal, seat - 1, runs, lead, target)
     count, deals = consistent_deals(known, samples, seed, exact, exact_limit)
     evals = run_all(deals, lambda d, dl: evaluate_choice(d, lead, target, model, dl),
-                    deadline, workers if workers is not None else default_workers(model), model)
+                    deadline, workers if workers is not None else default_workers(model), model,
+                    progress)
     options = summarise(evals, (0, 1), exact, len(evals) == len(deals))
     pick = advised(options)
     prefix = common_prefix(target)

@@ -620,6 +620,13 @@ def _pool_context() -> Any:
     return multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
 
 
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that leave Ctrl-C and SIGTERM to this process (which
+    stops them with :func:`stop_pool`) and die with it."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context(),
+                               initializer=_worker_init, initargs=(os.getpid(),))
+
+
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop every worker now rather than letting them finish work nobody will use (a
     batch's deals, the web server's searches at shutdown)."""
@@ -666,8 +673,7 @@ def run_local(tasks: Iterable[Any], total: int, workers: int, store: Sink,
     result is stored as it arrives. ``total`` is how many tasks there are, for the progress
     bar; a task has ``describe()`` for an error line."""
     finished = 0
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context(),
-                               initializer=_worker_init, initargs=(os.getpid(),))
+    pool = process_pool(workers)
     pending: dict[Future[Any], Any] = {}
     queue = iter(tasks)
 
@@ -943,27 +949,49 @@ def read_rows(path: Path) -> Iterator[dict[str, Any]]:
                              f"run the command again")
 
 
-def tty_progress() -> Progress | None:
-    """A progress bar with rate and ETA on a terminal (tqdm), nothing otherwise."""
-    if not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-    bar: list[Any] = []
+class TtyProgress:
+    """A progress bar with rate and ETA on standard error (tqdm), counting ``unit``s: called
+    with (done, total) as the work goes, closed when done reaches total or by :meth:`close`
+    (so that nothing is written after it on its line). Safe to call from another thread."""
 
-    try:
-        size = os.get_terminal_size(sys.stderr.fileno())
-    except OSError:
-        size = os.terminal_size((0, 0))
-    # A terminal that reports no size (a bare pseudo-terminal) would get no bar at all.
-    columns = size.columns or 80
-    rows = size.lines or 24
+    def __init__(self, unit: str) -> None:
+        self.unit = unit
+        self._bar: Any = None
+        self._lock = threading.Lock()
+        try:
+            size = os.get_terminal_size(sys.stderr.fileno())
+        except OSError:
+            size = os.terminal_size((0, 0))
+        # A terminal that reports no size (a bare pseudo-terminal) would get no bar at all.
+        self._columns = size.columns or 80
+        self._rows = size.lines or 24
 
-    def update(done: int, total: int) -> None:
-        if not bar:
-            bar.append(tqdm(total=total, unit="deal", file=sys.stderr, smoothing=0.1,
-                            ncols=columns, nrows=rows))
-        bar[0].n = done
-        bar[0].refresh()
-        if done == total:
-            bar[0].close()
-    return update
+    def __call__(self, done: int, total: int) -> None:
+        from tqdm import tqdm
+
+        with self._lock:
+            if self._bar is None:
+                self._bar = tqdm(total=total, unit=self.unit, file=sys.stderr, smoothing=0.1,
+                                 ncols=self._columns, nrows=self._rows)
+            self._bar.n = done
+            self._bar.refresh()
+            if done == total:
+                self._bar.close()
+
+    def note(self, text: str) -> None:
+        """Show ``text`` after the counts (once the bar has begun)."""
+        with self._lock:
+            if self._bar is not None:
+                self._bar.set_postfix_str(text, refresh=True)
+
+    def close(self) -> None:
+        """End the bar's line where the work stopped (a time limit, an error, Ctrl-C)."""
+        with self._lock:
+            if self._bar is not None:
+                self._bar.close()
+
+
+def tty_progress(unit: str = "deal") -> TtyProgress | None:
+    """A progress bar counting ``unit``s on a terminal (:class:`TtyProgress`), nothing
+    otherwise."""
+    return TtyProgress(unit) if sys.stderr.isatty() else None

@@ -1,4 +1,4 @@
-"""Game records of the worked examples in ``cases/`` whose source describes play: the case's
+"""Game records of the published worked examples whose source describes play: the case's
 deal and its leads, as a record the referee can confirm (``tests/golden/record-cases/``)."""
 
 from __future__ import annotations

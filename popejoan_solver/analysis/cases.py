@@ -1,4 +1,6 @@
-"""The published worked examples, kept as TOML data in ``cases/``, checked against the model.
+"""The published worked examples, TOML data shipped in the package (``popejoan_solver/data/cases``,
+read with :mod:`importlib.resources`; ``cases/`` at the top of a checkout links to it), checked
+against the model.
 
 A case file has ``name``, ``source`` (a file in ``shared/sources``), ``claim`` (the quoted
 text), ``kind`` (what is checked), a ``[deal]`` and an ``[expect]`` table. The deal is a JSON
@@ -25,18 +27,19 @@ other keys override it. Kinds:
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from ..logic.prover import TheoremResult
-from ..logic.theorems import prove
+from ..logic.theorems import THEOREMS, prove
 from ..model.board import Board, Compartment
 from ..model.cards import CardSet, card_name, iter_mask, parse_card
 from ..model.deal import Deal
-from ..model.errors import NotationError, PopeJoanError
+from ..model.errors import NotationError, PopeJoanError, clip
 from ..model.examples import hoyle_dead_hand
 from ..model.notation import deal_from_json, deal_to_json, decode_toml, parse_step
 from ..model.play import Position, Run
@@ -52,10 +55,12 @@ from ..model.settlement import (
 from ..model.stops import View, analyse_stops
 from ..seat import knowledge
 from ..seat.report import known_stops
-from .textfile import read_text_file
+from .textfile import read_bounded, read_text_file
 
 BASES = {"hoyle-dead-hand": hoyle_dead_hand}
 KINDS = ("stops", "lead", "settlement", "turnup", "final-round", "dressing", "seat-view")
+_NO_DEAL = ("final-round", "dressing", "seat-view")
+"""Kinds checked without the case's deal and its ``proof`` (see :func:`_check`)."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +83,7 @@ class Case:
     claim: str
     kind: str
     data: Mapping[str, Any]
-    path: Path | None = None
+    path: Traversable | None = None
 
     @property
     def note(self) -> str:
@@ -102,10 +107,23 @@ class CaseResult:
                             "ok": c.ok} for c in self.checks]}
 
 
-def load_case(path: Path) -> Case:
+def published_cases() -> Traversable:
+    """The folder of the published cases, inside the installed package."""
+    return resources.files("popejoan_solver") / "data" / "cases"
+
+
+def _read(path: Traversable) -> str:
+    """A case file's text, bounded like every input file (a packaged one too)."""
+    if isinstance(path, Path):
+        return read_text_file(path)
+    with path.open("rb") as handle:
+        return read_bounded(handle, path.name)
+
+
+def load_case(path: Traversable) -> Case:
     """Read one case file; raises :class:`NotationError` when it is malformed."""
     try:
-        data = decode_toml(read_text_file(path))
+        data = decode_toml(_read(path))
     except PopeJoanError as exc:
         raise NotationError(f"{path.name}: {exc}") from None
     if not isinstance(data, dict):
@@ -118,10 +136,14 @@ def load_case(path: Path) -> Case:
     return Case(data["name"], data["source"], data["claim"], data["kind"], data, path)
 
 
-def load_cases(directory: Path) -> list[Case]:
-    files = sorted(directory.glob("*.toml"))
+def load_cases(directory: Traversable | None = None) -> list[Case]:
+    """Every case file (``*.toml``) of ``directory``, by file name; the published cases by
+    default."""
+    folder = published_cases() if directory is None else directory
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".toml") and f.is_file()),
+                   key=lambda f: f.name)
     if not files:
-        raise PopeJoanError(f"no case files (*.toml) in {directory}")
+        raise PopeJoanError(f"no case files (*.toml) in {clip(str(folder))}")
     cases = [load_case(f) for f in files]
     names = [c.name for c in cases]
     duplicate = {n for n in names if names.count(n) > 1}
@@ -160,10 +182,109 @@ def _canon(texts: list[str]) -> list[str]:
     return [card_name(parse_card(t)) for t in texts]
 
 
-@functools.lru_cache(maxsize=16)
-def _proved(rules: Ruleset, names: tuple[str, ...]) -> list[TheoremResult]:
-    """Theorem results, once per ruleset and list: several cases may check the same claim."""
-    return prove(rules, names)
+_PROOFS: dict[tuple[Ruleset, str], TheoremResult] = {}
+"""The theorems proved in this process, per ruleset: several cases may check the same claim."""
+
+
+def _proved(rules: Ruleset, names: Sequence[str]) -> list[TheoremResult]:
+    """The theorems' results, each proved once per ruleset; those not yet proved are proved
+    in one call, which builds and validates the encodings once for them all."""
+    missing = [name for name in dict.fromkeys(names) if (rules, name) not in _PROOFS]
+    if missing:
+        _PROOFS.update(((rules, result.name), result) for result in prove(rules, missing))
+    return [_PROOFS[rules, name] for name in names]
+
+
+def forget_proofs() -> None:
+    """Forget the theorems proved in this process: a case that needs one proves it again."""
+    _PROOFS.clear()
+
+
+def _proof_of(case: Case) -> tuple[Ruleset, list[str]] | None:
+    """The ruleset and the theorems that prove a case's claim, if it has them (None also for a
+    malformed case: :func:`check_case` says what is wrong with it, in its turn)."""
+    proof = case.data.get("proof")
+    if not isinstance(proof, Mapping) or case.kind in _NO_DEAL:
+        return None
+    names = proof.get("theorems")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return None
+    try:
+        rules = case_deal(case).rules
+    except (PopeJoanError, KeyError, ValueError, TypeError, IndexError):
+        return None
+    return rules, [n for n in names if n in THEOREMS and THEOREMS[n].not_for(rules) is None]
+
+
+def prove_together(cases: Iterable[Case]) -> None:
+    """Prove, in one call per ruleset, every theorem the cases check (the prover then builds
+    its encodings and checks them against the model once per ruleset)."""
+    wanted: dict[Ruleset, list[str]] = {}
+    for case in cases:
+        found = _proof_of(case)
+        if found is not None:
+            wanted.setdefault(found[0], []).extend(found[1])
+    for rules, names in wanted.items():
+        _proved(rules, names)
+
+
+def check_cases(cases: Sequence[Case], workers: int = 1) -> Iterator[CaseResult]:
+    """Each case's result, in order, as soon as it and those before it are known.
+
+    The cases whose claims the prover checks are the long ones; those of one ruleset have their
+    theorems proved together. With more than one worker and more than one such ruleset, each
+    ruleset's are checked in a worker process (as many at once as ``workers``), while this
+    process checks the others."""
+    groups: dict[Ruleset, list[int]] = {}
+    for i, case in enumerate(cases):
+        found = _proof_of(case)
+        if found is not None:
+            groups.setdefault(found[0], []).append(i)
+    if workers <= 1 or len(groups) <= 1:
+        proved: set[Ruleset] = set()
+        for case in cases:
+            found = _proof_of(case)
+            if found is not None and found[0] not in proved:
+                proved.add(found[0])
+                prove_together(cases[i] for i in groups[found[0]])
+            yield check_case(case)
+        return
+    yield from _check_in_workers(cases, groups, min(workers, len(groups)))
+
+
+def _check_in_workers(cases: Sequence[Case], groups: Mapping[Ruleset, list[int]],
+                      workers: int) -> Iterator[CaseResult]:
+    """:func:`check_cases` with each group of proof cases checked in a worker process."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from .batch import process_pool, stop_pool
+
+    pool = process_pool(workers)
+    try:
+        futures = {rules: pool.submit(_check_group, [replace(cases[i], path=None) for i in idx])
+                   for rules, idx in groups.items()}
+        where = {i: (rules, k) for rules, idx in groups.items() for k, i in enumerate(idx)}
+        for i, case in enumerate(cases):
+            if i not in where:
+                yield check_case(case)
+                continue
+            rules, k = where[i]
+            checks, findings = futures[rules].result()[k]
+            yield CaseResult(case, checks, findings)
+    except BrokenProcessPool:
+        stop_pool(pool)
+        raise PopeJoanError("a worker process checking the cases died (killed, or out of "
+                            "memory?)") from None
+    except BaseException:  # Ctrl-C, an error, or the reader stopped: no worker is left running
+        stop_pool(pool)
+        raise
+    pool.shutdown()
+
+
+def _check_group(cases: list[Case]) -> list[tuple[tuple[Check, ...], tuple[str, ...]]]:
+    """In a worker process: one ruleset's proof cases, their theorems proved together."""
+    prove_together(cases)
+    return [(result.checks, result.findings) for result in map(check_case, cases)]
 
 
 def check_case(case: Case) -> CaseResult:
@@ -201,7 +322,7 @@ def _check(case: Case) -> CaseResult:
     proof = case.data.get("proof")
     if proof is not None:
         # A claim about every deal: the prover checks it, not only the example deal.
-        for theorem in _proved(deal.rules, tuple(proof["theorems"])):
+        for theorem in _proved(deal.rules, list(proof["theorems"])):
             findings.append(f"theorem {theorem.name}: {theorem.status.value} ({theorem.method})")
             checks.append(Check(f"theorem {theorem.name}", proof["status"],
                                 theorem.status.value))

@@ -39,7 +39,7 @@ def read_bounded(stream: Any, where: str, limit: int = MAX_INPUT_BYTES) -> str:
 def read_text_file(path: Path | str, limit: int = MAX_INPUT_BYTES) -> str:
     """A text file's contents, refusing a folder, a missing file and more than ``limit`` bytes.
     A named pipe (or ``/dev/fd/N`` of process substitution) is read once it is written to."""
-    name = clip(str(path))
+    name = clip(str(path), 4096)  # a path is bounded by the system; shown whole
     if os.path.isdir(path):
         raise InputError(f"{name} is a directory, not a file")
     try:

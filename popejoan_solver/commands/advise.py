@@ -8,8 +8,10 @@ every hand would be worth to each seat. POSITION is read as ``popejoan view`` re
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from . import add_help_parser
@@ -70,6 +72,20 @@ def _load(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         raise UsageError(f"not a deal or a game record: {exc}") from None
 
 
+@contextlib.contextmanager
+def _progress_bar() -> Iterator[Any]:
+    """A bar of the deals valued on a terminal (standard error), ended when the valuing is
+    (a time limit, Ctrl-C); None elsewhere."""
+    from ..analysis.batch import tty_progress
+
+    bar = tty_progress("deal")
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()
+
+
 def _number(value: float | None) -> str:
     return "-" if value is None or math.isnan(value) else f"{value:.3f}"
 
@@ -113,9 +129,11 @@ def _choice(args: argparse.Namespace, deal: Any, runs: list[Any]) -> int:
 
     if args.price:
         raise UsageError("--price is for the seat on lead, not with --choice")
-    advice = advise_choice(deal, args.seat, parse_card(args.choice), line=runs,
-                           samples=args.samples, seed=args.seed, exact=args.exact,
-                           model=args.model, time_limit=args.time_limit)
+    with _progress_bar() as progress:
+        advice = advise_choice(deal, args.seat, parse_card(args.choice), line=runs,
+                               samples=args.samples, seed=args.seed, exact=args.exact,
+                               model=args.model, time_limit=args.time_limit,
+                               progress=progress)
     data = advice.to_json()
     if args.json:
         _print_json(data)
@@ -145,8 +163,10 @@ def cmd_advise(args: argparse.Namespace) -> int:
         raise UsageError(f"--seat must be from 1 to {deal.players}, not {args.seat}")
     if args.choice is not None:
         return _choice(args, deal, runs)
-    advice = advise(deal, args.seat, line=runs, samples=args.samples, seed=args.seed,
-                    exact=args.exact, model=args.model, time_limit=args.time_limit)
+    with _progress_bar() as progress:
+        advice = advise(deal, args.seat, line=runs, samples=args.samples, seed=args.seed,
+                        exact=args.exact, model=args.model, time_limit=args.time_limit,
+                        progress=progress)
     data = advice.to_json()
     complete = advice.complete
     if args.price:

@@ -46,7 +46,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     try:
         report = run_match(Path(args.out), split_bots(args.bots, unique=False), args.players,
                            args.deals, args.seed, rules=args.rules, session=args.session,
-                           workers=args.workers, cluster=args.cluster, progress=tty_progress())
+                           workers=args.workers, cluster=args.cluster,
+                           progress=tty_progress("deal-play" if args.session == 1 else "session"))
     except BatchTerminatedError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_TERMINATED

@@ -6,8 +6,11 @@ import argparse
 import asyncio
 import ipaddress
 import logging
+import os
 import socket
+import sqlite3
 import sys
+from pathlib import Path
 from typing import Any, Final
 
 from ..model.errors import clip
@@ -40,7 +43,18 @@ def register(sub: Any) -> None:
                         help="a name by which the server is reached (besides IP addresses, "
                              "localhost and --host); other names are refused, against DNS "
                              "rebinding; may be given again")
+    parser.add_argument("--data", type=Path, default=None, metavar="DIR",
+                        help="folder of the tables' database (default: "
+                             "$XDG_DATA_HOME/popejoan, else ~/.local/share/popejoan)")
     parser.set_defaults(func=cmd_serve)
+
+
+def data_folder(given: Path | None) -> Path:
+    """Where the tables are kept: ``--data``, else the user's data folder."""
+    if given is not None:
+        return given
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "popejoan"
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -75,13 +89,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not ipaddress.ip_address(listener.getsockname()[0]).is_loopback:
         print(f"warning: listening on {args.host}, not only this machine: the web table has "
               "no login, anyone who can reach this address can use it", file=sys.stderr)
+    try:
+        app = create_app(allowed_hosts=[args.host, *args.allow_host],
+                         data=data_folder(args.data))
+    except (OSError, sqlite3.Error) as exc:  # the folder or its database: not ours to use
+        listener.close()
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(f"cannot keep the tables in {clip(str(data_folder(args.data)))}: "
+                         f"{clip(reason)}") from None
     print(f"popejoan: the web table on http://{_url_host(args.host)}:{port}/ (Ctrl-C stops "
           "it)", flush=True)
-    app = create_app(allowed_hosts=[args.host, *args.allow_host])
     # Ctrl-C: a request in flight has a second to be answered, then it is cancelled; the
     # cancellation is the shutdown, not an error to print with its traceback. No proxy is
     # trusted: a client's address (its turn among the others) is its connection's.
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=GRACE_SECONDS, proxy_headers=False,
                             limit_concurrency=CONNECTIONS)
     logging.getLogger("uvicorn.error").addFilter(_not_a_shutdown)
@@ -91,6 +112,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         pass
     finally:
         listener.close()
+        app.state.hub.close()
         app.state.scheduler.close()
     return 0
 

@@ -30,7 +30,7 @@ import z3
 from ..model.errors import PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.rules import Ruleset, rules_json
-from .find import DESCRIPTIONS, FindFormula, FindQuery, FindResult, find_deals
+from .find import DESCRIPTIONS, FindFormula, FindProgress, FindQuery, FindResult, find_deals
 from .find import _solve as solve_interruptibly
 from .prover import Counterexample, ProofError, SharedKey, Status, TheoremResult, Workspace
 
@@ -546,13 +546,15 @@ def prove_certified(rules: Ruleset, names: Sequence[str] | None, directory: str,
     return results
 
 
-def find_certified(query: FindQuery, directory: str, command: Sequence[str]) -> FindResult:
+def find_certified(query: FindQuery, directory: str, command: Sequence[str],
+                   progress: FindProgress | None = None) -> FindResult:
     """``popejoan find --certificate DIR``: each deal found as a deal file; "none exists" as
-    DIMACS CNF with a DRUP proof that dratify has verified; DIR written."""
+    DIMACS CNF with a DRUP proof that dratify has verified; DIR written. ``progress`` as for
+    :func:`find_deals`."""
     require_packages()
     folder = CertificateDir.open(directory)
     try:
-        result = find_deals(query)
+        result = find_deals(query, progress)
         deals = []
         for i, deal in enumerate(result.deals, 1):
             name = f"{query.prop.value}.deal-{i}.json"

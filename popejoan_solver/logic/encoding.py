@@ -10,7 +10,11 @@ per deal, position and lead, and that solution is the model's run (checked by th
 
 from __future__ import annotations
 
+import ctypes
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import z3
 
@@ -21,28 +25,103 @@ from .semantics import PlaySemantics
 
 FALSE = z3.BoolVal(False)
 TRUE = z3.BoolVal(True)
+# z3 keeps one node for ``true`` and one for ``false`` in a context, so a term is the constant
+# exactly when it is that node: one comparison of addresses, where z3.is_true makes four calls
+# into z3 (building the encodings made those calls most of its time).
+_TRUE_NODE, _FALSE_NODE = TRUE.ast.value, FALSE.ast.value
+
+
+# The encodings are built from Boolean terms of one context only, so the connectives below
+# call z3's C API directly: the same terms as z3.And, z3.Or, z3.Implies, z3.Not and ==, without
+# the checks and conversions of z3's Python layer (most of the time of building them).
+
+
+def _nary(make: Callable[..., Any], terms: Sequence[z3.BoolRef]) -> z3.BoolRef:
+    ctx = terms[0].ctx
+    args = (z3.Ast * len(terms))(*[t.ast for t in terms])
+    return z3.BoolRef(make(ctx.ref(), len(terms), args), ctx)
+
+
+def conj(*terms: z3.BoolRef) -> z3.BoolRef:
+    """``z3.And(*terms)``, of one term or more."""
+    return _nary(z3.Z3_mk_and, terms)
+
+
+def implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    """``z3.Implies(a, b)``."""
+    return z3.BoolRef(z3.Z3_mk_implies(a.ctx.ref(), a.ast, b.ast), a.ctx)
+
+
+def iff(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    """``a == b``."""
+    return z3.BoolRef(z3.Z3_mk_eq(a.ctx.ref(), a.ast, b.ast), a.ctx)
+
+
+def neg(a: z3.BoolRef) -> z3.BoolRef:
+    """``z3.Not(a)``."""
+    return z3.BoolRef(z3.Z3_mk_not(a.ctx.ref(), a.ast), a.ctx)
 
 
 def _or(terms: list[z3.BoolRef]) -> z3.BoolRef:
-    terms = [t for t in terms if not z3.is_false(t)]
-    if any(z3.is_true(t) for t in terms):
-        return TRUE
-    return FALSE if not terms else terms[0] if len(terms) == 1 else z3.Or(*terms)
+    kept = []
+    for t in terms:
+        node = t.ast.value
+        if node == _TRUE_NODE:
+            return TRUE
+        if node != _FALSE_NODE:
+            kept.append(t)
+    return FALSE if not kept else kept[0] if len(kept) == 1 else _nary(z3.Z3_mk_or, kept)
 
 
 def _and(terms: list[z3.BoolRef]) -> z3.BoolRef:
-    terms = [t for t in terms if not z3.is_true(t)]
-    if any(z3.is_false(t) for t in terms):
-        return FALSE
-    return TRUE if not terms else terms[0] if len(terms) == 1 else z3.And(*terms)
+    kept = []
+    for t in terms:
+        node = t.ast.value
+        if node == _FALSE_NODE:
+            return FALSE
+        if node != _TRUE_NODE:
+            kept.append(t)
+    return TRUE if not kept else kept[0] if len(kept) == 1 else _nary(z3.Z3_mk_and, kept)
 
 
 def _not(term: z3.BoolRef) -> z3.BoolRef:
-    return TRUE if z3.is_false(term) else FALSE if z3.is_true(term) else z3.Not(term)
+    node = term.ast.value
+    return TRUE if node == _FALSE_NODE else FALSE if node == _TRUE_NODE else neg(term)
 
 
 def exactly(terms: list[z3.BoolRef], count: int) -> z3.BoolRef:
-    return z3.PbEq([(t, 1) for t in terms], count)
+    """``z3.PbEq([(t, 1) for t in terms], count)``."""
+    if not terms:
+        return z3.PbEq([], count)
+    ctx = terms[0].ctx
+    args = (z3.Ast * len(terms))(*[t.ast for t in terms])
+    ones = (ctypes.c_int * len(terms))(*[1] * len(terms))
+    return z3.BoolRef(z3.Z3_mk_pbeq(ctx.ref(), len(terms), args, ones, count), ctx)
+
+
+def mask_term(terms: Mapping[int, z3.BoolRef]) -> z3.BitVecRef:
+    """The keys (cards or seats, below 64) whose term holds, as one 64-bit term, the bits of
+    those keys: a model reads them all in one evaluation, where one evaluation per term made
+    reading a model most of a search's time."""
+    ctx = next(iter(terms.values())).ctx if terms else z3.main_ctx()
+    ref = ctx.ref()
+    zero = z3.BitVecVal(0, 64, ctx)
+    mask = zero
+    for key, term in terms.items():
+        bit = z3.BitVecRef(z3.Z3_mk_ite(ref, term.ast, z3.BitVecVal(1 << key, 64, ctx).ast,
+                                        zero.ast), ctx)
+        mask = z3.BitVecRef(z3.Z3_mk_bvor(ref, mask.ast, bit.ast), ctx)
+    return mask
+
+
+def read_mask(model: z3.ModelRef, term: z3.BitVecRef) -> Mask:
+    """The value of a :func:`mask_term` in ``model`` (a variable it leaves free is false)."""
+    return int(model.eval(term, model_completion=True).as_long())
+
+
+def _lowest(mask: Mask) -> int:
+    """The lowest bit set in ``mask``, or -1."""
+    return (mask & -mask).bit_length() - 1
 
 
 @dataclass(frozen=True)
@@ -86,7 +165,7 @@ class SymbolicDeal:
 
     def in_play(self, card: Card) -> z3.BoolRef:
         """The card was dealt to a player (it is in the pack and not dead)."""
-        return z3.Not(self.dead[card]) if card in self.dead else FALSE
+        return neg(self.dead[card]) if card in self.dead else FALSE
 
     def is_dead(self, card: Card) -> z3.BoolRef:
         return self.dead.get(card, FALSE)
@@ -94,19 +173,17 @@ class SymbolicDeal:
     def trumps(self, suit: int) -> z3.BoolRef:
         return _or([self.turnup[c] for c in self.cards if card_suit(c) == suit])
 
+    @functools.cached_property
+    def _masks(self) -> tuple[list[z3.BitVecRef], z3.BitVecRef, z3.BitVecRef]:
+        """Each hand, the dead cards and the turn-up, as :func:`mask_term`s."""
+        hands = [mask_term({c: self.hold[c, s] for c in self.cards})
+                 for s in range(self.players)]
+        return hands, mask_term(self.dead), mask_term(self.turnup)
+
     def decode(self, model: z3.ModelRef) -> DecodedDeal:
-        hands = [0] * self.players
-        dead = 0
-        turnup = -1
-        for c in self.cards:
-            for s in range(self.players):
-                if z3.is_true(model.eval(self.hold[c, s], model_completion=True)):
-                    hands[s] |= 1 << c
-            if z3.is_true(model.eval(self.dead[c], model_completion=True)):
-                dead |= 1 << c
-            if z3.is_true(model.eval(self.turnup[c], model_completion=True)):
-                turnup = c
-        return DecodedDeal(tuple(hands), dead, turnup)
+        hands, dead, turnup = self._masks
+        return DecodedDeal(tuple(read_mask(model, h) for h in hands), read_mask(model, dead),
+                           read_mask(model, turnup).bit_length() - 1)
 
 
 class SymbolicPosition:
@@ -117,6 +194,8 @@ class SymbolicPosition:
         self.deal = deal
         self.played = played
         self.leader = leader
+        self._holds: dict[Card, z3.BoolRef] = {}
+        self._out: dict[int, z3.BoolRef] = {}
 
     @classmethod
     def fresh(cls, deal: SymbolicDeal, name: str) -> SymbolicPosition:
@@ -133,7 +212,7 @@ class SymbolicPosition:
     def well_formed(self) -> list[z3.BoolRef]:
         """One seat to lead; only cards dealt to players have been played."""
         result = [exactly(self.leader, 1)]
-        result += [z3.Implies(self.played[c], self.deal.in_play(c)) for c in self.deal.cards]
+        result += [implies(self.played[c], self.deal.in_play(c)) for c in self.deal.cards]
         return result
 
     def is_played(self, card: Card) -> z3.BoolRef:
@@ -141,15 +220,21 @@ class SymbolicPosition:
 
     def out(self, seat: int) -> z3.BoolRef:
         """``seat`` has played every card it was dealt."""
-        return _and([z3.Implies(self.deal.hold[c, seat], self.played[c]) for c in self.deal.cards])
+        if seat not in self._out:  # built once: the same term each time
+            self._out[seat] = _and([implies(self.deal.hold[c, seat], self.played[c])
+                                    for c in self.deal.cards])
+        return self._out[seat]
 
     def over(self) -> z3.BoolRef:
         return _or([self.out(s) for s in range(self.deal.players)])
 
     def leader_holds(self, card: Card) -> z3.BoolRef:
         """The seat to lead still holds ``card``."""
-        return z3.And(_or([z3.And(self.leader[s], self.deal.holds(card, s))
-                           for s in range(self.deal.players)]), z3.Not(self.is_played(card)))
+        if card not in self._holds:  # built once: the same term each time
+            self._holds[card] = conj(
+                _or([conj(self.leader[s], self.deal.holds(card, s))
+                     for s in range(self.deal.players)]), neg(self.is_played(card)))
+        return self._holds[card]
 
     def stretch_invariant(self) -> z3.BoolRef:
         """Solver Fact 1: while the deal goes on, a played card's in-play successor is played."""
@@ -252,7 +337,7 @@ class SymbolicStep:
         if lieu is not None and lieu.card in deal.dead:
             self.in_lieu = z3.Bool(f"{name}.in_lieu")
         cons: list[z3.BoolRef] = [exactly(list(self.lead.values()), 1)]
-        cons += [z3.Implies(self.lead[c], self.legal(c)) for c in deal.cards]
+        cons += [implies(self.lead[c], self.legal(c)) for c in deal.cards]
         nothing = dict.fromkeys(deal.cards, FALSE)
         plain = not self.spin_on and z3.is_false(self.in_lieu)
         first = self._segment(name if plain else f"{name}.first", self.lead, nothing, None,
@@ -285,38 +370,45 @@ class SymbolicStep:
         def available(card: Card) -> z3.BoolRef:
             return FALSE if card == excluded else self._available(card)
 
-        def gone(d: Card) -> z3.BoolRef:
-            return _or([position.is_played(d), before[d]])
-
+        seats = range(deal.players)
+        # Each term below is built once and shared by every card whose definition has it.
+        gone = {d: _or([position.is_played(d), before[d]]) for d in deal.cards}
+        # If seat s was dealt d, d is played already (kept), or is too or comes earlier in this
+        # run (climbed: for the cards below the one that may empty the hand).
+        kept = {(d, s): implies(deal.hold[d, s], gone[d]) for d in deal.cards for s in seats}
+        climbed = {(d, s): implies(deal.hold[d, s], _or([gone[d], run[d]]))
+                   for d in deal.cards for s in seats}
+        chain_of: dict[Card, list[Card]] = {}
+        for d in deal.cards:
+            chain_of.setdefault(chains.bottom[d], []).append(d)
         # outside[chain, s]: every card seat s was dealt outside that chain is played already.
         outside = {
-            (bottom, s): _and([z3.Implies(deal.hold[d, s], gone(d))
-                               for d in deal.cards if chains.bottom[d] != bottom])
-            for bottom in set(chains.bottom.values()) for s in range(deal.players)
+            (bottom, s): _and([kept[d, s] for d in deal.cards if chains.bottom[d] != bottom])
+            for bottom in set(chains.bottom.values()) for s in seats
         }
         for c in deal.cards:
             # The run reaches c from the nearest card below it that it cannot skip, if c is
             # available; it goes on from c to the first card above that it cannot skip, if
             # that card is available (Game.forced_run: the successor, else a stop), unless
             # the Spin card is played on top of c.
-            reach = [z3.And(run[b], z3.Not(empties[b]), gap) if z3.is_false(spun[b])
-                     else z3.And(run[b], z3.Not(empties[b]), z3.Not(spun[b]), gap)
+            reach = [conj(run[b], neg(empties[b]), gap)
+                     if spun[b].ast.value == _FALSE_NODE
+                     else conj(run[b], neg(empties[b]), neg(spun[b]), gap)
                      for b, gap in self._gaps(chains.below[c]) if b in deal.dead]
-            cons.append(run[c] == _or([start[c], z3.And(available(c), _or(reach))]))
-            onward = [z3.And(gap, available(a)) for a, gap in self._gaps(chains.above[c])]
-            cons.append(goes_on[c] == _and([run[c], z3.Not(empties[c]), _not(spun[c]),
-                                            _or(onward)]))
+            cons.append(iff(run[c], _or([start[c], conj(available(c), _or(reach))])))
+            onward = [conj(gap, available(a)) for a, gap in self._gaps(chains.above[c])]
+            cons.append(iff(goes_on[c], _and([run[c], neg(empties[c]), _not(spun[c]),
+                                              _or(onward)])))
             # c empties its player's hand when every other card of that player is played
             # already or comes earlier in this run (below it in its chain).
-            same = [d for d in deal.cards if d != c and chains.bottom[d] == chains.bottom[c]]
+            below = chains.below[c]
+            same = [d for d in chain_of[chains.bottom[c]] if d != c]
             per_seat = []
-            for s in range(deal.players):
+            for s in seats:
                 rest = [outside[chains.bottom[c], s]]
-                rest += [z3.Implies(deal.hold[d, s], _or([gone(d),
-                                                          run[d] if d in chains.below[c]
-                                                          else FALSE])) for d in same]
-                per_seat.append(z3.And(deal.hold[c, s], _and(rest)))
-            cons.append(empties[c] == z3.And(run[c], _or(per_seat)))
+                rest += [climbed[d, s] if d in below else kept[d, s] for d in same]
+                per_seat.append(conj(deal.hold[c, s], _and(rest)))
+            cons.append(iff(empties[c], conj(run[c], _or(per_seat))))
         return _Segment(run, goes_on, empties)
 
     def _last_of_hand(self, card: Card, earlier: dict[Card, z3.BoolRef]) -> z3.BoolRef:
@@ -389,7 +481,7 @@ class SymbolicStep:
         deal = self.deal
         if card not in deal.dead:
             return FALSE
-        return z3.And(deal.in_play(card), z3.Not(self.position.is_played(card)))
+        return conj(deal.in_play(card), neg(self.position.is_played(card)))
 
     def _skippable(self, card: Card) -> z3.BoolRef:
         """Only a mutant's run passes over a card (:class:`PlaySemantics`)."""
@@ -423,7 +515,7 @@ class SymbolicStep:
         key = table.order_key
         terms = [position.leader_holds(card)]
         if table.lead is not LeadId.ANY:
-            terms += [z3.Not(position.leader_holds(d)) for d in self.deal.cards
+            terms += [neg(position.leader_holds(d)) for d in self.deal.cards
                       if key[d] < key[card] and (table.lead is LeadId.LOWEST_IN_HAND
                                                  or card_suit(d) == card_suit(card))]
         return _and(terms)
@@ -436,17 +528,21 @@ class SymbolicStep:
         """The position after the run: its cards played, the stop card's player to lead."""
         deal = self.deal
         played = {c: _or([self.position.played[c], self.run[c]]) for c in deal.cards}
-        leader = [_or([z3.And(self.stop(c), deal.hold[c, s]) for c in deal.cards])
+        leader = [_or([conj(self.stop(c), deal.hold[c, s]) for c in deal.cards])
                   for s in range(deal.players)]
         return SymbolicPosition(deal, played, leader)
 
+    @functools.cached_property
+    def _masks(self) -> tuple[z3.BitVecRef, z3.BitVecRef]:
+        """The lead and the run, as :func:`mask_term`s."""
+        return mask_term(self.lead), mask_term(self.run)
+
     def decode_lead(self, model: z3.ModelRef) -> Card:
-        for c, var in self.lead.items():
-            if z3.is_true(model.eval(var, model_completion=True)):
-                return c
-        raise ValueError("no lead in the model")
+        lead = _lowest(read_mask(model, self._masks[0]))
+        if lead < 0:
+            raise ValueError("no lead in the model")
+        return lead
 
     def decode_run(self, model: z3.ModelRef) -> Mask:
         """The cards of the run in the model (choices included), as a mask."""
-        return sum(1 << c for c, term in self.run.items()
-                   if z3.is_true(model.eval(term, model_completion=True)))
+        return read_mask(model, self._masks[1])

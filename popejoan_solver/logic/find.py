@@ -28,7 +28,7 @@ import itertools
 import random
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
@@ -436,7 +436,12 @@ def _check_in_pack(mask: Mask, what: str, rules: Ruleset | None = None) -> None:
                         f"pack ({without} taken out)")
 
 
-def find_deals(query: FindQuery) -> FindResult:
+FindProgress = Callable[[int, int, int], None]
+"""Told, after each candidate is checked, the deals found, the count asked for and the
+candidates checked."""
+
+
+def find_deals(query: FindQuery, progress: FindProgress | None = None) -> FindResult:
     """Deals with the property, each verified exactly before it is returned.
 
     Ctrl-C raises KeyboardInterrupt within a fraction of a second, the SAT solver included.
@@ -456,6 +461,8 @@ def find_deals(query: FindQuery) -> FindResult:
     exhausted = timed_out = False
     from pysat.solvers import Solver
 
+    if progress is not None:
+        progress(0, query.count, 0)
     with Solver(name="glucose4", bootstrap_with=enc.clauses) as sat:
         top = enc.pool.top
         sat.set_phases([v if rng.random() < 0.5 else -v for v in range(1, top + 1)])
@@ -487,6 +494,8 @@ def find_deals(query: FindQuery) -> FindResult:
             for clause in clauses:
                 sat.add_clause(clause)
                 lemmas.append(Lemma(tuple(clause), deal, why, shown))
+            if progress is not None:
+                progress(len(found), query.count, candidates)
     stats = FindStats(candidates, learned, undecided, exhausted, timed_out,
                       time.monotonic() - started)
     names = {int(v): str(k) for k, v in enc.pool.obj2id.items()}

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import FrameType
@@ -46,7 +47,8 @@ StepCondition = Callable[[SymbolicDeal, SymbolicPosition, SymbolicStep], z3.Bool
 FinalCondition = Callable[[SymbolicDeal, SymbolicPosition, SymbolicSettlement], z3.BoolRef]
 _T = TypeVar("_T")
 SharedKey = tuple[str, int]
-"""A piece of shared work: (``invariant``, ``step`` or ``lines``, player count)."""
+"""A piece of shared work: (``invariant``, ``step``, ``lines``, ``finished`` or
+``finished-any-count``, player count)."""
 
 
 class QueryRecorder(Protocol):
@@ -69,8 +71,9 @@ _INTERRUPTED = ("interrupted", "canceled", "cancelled")
 timeout or a resource limit, so only Ctrl-C cancels one)."""
 
 
-def check_sat(solver: z3.Solver) -> z3.CheckSatResult:
-    """``solver.check()``, except that a check stopped by Ctrl-C raises KeyboardInterrupt.
+def check_sat(solver: z3.Solver, assumptions: Sequence[z3.BoolRef] = ()) -> z3.CheckSatResult:
+    """``solver.check(*assumptions)``, except that a check stopped by Ctrl-C raises
+    KeyboardInterrupt.
 
     On the main thread the check runs on a helper thread with z3's own SIGINT handler off,
     while the main thread waits: Ctrl-C then always reaches Python, which cancels the check
@@ -82,19 +85,47 @@ def check_sat(solver: z3.Solver) -> z3.CheckSatResult:
     if _deferred.pending:  # a Ctrl-C put off by safe_interrupts: no new check is started
         raise KeyboardInterrupt
     if threading.current_thread() is threading.main_thread():
-        result = _check_beside(solver)
+        result = _check_beside(solver, assumptions)
     else:
-        result = solver.check()
+        result = solver.check(*assumptions)
     if result == z3.unknown and any(w in solver.reason_unknown() for w in _INTERRUPTED):
         raise KeyboardInterrupt
     return result
 
 
-def _check_beside(solver: z3.Solver) -> z3.CheckSatResult:
-    """``solver.check()`` on a helper thread while the main thread waits. For the check's
-    duration Ctrl-C only cancels it (``Context.interrupt``) and is raised once the helper is
-    done: raised at any other moment, it could leave the helper inside z3 while the process
-    exits (a crash at exit). SIGINT ignored, or handled by someone else, is left alone."""
+class _Helper:
+    """The thread that runs the checks of :func:`_check_beside`, one at a time: one thread
+    for every check of a process (a thread started per check cost more than most checks),
+    started again in a child forked since (which has no thread of its parent's)."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._pid = -1
+
+    def run(self, job: Callable[[], None]) -> None:
+        """Run ``job`` on the helper thread (it catches its own exceptions)."""
+        if self._pid != os.getpid():
+            self._jobs = queue.SimpleQueue()
+            threading.Thread(target=self._serve, args=(self._jobs,), name="popejoan-z3-check",
+                             daemon=True).start()
+            self._pid = os.getpid()
+        self._jobs.put(job)
+
+    @staticmethod
+    def _serve(jobs: queue.SimpleQueue[Callable[[], None]]) -> None:
+        while True:
+            jobs.get()()
+
+
+_helper = _Helper()
+
+
+def _check_beside(solver: z3.Solver, assumptions: Sequence[z3.BoolRef]) -> z3.CheckSatResult:
+    """``solver.check(*assumptions)`` on the helper thread while the main thread waits. For
+    the check's duration Ctrl-C only cancels it (``Context.interrupt``) and is raised once the
+    helper is done: raised at any other moment, it could leave the helper inside z3 while the
+    process exits (a crash at exit). SIGINT ignored, or handled by someone else, is left
+    alone."""
     solver.set(ctrl_c=False)
     outcome: list[z3.CheckSatResult | BaseException] = []
     done = threading.Event()
@@ -102,7 +133,7 @@ def _check_beside(solver: z3.Solver) -> z3.CheckSatResult:
 
     def run() -> None:
         try:
-            outcome.append(solver.check())
+            outcome.append(solver.check(*assumptions))
         except BaseException as exc:  # handed to the waiting thread, raised there
             outcome.append(exc)
         finally:
@@ -118,7 +149,7 @@ def _check_beside(solver: z3.Solver) -> z3.CheckSatResult:
     if ours:
         signal.signal(signal.SIGINT, on_sigint)
     try:
-        threading.Thread(target=run, name="popejoan-z3-check", daemon=True).start()
+        _helper.run(run)
         while not done.wait(0.05):
             if interrupted:  # again: an interrupt just before the check began is lost
                 solver.ctx.interrupt()
@@ -289,6 +320,24 @@ class _LineFrame:
     positions: list[SymbolicPosition]
     steps: list[SymbolicStep]
     solver: z3.Solver
+    settled: dict[int, SymbolicSettlement] = field(default_factory=dict)
+    """The settlement of the play ended after each number of leads, built when first asked."""
+
+    def settlement(self, depth: int) -> SymbolicSettlement:
+        if depth not in self.settled:
+            self.settled[depth] = SymbolicSettlement(self.deal, self.positions[depth])
+        return self.settled[depth]
+
+
+@dataclass
+class FinalFrame:
+    """Any finished play, reachable or not, and its settlement (``constraints``: the deal's,
+    the final position's and the settlement's)."""
+
+    deal: SymbolicDeal
+    final: SymbolicPosition
+    settlement: SymbolicSettlement
+    constraints: list[z3.BoolRef]
 
 
 @dataclass
@@ -300,6 +349,7 @@ class Workspace:
     max_depth: int = MAX_DEPTH
     _steps: dict[int, _StepFrame] = field(default_factory=dict)
     _lines: dict[int, _LineFrame] = field(default_factory=dict)
+    _finals: dict[SharedKey, FinalFrame] = field(default_factory=dict)
     _invariant: dict[int, bool] = field(default_factory=dict)
     shared_seconds: dict[SharedKey, float] = field(default_factory=dict)
     """Time spent on each piece of shared work, whichever theorem first needed it."""
@@ -464,7 +514,7 @@ class Workspace:
             for p in self.players:
                 frame = self._line_frame(p, depth)
                 final = frame.positions[depth]
-                settlement = SymbolicSettlement(frame.deal, final)
+                settlement = frame.settlement(depth)
                 frame.solver.push()
                 try:
                     frame.solver.add(final.over(), *settlement.constraints,
@@ -492,13 +542,27 @@ class Workspace:
 
         With ``abstract_counts`` the cards left in each hand are any number up to a full hand.
         """
+        frame = self.final_frame(players, abstract_counts)
+        solver = z3.Solver()
+        solver.add(*frame.constraints, bad(frame.deal, frame.final, frame.settlement))
+        return self.check(solver, players, query)
+
+    def final_frame(self, players: int, abstract_counts: bool = False) -> FinalFrame:
+        """The frame of :meth:`check_final`, built once per player count (each check has a
+        solver of its own)."""
+        key = ("finished-any-count" if abstract_counts else "finished", players)
+        self._used.add(key)
+        if key not in self._finals:
+            self._finals[key] = self._shared(
+                key, lambda: self._build_final(players, abstract_counts))
+        return self._finals[key]
+
+    def _build_final(self, players: int, abstract_counts: bool) -> FinalFrame:
         deal = SymbolicDeal(self.semantics, players)
         final = SymbolicPosition.fresh(deal, "end")
         settlement = SymbolicSettlement(deal, final, abstract_counts=abstract_counts)
-        solver = z3.Solver()
-        solver.add(*deal.constraints(), *final.well_formed(), *settlement.constraints,
-                   bad(deal, final, settlement))
-        return self.check(solver, players, query)
+        return FinalFrame(deal, final, settlement,
+                          [*deal.constraints(), *final.well_formed(), *settlement.constraints])
 
     # Replaying what the search found.
 

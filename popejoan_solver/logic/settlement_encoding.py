@@ -13,7 +13,26 @@ import z3
 from ..model.board import Compartment
 from ..model.errors import RulesError
 from ..model.table import Award, Taker, compile_rules
-from .encoding import FALSE, SymbolicDeal, SymbolicPosition, _and, _or
+from .encoding import FALSE, SymbolicDeal, SymbolicPosition, _and, _or, conj, neg
+
+ONE, ZERO = z3.IntVal(1), z3.IntVal(0)
+_INTS: dict[int, z3.ArithRef] = {}
+
+
+def _int(value: z3.ArithRef | int) -> z3.ArithRef:
+    """An integer term (a whole number as ``z3.IntVal``, made once)."""
+    if not isinstance(value, int):
+        return value
+    if value not in _INTS:
+        _INTS[value] = z3.IntVal(value)
+    return _INTS[value]
+
+
+def _ite(cond: z3.BoolRef, then: z3.ArithRef | int, other: z3.ArithRef | int) -> z3.ArithRef:
+    """``z3.If(cond, then, other)`` of integer terms, the same term through z3's C API (the
+    settlement is all integers: a term of another sort is an error here, as in z3.If)."""
+    ctx = cond.ctx
+    return z3.ArithRef(z3.Z3_mk_ite(ctx.ref(), cond.ast, _int(then).ast, _int(other).ast), ctx)
 
 
 def _sum(terms: list[z3.ArithRef]) -> z3.ArithRef:
@@ -21,7 +40,17 @@ def _sum(terms: list[z3.ArithRef]) -> z3.ArithRef:
 
 
 def _count(conditions: list[z3.BoolRef]) -> z3.ArithRef:
-    return _sum([z3.If(c, 1, 0) for c in conditions])
+    """How many of ``conditions`` hold: ``z3.Sum`` of ``z3.If(c, 1, 0)``, the same term built
+    through z3's C API (building the settlement's terms was most of its time)."""
+    if not conditions:
+        return z3.IntVal(0)
+    ctx = conditions[0].ctx
+    ref = ctx.ref()
+    ones = [z3.ArithRef(z3.Z3_mk_ite(ref, c.ast, ONE.ast, ZERO.ast), ctx) for c in conditions]
+    if len(ones) == 1:
+        return ones[0]
+    args = (z3.Ast * len(ones))(*[t.ast for t in ones])
+    return z3.ArithRef(z3.Z3_mk_add(ref, len(ones), args), ctx)
 
 
 class SymbolicSettlement:
@@ -37,6 +66,7 @@ class SymbolicSettlement:
         self.deal = deal
         self.final = final
         self.table = compile_rules(deal.semantics.rules)
+        self._played: dict[tuple[int, int], z3.BoolRef] = {}
         players = deal.players
         dressed = self.table.dressing(players)
         self.layout = dressed.layout
@@ -76,23 +106,26 @@ class SymbolicSettlement:
                 for c in Compartment}
         take[Compartment.GAME] = _or([take[Compartment.GAME], ends])
         n = deal.semantics.cards_per_player(deal.players)
-        award = _sum([z3.If(take[c], before[c], 0) for c in Compartment])
-        self.turnup_net = [z3.If(ends, -n, 0) for _ in range(deal.players - 1)]
-        self.turnup_net.append(award + z3.If(ends, n * (deal.players - 1), 0))
-        self.after_turnup = {c: z3.If(take[c], 0, before[c]) for c in Compartment}
+        award = _sum([_ite(take[c], before[c], 0) for c in Compartment])
+        self.turnup_net = [_ite(ends, -n, 0) for _ in range(deal.players - 1)]
+        self.turnup_net.append(award + _ite(ends, n * (deal.players - 1), 0))
+        self.after_turnup = {c: _ite(take[c], 0, before[c]) for c in Compartment}
 
     def _played_by(self, card: int, seat: int) -> z3.BoolRef:
         if card not in self.deal.dead:
             return FALSE
-        return z3.And(self.final.played[card], self.deal.hold[card, seat], self.deal_played)
+        if (card, seat) not in self._played:  # built once: the same term each time
+            self._played[card, seat] = conj(self.final.played[card], self.deal.hold[card, seat],
+                                            self.deal_played)
+        return self._played[card, seat]
 
     def _game(self) -> None:
         """Game goes to the player out."""
         amount = self.after_turnup[Compartment.GAME]
         for s in range(self.deal.players):
-            self.takes[s, Compartment.GAME] = z3.If(z3.And(self.winner[s], self.deal_played),
-                                                    amount, 0)
-        self.payout[Compartment.GAME] = z3.If(self.deal_played, amount, 0)
+            self.takes[s, Compartment.GAME] = _ite(conj(self.winner[s], self.deal_played),
+                                                   amount, 0)
+        self.payout[Compartment.GAME] = _ite(self.deal_played, amount, 0)
 
     def _award(self, trumps: int, award: Award) -> None:
         """One award of play, in force when ``trumps`` is trumps: what each seat takes of it
@@ -107,9 +140,9 @@ class SymbolicSettlement:
         all_played = _and([trump, self.deal_played] + [played.get(c, FALSE) for c in award.cards])
         if len(award.cards) == 1:
             for s in range(self.deal.players):
-                took = z3.And(trump, self._played_by(award.cards[0], s))
-                self.takes[s, comp] = self.takes[s, comp] + z3.If(took, amount, 0)
-            self.payout[comp] = self.payout[comp] + z3.If(all_played, amount, 0)
+                took = conj(trump, self._played_by(award.cards[0], s))
+                self.takes[s, comp] = self.takes[s, comp] + _ite(took, amount, 0)
+            self.payout[comp] = self.payout[comp] + _ite(all_played, amount, 0)
             return
         if len(award.cards) != 2:
             raise RulesError(f"the z3 settlement encodes awards of one or two cards, not "
@@ -118,22 +151,22 @@ class SymbolicSettlement:
         half = (amount + 1) / 2 if self.deal.semantics.halves_round_up else amount / 2
         whole_to, half_to = [], []
         for s in range(self.deal.players):
-            whole_to.append(z3.And(trump, self._played_by(high, s), self._played_by(low, s)))
+            whole_to.append(conj(trump, self._played_by(high, s), self._played_by(low, s)))
             mixed = z3.And(all_played, self._played_by(high, s) != self._played_by(low, s))
             half_to.append(mixed if award.taker is Taker.DIVIDED else FALSE)
-            self.takes[s, comp] = self.takes[s, comp] + z3.If(
-                whole_to[-1], amount, z3.If(half_to[-1], half, 0))
+            self.takes[s, comp] = self.takes[s, comp] + _ite(
+                whole_to[-1], amount, _ite(half_to[-1], half, 0))
         emptied_by_split = amount if self.deal.semantics.halves_round_up else 2 * half
-        self.payout[comp] = self.payout[comp] + z3.If(
-            _or(whole_to), amount, z3.If(_or(half_to), emptied_by_split, 0))
+        self.payout[comp] = self.payout[comp] + _ite(
+            _or(whole_to), amount, _ite(_or(half_to), emptied_by_split, 0))
 
     def _from_each(self, trump: z3.BoolRef, award: Award) -> None:
         """A single-card award paid by every other player to the card's player."""
         players = self.deal.players
-        took = [z3.And(trump, self._played_by(award.cards[0], s)) for s in range(players)]
+        took = [conj(trump, self._played_by(award.cards[0], s)) for s in range(players)]
         for s in range(players):
-            paid = _sum([z3.If(took[o], award.from_each, 0) for o in range(players) if o != s])
-            self.between[s] = (self.between[s] + z3.If(took[s], award.from_each * (players - 1), 0)
+            paid = _sum([_ite(took[o], award.from_each, 0) for o in range(players) if o != s])
+            self.between[s] = (self.between[s] + _ite(took[s], award.from_each * (players - 1), 0)
                                - paid)
 
     def _cards_left(self, name: str, abstract_counts: bool) -> None:
@@ -150,7 +183,7 @@ class SymbolicSettlement:
             self.constraints += [z3.Implies(self.winner[s], left[s] == 0)
                                  for s in range(players)]
         else:
-            left = [_count([z3.And(deal.hold[c, s], z3.Not(played[c])) for c in deal.cards])
+            left = [_count([conj(deal.hold[c, s], neg(played[c])) for c in deal.cards])
                     for s in range(players)]
         exempt_card = self.table.exempt_card
         pays = []

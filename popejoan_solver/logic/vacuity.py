@@ -19,7 +19,6 @@ import z3
 
 from .encoding import SymbolicDeal, SymbolicPosition, SymbolicStep
 from .prover import FinalCondition, ProofError, StepCondition, Workspace, check_sat
-from .settlement_encoding import SymbolicSettlement
 from .validation import validate_for_prove
 
 
@@ -106,12 +105,10 @@ class Guard:
 
     def _final_premise(self, players: int, premise: FinalCondition) -> bool:
         """The frame of :meth:`Workspace.check_final`, with a played deal and ``premise``."""
-        deal = SymbolicDeal(self.ws.semantics, players)
-        final = SymbolicPosition.fresh(deal, "end")
-        settlement = SymbolicSettlement(deal, final)
+        frame = self.ws.final_frame(players)
         solver = z3.Solver()
-        solver.add(*deal.constraints(), *final.well_formed(), *settlement.constraints,
-                   settlement.deal_played, premise(deal, final, settlement))
+        solver.add(*frame.constraints, frame.settlement.deal_played,
+                   premise(frame.deal, frame.final, frame.settlement))
         return bool(check_sat(solver) == z3.sat)
 
 

@@ -39,7 +39,18 @@ from ..model.deal import Deal
 from ..model.play import Position, Run
 from ..model.settlement import net, settle
 from ..model.table import ChoiceKind
-from .encoding import FALSE, SymbolicDeal, SymbolicPosition, SymbolicStep, _and, _or
+from .encoding import (
+    FALSE,
+    SymbolicDeal,
+    SymbolicPosition,
+    SymbolicStep,
+    _and,
+    _not,
+    _or,
+    conj,
+    mask_term,
+    read_mask,
+)
 from .prover import ProofError, check_sat
 from .semantics import PlaySemantics
 from .settlement_encoding import SymbolicSettlement
@@ -74,10 +85,6 @@ class ValidationReport:
                 f"{self.seconds:.1f} s")
 
 
-def _true(model: z3.ModelRef, term: z3.BoolRef) -> bool:
-    return bool(z3.is_true(model.eval(term, model_completion=True)))
-
-
 class _Checker:
     """One step and one settlement of the encoding, for one player count, evaluated with the
     deal, the position and the lead fixed (the definitions then have exactly one solution)."""
@@ -89,6 +96,10 @@ class _Checker:
         self.after = self.step.after()
         self.stops = {c: self.step.stop(c) for c in self.deal.cards}
         self.outs = [self.after.out(s) for s in range(players)]
+        # What _read reads from a model, one evaluation each.
+        self._read_terms = (mask_term(self.step.run), mask_term(self.stops),
+                            mask_term(dict(enumerate(self.outs))),
+                            mask_term(dict(enumerate(self.after.leader))))
         self.solver = z3.Solver()
         self.solver.add(*self.step.constraints)
         self.final = SymbolicPosition.fresh(self.deal, "end")
@@ -102,9 +113,9 @@ class _Checker:
         """``var`` or its negation (built once: building z3 terms is most of the time)."""
         if value:
             return var
-        key = var.get_id()
+        key = var.ast.value  # the node's address: z3 keeps one node per term
         if key not in self._negated:
-            self._negated[key] = z3.Not(var)
+            self._negated[key] = _not(var)
         return self._negated[key]
 
     def deal_literals(self, deal: Deal) -> list[z3.BoolRef]:
@@ -154,8 +165,10 @@ class _Checker:
         found = [self._read(model)]
         blocked: list[z3.BoolRef] = []
         while len(found) <= most:
-            ran = set(iter_mask(found[-1][0]))
-            blocked.append(z3.Or(*[self.step.run[c] != (c in ran) for c in self.deal.cards]))
+            # Some card is in the run that was not, or the other way round.
+            ran = found[-1][0]
+            blocked.append(_or([self._literal(self.step.run[c], not ran >> c & 1)
+                                for c in self.deal.cards]))
             _, another = check_sat_with(self.solver, [*fixed, *blocked])
             if another is None:
                 break
@@ -163,21 +176,18 @@ class _Checker:
         return set(found)
 
     def _read(self, model: z3.ModelRef) -> _Outcome:
-        cards = self.deal.cards
-        ran = sum(1 << c for c in cards if _true(model, self.step.run[c]))
-        stops = tuple(c for c in cards if _true(model, self.stops[c]))
-        out = tuple(s for s, term in enumerate(self.outs) if _true(model, term))
-        leads = tuple(s for s in range(self.deal.players) if _true(model, self.after.leader[s]))
-        return ran, stops, out, leads if not out else ()
+        ran, stops, out, leads = (read_mask(model, term) for term in self._read_terms)
+        return (ran, tuple(iter_mask(stops)), tuple(iter_mask(out)),
+                tuple(iter_mask(leads)) if not out else ())
 
-    def check_settlement(self, deal: Deal, deal_literals: list[z3.BoolRef], played: Mask,
-                         winner: int) -> None:
+    def check_settlement(self, deal: Deal, played: Mask, winner: int) -> None:
         """The encoding's settlement of a finished line equals the model's, seat by seat and
-        compartment by compartment (the board as dressed, nothing carried over)."""
+        compartment by compartment (the board as dressed, nothing carried over); ``deal`` is
+        asserted in the settler already."""
         expected = settle(deal, played, winner)
         fixed = [self._literal(self.final.played[c], bool(played >> c & 1))
                  for c in self.deal.cards]
-        _, model = check_sat_with(self.settler, [*deal_literals, *fixed])
+        _, model = check_sat_with(self.settler, fixed)
         if model is None:
             raise ValidationError(f"the encoding cannot settle a finished line: hands "
                                   f"{_hands(deal)}, played {format_cards(played)}")
@@ -218,15 +228,10 @@ def _outcomes_text(outcomes: set[_Outcome]) -> str:
 
 def check_sat_with(solver: z3.Solver, assumptions: list[z3.BoolRef],
                    ) -> tuple[z3.CheckSatResult, z3.ModelRef | None]:
-    """A check with ``assumptions`` added for it alone, and its model if satisfiable (Ctrl-C
-    stays an interrupt, :func:`check_sat`)."""
-    solver.push()
-    try:
-        solver.add(*assumptions)
-        result = check_sat(solver)
-        return result, solver.model() if result == z3.sat else None
-    finally:
-        solver.pop()
+    """A check with ``assumptions`` for it alone, and its model if satisfiable (Ctrl-C stays
+    an interrupt, :func:`check_sat`)."""
+    result = check_sat(solver, assumptions)
+    return result, solver.model() if result == z3.sat else None
 
 
 def _hands(deal: Deal) -> str:
@@ -281,12 +286,14 @@ def _validate(semantics: PlaySemantics,
             deal.players, _Checker(semantics, deal.players))
         literals = checker.deal_literals(deal)
         unplayed = deal.turnup == ends
-        if unplayed:
-            checker.check_settlement(deal, literals, 0, -1)
-        checker.solver.push()
-        checker.solver.add(*literals)
+        deal_fixed = conj(*literals)  # one term: z3 splits it (adding each cost more)
+        for solver in (checker.solver, checker.settler):  # the deal, for its positions
+            solver.push()
+            solver.add(deal_fixed)
         counts = [0, 0, 0, int(unplayed)]  # positions, leads, refused, settlements
         try:
+            if unplayed:
+                checker.check_settlement(deal, 0, -1)
             for position in positions:
                 counts[0] += 1
                 if not position.is_over:
@@ -294,10 +301,11 @@ def _validate(semantics: PlaySemantics,
                     counts[1] += compared
                     counts[2] += refused
                 elif not unplayed:
-                    checker.check_settlement(deal, literals, position.played, position.winner)
+                    checker.check_settlement(deal, position.played, position.winner)
                     counts[3] += 1
         finally:
             checker.solver.pop()
+            checker.settler.pop()
         report += ValidationReport(1, *counts)
     return replace(report, seconds=time.perf_counter() - start)
 

@@ -6,7 +6,7 @@ cards leave 44 for the players: four hands of eleven, the only equal split for 3
 The 44 cards were dealt one at a time in pack order (clubs, diamonds, hearts, spades; ace to
 king), the first to seat 3, so that eldest holds the 3♦ of Hoyle's example lead and the 4♦ to
 7♦ lie in other hands ("The player who chances to hold the four thereupon plays"). Hoyle does
-not name the turn-up; the king of clubs is used. See ``cases/hoyle-dead-hand.toml``.
+not name the turn-up; the king of clubs is used. See ``popejoan case hoyle-dead-hand``.
 """
 
 from __future__ import annotations

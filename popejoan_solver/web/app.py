@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from contextlib import asynccontextmanager
 from importlib.resources import files
+from pathlib import Path
 from typing import Any, Final
 
 import anyio
@@ -35,6 +37,9 @@ from .fairness import ClientKey
 from .guard import Guard
 from .limits import Limits
 from .scheduler import LaneName, Scheduler
+from .tables.hub import Hub, TableLimits
+from .tables.routes import TableRoutes
+from .tables.store import Store
 from .worker import Answer, json_bytes
 
 LIGHT_THREADS: Final = 4
@@ -194,7 +199,7 @@ async def _client_gone(request: Request, exc: Exception) -> Response:
     return Response(status_code=400)
 
 
-def _routes(server: _Server) -> list[Any]:
+def _routes(server: _Server, tables: TableRoutes) -> list[Any]:
     def job(name: str, lane: LaneName) -> Route:
         return Route(f"/api/{name}", server.job(name, lane), methods=["POST"])
 
@@ -208,26 +213,38 @@ def _routes(server: _Server) -> list[Any]:
         *(job(name, "study") for name in STUDY_JOBS),
         get("/api/deal", handlers.api_deal),
         get("/api/options", lambda query: handlers.api_options()),
+        *tables.routes(),
         Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
     ]
 
 
 def create_app(limits: Limits | None = None, *,
-               allowed_hosts: Iterable[str] = (TEST_CLIENT_HOST,)) -> Starlette:
+               allowed_hosts: Iterable[str] = (TEST_CLIENT_HOST,), data: Path | None = None,
+               table_limits: TableLimits | None = None) -> Starlette:
     """The application under ``limits`` (default: the server's, docs/contract.md), answering
-    requests whose ``Host`` is an IP address, ``localhost`` or one of ``allowed_hosts``.
-    ``app.state.scheduler.close()`` stops its worker processes (started at the first request
-    of each lane)."""
+    requests whose ``Host`` is an IP address, ``localhost`` or one of ``allowed_hosts``; its
+    tables are kept in the folder ``data`` (None: in memory only). ``app.state.scheduler
+    .close()`` stops its worker processes (started at the first request of each lane),
+    ``app.state.hub.close()`` its tables' drivers and database."""
     limits = limits or Limits()
     scheduler = Scheduler(limits, limits.study_workers or usable_cores(),
                           preload=(handlers.__name__,))
     server = _Server(limits, scheduler)
-    app = Starlette(routes=_routes(server), exception_handlers={
+    hub = Hub(Store(data), scheduler, table_limits)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.start()  # the bots of the tables stored go on playing at once
+        yield
+
+    app = Starlette(routes=_routes(server, TableRoutes(hub)), lifespan=lifespan,
+                    exception_handlers={
         PopeJoanError: _bad_input,
         HTTPException: _http_error,
         SlowBodyError: _slow_body,
         ClientDisconnect: _client_gone,
     }, middleware=[Middleware(Guard, allowed_hosts=allowed_hosts, limit=limits.requests)])
     app.state.scheduler = scheduler
+    app.state.hub = hub
     app.state.limits = limits
     return app

@@ -124,6 +124,9 @@ class Guard:
         if refusal is not None:
             await _answer(send_with_headers, *refusal)
             return
+        if is_stream(scope):  # held for as long as a page is open: bounded by the tables
+            await self.app(scope, receive, send_with_headers)
+            return
         with self._lock:
             full = self._held >= self.limit
             self._held += 0 if full else 1
@@ -159,6 +162,13 @@ class Guard:
             return 403, (f"a request from another site ({clip(origin or 'cross-site')}) is "
                          "refused: the web table answers its own page only")
         return None
+
+
+def is_stream(scope: Scope) -> bool:
+    """Whether the request is a table's live stream (``GET /api/tables/ID/events``)."""
+    path = str(scope.get("path", ""))
+    return scope["method"] == "GET" and path.startswith("/api/tables/") and \
+        path.endswith("/events")
 
 
 async def _answer(send: Send, status: int, message: str,

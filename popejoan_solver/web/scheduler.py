@@ -111,6 +111,11 @@ class Lane:
             if not self._queue.remove(item):
                 item.gone.set()
 
+    def waiting(self) -> int:
+        """The requests waiting for a worker now."""
+        with self._lock:
+            return self._queue.size
+
     def pids(self) -> list[int]:
         with self._lock:
             return [w.pid for w in self._workers if w is not None and w.pid is not None]
@@ -279,6 +284,10 @@ class Scheduler:
         except asyncio.CancelledError:
             chosen.abandon(item)
             raise
+
+    def waiting(self) -> int:
+        """The requests waiting for a worker now, in every lane."""
+        return sum(lane.waiting() for lane in self._lanes.values())
 
     def pids(self) -> list[int]:
         """The worker processes running now."""

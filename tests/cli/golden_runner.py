@@ -20,6 +20,7 @@ from popejoan_solver.cli import main
 SECONDS = re.compile(r"\b\d+\.\d+ ?s\b")
 RATE = re.compile(r"\(\d+\.\d+ [a-z-]+/s\)")
 STATS_LINE = re.compile(r"^\d+ nodes, .* engine.*$", re.MULTILINE)
+REPO = Path(__file__).resolve().parents[2]
 VOLATILE_JSON_KEYS = frozenset({"seconds", "nodes", "core", "threads", "elapsed",
                                 "median_seconds", "mean_seconds", "worst_seconds"})
 
@@ -48,7 +49,7 @@ def _mask_json(data: object) -> object:
 
 def mask(text: str, tmp: Path) -> str:
     """The text with what varies between runs replaced by fixed marks."""
-    text = text.replace(str(tmp), "<TMP>")
+    text = text.replace(str(tmp), "<TMP>").replace(str(REPO), "<REPO>")
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
         try:
@@ -70,5 +71,6 @@ def run(argv: Sequence[str], tmp: Path, stdin: bytes | None = None) -> str:
             status = main(args)
         except SystemExit as exc:  # --help, --version
             status = int(exc.code or 0)
-    return (f"$ popejoan {' '.join(argv)}\nstatus: {status}\n"
+    shown = " ".join(argv).replace(str(REPO), "<REPO>")
+    return (f"$ popejoan {shown}\nstatus: {status}\n"
             f"--- stdout\n{mask(out.getvalue(), tmp)}--- stderr\n{mask(err.getvalue(), tmp)}")

@@ -1,0 +1,309 @@
+"""The tables a server holds: made, found by id and token, played, watched, stored, expired.
+
+Each table lives in memory as its :class:`~.session.Session` and is written to the
+:class:`~.store.Store` as it goes: every decision accepted is committed before anyone is told
+of it. A task per table (on the server's event loop) drives it: a bot's turn is computed in a
+worker process of the game's lane (never behind study), after the table's pace; a person out of
+time has a bot decide for that turn; between deals, the table waits for its people to be ready.
+Anyone waiting on the table (a seat's or a watcher's stream) is woken at each change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import sys
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ...analysis.referee import RecordReplay, replay
+from ...model.errors import clip
+from ...model.play import Choice
+from ..scheduler import Scheduler
+from .decide import decide
+from .session import By, Event, EventKind, Session
+from .session import replay as replay_session
+from .spec import DEFAULT_BOT, PERSON, TableError, TableSpec
+from .store import Store
+from .views import answer_for
+
+TOKEN_BYTES: Final = 16
+_TOKEN: Final = re.compile(r"[0-9a-f]{32}")
+_TABLE_ID: Final = re.compile(r"[0-9a-f]{24}")
+KEEPALIVE_SECONDS: Final = 15.0
+CHOICE_PACE: Final = 0.3
+"""A bot's choice inside a run waits at most this long (the run is already on screen)."""
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    """How many tables a server holds, how long an idle one is kept, how many streams."""
+
+    tables: int = 64
+    idle_seconds: float = 24 * 3600.0
+    streams_per_table: int = 32
+    streams: int = 256
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Live:
+    """A table in memory: its session, its seats' token hashes, and who waits on it."""
+
+    def __init__(self, table_id: str, session: Session, tokens: tuple[str | None, ...],
+                 touched: float) -> None:
+        self.id = table_id
+        self.session = session
+        self.tokens = tokens
+        self.touched = touched
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Event()
+        self.turn_started = time.monotonic()
+        self.streams = 0
+        self.task: asyncio.Task[None] | None = None
+        self._result: tuple[int, RecordReplay] | None = None
+        self.grades: dict[int, Any] = {}
+
+    @property
+    def version(self) -> int:
+        return len(self.session.events)
+
+    def bump(self) -> None:
+        """Wake everyone waiting: the table moved on."""
+        self.turn_started = time.monotonic()
+        self.touched = time.time()
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    def result(self) -> RecordReplay:
+        """The referee's replay of the finished deals (kept until the next one finishes)."""
+        done = len(self.session.done)
+        if self._result is None or self._result[0] != done:
+            self._result = (done, replay(self.session.record()) if done else _empty(self))
+        return self._result[1]
+
+    def deadline(self) -> float | None:
+        """Seconds left for the decision a person owes, when the table has a time limit."""
+        spec = self.session.spec
+        if spec.turn_seconds is None:
+            return None
+        turn = self.session.turn()
+        people = ([turn.player] if turn is not None else list(self.session.waiting_for()))
+        if not any(spec.seats[p] == PERSON for p in people):
+            return None
+        return round(max(0.0, spec.turn_seconds - (time.monotonic() - self.turn_started)), 1)
+
+    def player_of(self, authorization: str | None) -> int | None:
+        """The player a ``Bearer`` token names (None: no token, a watcher); 403 for a token
+        that is no seat's. Compared in constant time."""
+        if authorization is None:
+            return None
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not _TOKEN.fullmatch(token.strip()):
+            raise TableError("the token is not a seat's of this table", 403)
+        given = _hash(token.strip())
+        found = None
+        for player, stored in enumerate(self.tokens):
+            if stored is not None and hmac.compare_digest(given, stored):
+                found = player
+        if found is None:
+            raise TableError("the token is not a seat's of this table", 403)
+        return found
+
+    def answer(self, player: int | None, with_knowledge: bool = False) -> dict[str, Any]:
+        return answer_for(self.session, player, self.result(), self.deadline(), with_knowledge)
+
+
+def _empty(live: Live) -> RecordReplay:
+    from ...model.record import Record
+
+    spec = live.session.spec
+    return RecordReplay(Record(spec.rules, (), (), ("",) * spec.players), (), (), None)
+
+
+class Hub:
+    """Every table of the server."""
+
+    def __init__(self, store: Store, scheduler: Scheduler,
+                 limits: TableLimits | None = None) -> None:
+        self.store = store
+        self.scheduler = scheduler
+        self.limits = limits or TableLimits()
+        self.tables: dict[str, Live] = {}
+        self.streams = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        for stored in store.load():
+            session = replay_session(stored.spec, list(stored.events))
+            self.tables[stored.id] = Live(stored.id, session, stored.tokens, stored.touched)
+
+    # ------------------------------------------------------------------ the tables
+
+    def start(self) -> None:
+        """Start the tables' drivers on the running loop (again, if the loop changed)."""
+        loop = asyncio.get_running_loop()
+        if self._loop is loop:
+            return
+        self._loop = loop
+        for live in self.tables.values():
+            live.lock, live.changed = asyncio.Lock(), asyncio.Event()
+            live.task = loop.create_task(self._drive(live))
+        self._sweeper = loop.create_task(self._sweep())
+
+    def find(self, table_id: str) -> Live:
+        self.start()
+        live = self.tables.get(table_id) if _TABLE_ID.fullmatch(table_id) else None
+        if live is None:
+            raise TableError(f"no table {clip(table_id)!r} (it may have expired)", 404)
+        return live
+
+    def create(self, spec: TableSpec) -> tuple[str, list[tuple[int, str]]]:
+        """A new table: its id and each person's (player, token)."""
+        self.start()
+        self._expire()
+        if len(self.tables) >= self.limits.tables:
+            raise TableError(f"the server holds {self.limits.tables} tables already (its "
+                             "limit): finish or leave one, or ask again later", 503)
+        table_id = secrets.token_hex(12)
+        tokens = [secrets.token_hex(TOKEN_BYTES) if kind == PERSON else None
+                  for kind in spec.seats]
+        hashes = tuple(None if t is None else _hash(t) for t in tokens)
+        self.store.create(table_id, spec, hashes)
+        live = Live(table_id, Session(spec), hashes, time.time())
+        self.tables[table_id] = live
+        assert self._loop is not None
+        live.task = self._loop.create_task(self._drive(live))
+        return table_id, [(p, t) for p, t in enumerate(tokens) if t is not None]
+
+    async def apply(self, live: Live, event: Event, version: int | None = None) -> bool:
+        """Accept ``event`` (stored before this returns); False when the table moved on since
+        ``version`` (a bot's answer come too late). Raises :class:`TableError`."""
+        async with live.lock:
+            if version is not None and live.version != version:
+                return False
+            live.session.apply(event)
+            try:
+                self.store.append(live.id, live.version - 1, event)
+            except Exception:
+                live.session = replay_session(live.session.spec, live.session.events[:-1])
+                raise
+            live.bump()
+        return True
+
+    # ------------------------------------------------------------------ the drivers
+
+    async def _drive(self, live: Live) -> None:
+        """Play the table's bots, time its people out, until the session is over."""
+        with contextlib.suppress(asyncio.CancelledError):
+            while live.session.phase != "over":
+                await self._step(live)
+
+    async def _step(self, live: Live) -> None:
+        session, version = live.session, live.version
+        spec = session.spec
+        turn = session.turn()
+        changed = live.changed
+        if turn is not None and spec.seats[turn.player] != PERSON:
+            await asyncio.sleep(spec.pace if turn.kind == "lead" else min(spec.pace,
+                                                                           CHOICE_PACE))
+            await self._bot_turn(live, version, spec.seats[turn.player], By.BOT)
+            return
+        deadline = live.deadline()
+        try:
+            await asyncio.wait_for(changed.wait(), deadline)
+            return
+        except TimeoutError:
+            pass
+        if turn is not None:
+            await self._bot_turn(live, version, DEFAULT_BOT, By.TIMEOUT)
+            return
+        for player in session.waiting_for():
+            await self.apply(live, Event(EventKind.READY, player, 0, By.TIMEOUT),
+                             live.version)
+
+    async def _bot_turn(self, live: Live, version: int, spec: str, by: By) -> None:
+        session = live.session
+        turn = session.turn()
+        assert turn is not None
+        seat = session.seat_of(turn.player)
+        node = session.node
+        chooser = node.chooser if isinstance(node, Choice) else seat
+        args = (spec, session.deal, tuple(session.runs), session.lead, session.path,
+                session.spec.seed, str(session.index), session.decisions(chooser))
+        answer = await self.scheduler.run("play", (f"table:{live.id}", ""), decide, args)
+        if answer.status == 200:
+            value = answer.extra
+        else:  # busy or broken: the simplest bot decides rather than the table stalling
+            print(f"warning: table {live.id[:6]}: bot {clip(spec)} did not answer "
+                  f"({answer.status}); the lowest card is played", file=sys.stderr)
+            value = decide("lowest", *args[1:]).extra
+        kind = EventKind.LEAD if turn.kind == "lead" else EventKind.CHOOSE
+        await self.apply(live, Event(kind, turn.player, value, by), version)
+
+    # ------------------------------------------------------------------ watching
+
+    async def watch(self, live: Live, player: int | None) -> AsyncIterator[bytes]:
+        """A stream of the table's state for ``player`` (None: a watcher), one server-sent
+        event at each change (its ``id`` the table's version), a comment now and then."""
+        if live.streams >= self.limits.streams_per_table or \
+                self.streams >= self.limits.streams:
+            raise TableError("too many streams are open on this server: close another page, "
+                             "or ask again later", 503)
+        live.streams += 1
+        self.streams += 1
+        try:
+            sent = -1
+            while True:
+                changed = live.changed
+                if live.version != sent:
+                    async with live.lock:
+                        sent = live.version
+                        body = json.dumps(live.answer(player), ensure_ascii=False,
+                                          separators=(",", ":")).encode()  # one line
+                    yield b"id: %d\ndata: %s\n\n" % (sent, body)
+                    continue
+                try:
+                    await asyncio.wait_for(changed.wait(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield b": still here\n\n"
+                if live.id not in self.tables:
+                    return
+        finally:
+            live.streams -= 1
+            self.streams -= 1
+
+    # ------------------------------------------------------------------ expiry
+
+    def _expire(self) -> None:
+        """Forget the tables idle past the limit (memory and store)."""
+        now = time.time()
+        for table_id, live in list(self.tables.items()):
+            if now - live.touched > self.limits.idle_seconds:
+                del self.tables[table_id]
+                if live.task is not None:
+                    live.task.cancel()
+                live.changed.set()
+                self.store.delete(table_id)
+
+    async def _sweep(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                await asyncio.sleep(min(60.0, self.limits.idle_seconds / 2))
+                self._expire()
+
+    def close(self) -> None:
+        for live in self.tables.values():
+            if live.task is not None:
+                live.task.cancel()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        self.store.close()

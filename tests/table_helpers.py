@@ -1,0 +1,93 @@
+"""Helpers for the tables' tests: a client per seat, and the secrecy scan of an answer.
+
+The scan finds every card named in an answer's text (``3C``, ``TD`` as the API writes them,
+and in words, "seven of diamonds", as the page says them) and compares them with what the
+seat can know, read from the true deal through ``popejoan_solver.seat`` (its own hand, the
+cards played, the turn-up where shown, and the cards whose place its knowledge fixes); a
+watcher may know only the cards played and the turn-up.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from popejoan_solver.model.cards import Mask, card_name, iter_mask, parse_card
+from popejoan_solver.model.play import Choice
+from popejoan_solver.model.table import compile_rules
+from popejoan_solver.seat import knowledge, knowledge_at_choice
+
+RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "jack", "queen", "king")
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+_CODE = re.compile(r"(?<![0-9A-Za-z])([A2-9TJQK][CDHS])(?![0-9A-Za-z])")
+_WORDS = re.compile(rf"\b({'|'.join(RANKS)}) of ({'|'.join(SUITS)})\b", re.IGNORECASE)
+
+
+def cards_named(text: str) -> set[int]:
+    """Every card an answer's text names, by code or in words."""
+    found = {parse_card(code) for code in _CODE.findall(text)}
+    for rank, suit in _WORDS.findall(text):
+        found.add(SUITS.index(suit.lower()) * 13 + RANKS.index(rank.lower()))
+    return found
+
+
+def may_know(session: Any, player: int | None) -> Mask:
+    """The cards ``player`` (from 0; None: a watcher) may see named in the deal under way."""
+    deal = session.deal
+    played = 0
+    for _, card, _ in session.public_plays():
+        played |= 1 << card
+    if compile_rules(deal.rules).turns_up:
+        played |= 1 << deal.turnup
+    node = session.node
+    if player is None:  # at a choice, all know who holds its card (the table waits for it)
+        point = compile_rules(deal.rules).choice(node.kind) if isinstance(node, Choice) else None
+        return played | (1 << point.card if point is not None else 0)
+    seat = session.seat_of(player)
+    k = (knowledge_at_choice(deal, seat, tuple(session.runs), session.lead, node)
+         if isinstance(node, Choice) else knowledge(deal, seat, tuple(session.runs)))
+    known = k.own | k.known_dead | played
+    for mask in k.known_held:
+        known |= mask
+    return known
+
+
+class LeakError(AssertionError):
+    """An answer named a card its asker cannot know."""
+
+
+def scan(text: str, session: Any, player: int | None, where: str) -> None:
+    """Raise :class:`LeakError` if ``text`` names a card outside what ``player`` may know."""
+    leaked = cards_named(text) - set(iter_mask(may_know(session, player)))
+    if leaked:
+        who = "the watcher" if player is None else f"seat {player + 1}"
+        raise LeakError(f"{where}: the answer to {who} names "
+                   f"{' '.join(sorted(card_name(c) for c in leaked))}")
+
+
+def auth(token: str | None) -> dict[str, str]:
+    return {} if token is None else {"Authorization": f"Bearer {token}"}
+
+
+def create(client: TestClient, **spec: Any) -> tuple[str, dict[int, str]]:
+    """A table: its id and the people's tokens by player (from 1)."""
+    answer = client.post("/api/tables", json={"pace": 0, **spec})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    return data["table"], {seat["seat"]: seat["token"] for seat in data["seats"]}
+
+
+def wait_for(client: TestClient, table: str, test: Any, seconds: float = 60) -> dict[str, Any]:
+    """The watcher's state once ``test(state)`` holds (bots play meanwhile)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        state = client.get(f"/api/tables/{table}").json()
+        if test(state):
+            return state
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the table did not get there in {seconds} s: {state}")
+        time.sleep(0.02)
