@@ -80,6 +80,17 @@ def _simple(cls: Callable[..., Bot]) -> Callable[[str, Mapping[str, str], int], 
 
 
 def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
+    """``pimc``: sampled deals, each solved double dummy."""
+    return _sampler(spec, options, deferred=False)
+
+
+def _epimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
+    """``epimc``: ``pimc`` with the seat's next lead deferred to its information set."""
+    return _sampler(spec, options, deferred=True)
+
+
+def _sampler(spec: str, options: Mapping[str, str], deferred: bool) -> Bot:
+    """A sampling bot from its options, each checked (a mistake names ``spec``)."""
     from .pimc import PimcBot
     from .values import MODELS
     model = options.get("model", "paranoid")
@@ -98,7 +109,7 @@ def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
         raise BotError(f"bot {clip(spec)!r}: clock is wall or cpu, not {clip(clock)!r}")
     bot = PimcBot(spec, peek, samples, model, seconds, sees=_sees(options, spec),
                   infer=infer, pool=pool, clock=clock)
-    if spec.strip().lower().startswith("epimc"):
+    if deferred:
         from dataclasses import asdict
 
         from .deferred import EpimcBot
@@ -128,12 +139,10 @@ def _sees(options: Mapping[str, str], spec: str) -> str | None:
 
 
 def _strong(spec: str, options: Mapping[str, str], seed: int) -> Bot:
-    """:data:`STRONG` under the name ``strong`` (its ``time=S`` and ``peek`` added)."""
-    from dataclasses import replace
-
+    """:data:`STRONG` under the name ``strong`` (its ``time=S``, ``clock`` and ``peek``
+    added; a mistake in them names the spec as given)."""
     name, defaults = parse_spec(STRONG)
-    bot = _factories()[name][0](STRONG, {**defaults, **options}, seed)
-    return replace(bot, name=spec)  # type: ignore[type-var]
+    return _factories()[name][0](spec, {**defaults, **options}, seed)
 
 
 def _ismcts(spec: str, options: Mapping[str, str], seed: int) -> Bot:
@@ -160,7 +169,7 @@ def _factories() -> dict[str, tuple[Callable[[str, Mapping[str, str], int], Bot]
             "strong": (_strong, ("time", "clock", "peek")),
             "pimc": (_pimc, ("samples", "model", "time", "clock", "peek", "sees", "infer",
                              "pool")),
-            "epimc": (_pimc, ("samples", "time", "clock", "peek", "infer", "pool", "top")),
+            "epimc": (_epimc, ("samples", "time", "clock", "peek", "infer", "pool", "top")),
             "ismcts": (_ismcts, ())}
 
 
