@@ -157,7 +157,7 @@ def test_resume_after_kill_9(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bots", "hoyle,alphazero"], "unknown bot"),
-    (["--bots", "hoyle,hoyle"], "twice"),
+    (["--bots", "hoyle,,random"], "empty spec"),
     (["--bots", "pimc:samples=0"], "samples"),
     (["--bots", "hoyle", "--players", "9"], "--players"),
     (["--bots", "hoyle", "--session", "4", "--deals", "6"], "whole number of sessions"),

@@ -24,6 +24,7 @@ below one taken out of the pack is a known stop too).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Collection
 
@@ -37,12 +38,17 @@ FALLBACK = "lowest legal"
 """When no maxim names a legal lead (a lead rule ruled them all out)."""
 
 
+@functools.lru_cache(maxsize=16)
+def _suits(suit_order: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
+    """Each suit's cards bottom first (worked out once per order: every maxim asks)."""
+    return tuple(tuple(make_card(suit, r) for r in suit_order) for suit in range(4))
+
+
 def _runs(rules: Ruleset, hand: Mask, max_gap: int) -> list[list[Card]]:
     """Runs of the hand's cards per suit, bottom first, with at most ``max_gap`` missing
     between neighbours."""
     found = []
-    for suit in range(4):
-        cards = [make_card(suit, r) for r in rules.suit_order]
+    for cards in _suits(tuple(rules.suit_order)):
         mine = [i for i, c in enumerate(cards) if hand >> c & 1]
         current: list[int] = []
         for i in mine:

@@ -33,6 +33,7 @@ from ..model.settlement import (
 from ..seat import Knowledge, knowledge, knowledge_at_choice
 from ..seat.inference import common_prefix
 from .base import Bot, BotError, ChoiceRequest, LeadRequest
+from .sight import revealed_cards, sight_of
 
 
 @dataclass(frozen=True)
@@ -91,9 +92,12 @@ class _Table:
         self.views = [deal.with_rules(peek_rules(deal.rules))
                       if seat == dealer and bots[seat].peeks else deal
                       for seat in range(deal.players)]
+        self.revealed = [revealed_cards(deal, seat + 1, sight_of(bots[seat]))
+                         for seat in range(deal.players)]
 
     def knows(self, seat: int) -> Knowledge:
-        return knowledge(self.views[seat], seat, tuple(self.line))
+        return knowledge(self.views[seat], seat, tuple(self.line),
+                         revealed=self.revealed[seat])
 
     def rng(self, seat: int) -> random.Random:
         self.counts[seat] += 1
@@ -117,7 +121,8 @@ class _Table:
             bot = self.bots[tree.chooser]
             truth = position_deal(self.deal, position, board) if bot.sees_all else None
             view = knowledge_at_choice(self.views[tree.chooser], tree.chooser,
-                                       tuple(self.line), lead, tree)
+                                       tuple(self.line), lead, tree,
+                                       revealed=self.revealed[tree.chooser])
             request = ChoiceRequest(view, tree.kind, lead,
                                     common_prefix(tree), len(tree.options),
                                     self.rng(tree.chooser), truth)

@@ -46,6 +46,18 @@ def drawn_deals(knowledge: Knowledge, samples: int, seed: int,
         yield from sample_deals(knowledge, min(BATCH, samples - first), seed + batch)
 
 
+def decision_deals(knowledge: Knowledge, samples: int, seed: int, timed: bool,
+                   infer: str | None, pool: int = 1) -> Iterator[tuple[Deal, float]]:
+    """The deals a decision values with their weights: uniform draws (:func:`drawn_deals`),
+    each of weight 1, or with ``infer`` weighed by the posterior under that opponent model
+    (``bots.inferring``)."""
+    drawn = drawn_deals(knowledge, samples, seed, timed)
+    if infer is None:
+        return ((deal, 1.0) for deal in drawn)
+    from .inferring import weighted_deals
+    return weighted_deals(knowledge, drawn, samples, seed, infer, pool)
+
+
 @dataclass(frozen=True)
 class PimcBot(BotInfo):
     """Sampling bot: ``samples`` deals a decision (``time``, when set, stops drawing and
@@ -57,6 +69,21 @@ class PimcBot(BotInfo):
     seconds: float | None = None
     guesses: str = DEFAULT_GUESSES
     """Where each lead's search starts (``advice.valuer.GUESSES``): changes no decision."""
+    sees: str | None = None
+    """Partial sight for measurement (``bots.sight``): ``dead`` or ``hands``; None: fair."""
+    infer: str | None = None
+    """An opponent model (``advice.opponents``): each deal weighed by the posterior it gives
+    the other players' leads; None: every deal alike."""
+    pool: int = 1
+    """With ``infer``: deals weighed per deal solved (``bots.inferring``; 1: the solved deals
+    themselves are weighed)."""
+    clock: str = "wall"
+    """What ``time`` counts: wall-clock seconds, or the process's processor seconds
+    (``cpu``), which a machine shared with other work does not stretch."""
+
+    def now(self) -> float:
+        """The clock ``time`` is measured on."""
+        return time.process_time() if self.clock == "cpu" else time.perf_counter()
 
     def lead(self, request: LeadRequest) -> Card:
         if len(request.legal) == 1:
@@ -64,25 +91,25 @@ class PimcBot(BotInfo):
         totals = self.lead_totals(request)
         return max(request.legal, key=lambda c: (totals[c], -request.legal.index(c)))
 
-    def lead_totals(self, request: LeadRequest) -> dict[Card, int]:
-        """Each lead's value summed over the decision's deals (what :meth:`lead` maximises;
-        draws from ``request.rng``)."""
+    def lead_totals(self, request: LeadRequest) -> dict[Card, float]:
+        """Each lead's value summed over the decision's deals, each deal by its weight (what
+        :meth:`lead` maximises; draws from ``request.rng``)."""
         return off_main_thread(lambda stop: self._totals(request, stop),
                                helper=self.model == "paranoid")
 
-    def _totals(self, request: LeadRequest, stop: threading.Event) -> dict[Card, int]:
-        started = time.perf_counter()
-        deals = drawn_deals(request.knowledge, self.samples, request.rng.getrandbits(62),
-                            self.seconds is not None)
+    def _totals(self, request: LeadRequest, stop: threading.Event) -> dict[Card, float]:
+        started = self.now()
+        deals = decision_deals(request.knowledge, self.samples, request.rng.getrandbits(62),
+                               self.seconds is not None, self.infer, self.pool)
         value = self.valuer()
-        totals: dict[Card, int] = defaultdict(int)
-        for deal in deals:
+        totals: dict[Card, float] = defaultdict(float)
+        for deal, weight in deals:
             if stop.is_set():
                 break
             found = value(deal)  # None: max^n passed its limit, the deal is skipped
             for card, v in zip(found.cards, found.values, strict=True) if found else ():
-                totals[card] += v
-            if self.seconds is not None and time.perf_counter() - started > self.seconds:
+                totals[card] += weight * v
+            if self.seconds is not None and self.now() - started > self.seconds:
                 break
         return totals
 
@@ -96,19 +123,20 @@ class PimcBot(BotInfo):
                                helper=self.model == "paranoid")
 
     def _choose(self, request: ChoiceRequest, stop: threading.Event) -> int:
-        deals = sample_deals(request.knowledge, self.samples, request.rng.getrandbits(62))
+        deals = decision_deals(request.knowledge, self.samples, request.rng.getrandbits(62),
+                               False, self.infer, self.pool)
         score = cached(lambda deal: option_scores(deal, request.lead, request.cards,
                                                   request.knowledge.seat, self.model))
-        totals = [0] * request.options
+        totals = [0.0] * request.options
         seen = 0
-        for deal in deals:
+        for deal, weight in deals:
             if stop.is_set():
                 break
             scores = score(deal)
             if scores is None:  # this sample's run goes another way (or max^n's limit)
                 continue
             seen += 1
-            totals = [t + s for t, s in zip(totals, scores, strict=True)]
+            totals = [t + weight * s for t, s in zip(totals, scores, strict=True)]
         if not seen:
             return request.options - 1
         return max(range(request.options), key=lambda i: (totals[i], -i))

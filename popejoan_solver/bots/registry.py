@@ -11,13 +11,19 @@ from typing import Final
 from ..model.errors import clip
 from .base import Bot, BotError
 
-BOTS: Final = ("random", "lowest", "hoyle", "pimc", "cheat", "ismcts")
+BOTS: Final = ("random", "lowest", "hoyle", "pimc", "epimc", "strong", "cheat", "ismcts")
 """Every bot name, the ceiling (``cheat``) and OpenSpiel's ``ismcts`` included."""
 
 FLAGS: Final = ("peek",)
 """Options that may be written bare (meaning yes)."""
 
+STRONG: Final = "epimc:samples=32"
+"""What ``strong`` is: the strongest fair bot by the matches of docs/studies/bots.md (the
+default opponent of ``popejoan play`` and of the web table)."""
+
 MAX_SAMPLES: Final = 10_000
+MAX_POOL: Final = 64
+MAX_TOP: Final = 13
 MAX_BOTS: Final = 16
 
 
@@ -73,6 +79,17 @@ def _simple(cls: Callable[..., Bot]) -> Callable[[str, Mapping[str, str], int], 
 
 
 def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
+    """``pimc``: sampled deals, each solved double dummy."""
+    return _sampler(spec, options, deferred=False)
+
+
+def _epimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
+    """``epimc``: ``pimc`` with the seat's next lead deferred to its information set."""
+    return _sampler(spec, options, deferred=True)
+
+
+def _sampler(spec: str, options: Mapping[str, str], deferred: bool) -> Bot:
+    """A sampling bot from its options, each checked (a mistake names ``spec``)."""
     from ..advice.values import MODELS
     from .pimc import PimcBot
     model = options.get("model", "paranoid")
@@ -82,7 +99,49 @@ def _pimc(spec: str, options: Mapping[str, str], seed: int) -> Bot:
     samples = _count(options.get("samples", "32"), "samples", spec, MAX_SAMPLES)
     seconds = _seconds(options["time"], "time", spec) if "time" in options else None
     peek = _flag(options["peek"], "peek", spec) if "peek" in options else False
-    return PimcBot(spec, peek, samples, model, seconds)
+    infer = _infer(options, spec)
+    pool = _count(options.get("pool", "1"), "pool", spec, MAX_POOL)
+    if "pool" in options and infer is None:
+        raise BotError(f"bot {clip(spec)!r}: pool weighs deals for infer=MODEL, given none")
+    clock = options.get("clock", "wall")
+    if clock not in ("wall", "cpu"):
+        raise BotError(f"bot {clip(spec)!r}: clock is wall or cpu, not {clip(clock)!r}")
+    bot = PimcBot(spec, peek, samples, model, seconds, sees=_sees(options, spec),
+                  infer=infer, pool=pool, clock=clock)
+    if deferred:
+        from dataclasses import asdict
+
+        from .deferred import EpimcBot
+        top = _count(options.get("top", "3"), "top", spec, MAX_TOP)
+        return EpimcBot(**asdict(bot), top=top)
+    return bot
+
+
+def _infer(options: Mapping[str, str], spec: str) -> str | None:
+    from ..advice.opponents import ModelError, make_model
+    infer = options.get("infer")
+    if infer is None:
+        return None
+    try:
+        return make_model(infer).name
+    except ModelError as exc:
+        raise BotError(f"bot {clip(spec)!r}: {exc}") from None
+
+
+def _sees(options: Mapping[str, str], spec: str) -> str | None:
+    from .sight import SIGHTS
+    sees = options.get("sees")
+    if sees is not None and sees not in SIGHTS:
+        raise BotError(f"bot {clip(spec)!r}: sees is one of {', '.join(SIGHTS)}, not "
+                       f"{clip(sees)!r}")
+    return sees
+
+
+def _strong(spec: str, options: Mapping[str, str], seed: int) -> Bot:
+    """:data:`STRONG` under the name ``strong`` (its ``time=S``, ``clock`` and ``peek``
+    added; a mistake in them names the spec as given)."""
+    name, defaults = parse_spec(STRONG)
+    return _factories()[name][0](spec, {**defaults, **options}, seed)
 
 
 def _ismcts(spec: str, options: Mapping[str, str], seed: int) -> Bot:
@@ -105,7 +164,10 @@ def _factories() -> dict[str, tuple[Callable[[str, Mapping[str, str], int], Bot]
             "lowest": (_simple(LowestBot), ("peek",)),
             "hoyle": (_simple(HoyleBot), ("peek",)),
             "cheat": (_simple(CheatBot), ()),
-            "pimc": (_pimc, ("samples", "model", "time", "peek")),
+            "strong": (_strong, ("time", "clock", "peek")),
+            "pimc": (_pimc, ("samples", "model", "time", "clock", "peek", "sees", "infer",
+                             "pool")),
+            "epimc": (_epimc, ("samples", "time", "clock", "peek", "infer", "pool", "top")),
             "ismcts": (_ismcts, ())}
 
 
@@ -125,8 +187,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 def split_bots(text: str, *, unique: bool = True) -> list[str]:
     """``--bots``: specs separated by commas, where an option (``key=value``, or a bare flag
     such as ``peek``) belongs to the bot before it (``pimc:samples=16,peek,hoyle`` is two
-    bots). ``unique``: a match's bots are its contestants, each named once; ``play``'s are
-    the other seats, where one kind may sit twice."""
+    bots). ``unique``: each bot named once; otherwise a bot may be named again (``pimc,random,
+    random,random``: one ``pimc`` against three ``random``), and every copy takes the first
+    copy's spelling, so that standings group the copies by one name."""
     specs: list[str] = []
     pieces = text.split(",")
     if any(not p.strip() for p in pieces) and any(p.strip() for p in pieces):
@@ -147,13 +210,13 @@ def split_bots(text: str, *, unique: bool = True) -> list[str]:
         raise BotError("--bots names no bot (bots: " + ", ".join(BOTS) + ")")
     if len(specs) > MAX_BOTS:
         raise BotError(f"--bots names {len(specs)} bots: at most {MAX_BOTS}")
-    seen: set[object] = set()
-    for spec in specs:
+    first: dict[object, str] = {}
+    for index, spec in enumerate(specs):
         key = _same_bot(spec)
-        if unique and key in seen:
+        if unique and key in first:
             raise BotError(f"--bots names {clip(spec)!r} twice: each bot once (the rotations "
                            "seat it in every place)")
-        seen.add(key)
+        specs[index] = first.setdefault(key, spec)
     return specs
 
 

@@ -46,6 +46,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "by the seat on lead; Spin, the Pope in lieu): decline or play")
     parser.add_argument("--time-limit", type=seconds, metavar="S",
                         help="seconds; past it the deals valued so far are reported (exit 3)")
+    parser.add_argument("--infer", metavar="MODEL",
+                        help="weigh the deals by the other players' leads under an opponent "
+                        "model (uniform, hoyle, hoyle:P): each unseen card's odds, and the "
+                        "leads' means over that posterior")
     add_format(parser, "the advice")
 
 
@@ -167,11 +171,40 @@ def run(args: argparse.Namespace) -> int:
                                       lead_advice=advice)
         data["prices"] = [p.to_json() for p in prices.seats]
         complete = complete and prices.complete
+    odds_lines = _inferred(args, deal, runs, data) if args.infer is not None else None
     if wants_json(args):
         print_json(data)
     else:
         _print_advice(data)
+        if odds_lines is not None:
+            _print_inferred(odds_lines, data["inference"])
     return EXIT_OK if complete else EXIT_TIME_LIMIT
+
+
+def _inferred(args: argparse.Namespace, deal: Any, runs: list[Any],
+              data: dict[str, Any]) -> list[str]:
+    """``--infer MODEL``: the posterior's card odds and the leads valued over it (into
+    ``data["inference"]``); the odds as text."""
+    from ..advice.inferred import card_odds, weighted_leads
+    from ..advice.opponents import make_model
+    from ..model.cards import parse_card
+    from ..seat import knowledge
+
+    known = knowledge(deal, args.seat - 1, runs)
+    odds, post = card_odds(known, make_model(args.infer), seed=args.seed)
+    legal = [parse_card(lead["card"]) for lead in data["leads"]]
+    weighted = weighted_leads(post, legal, args.samples, args.seed, args.model, args.exact)
+    data["inference"] = {**odds.to_json(), "valued": weighted.to_json()}
+    return odds.lines()
+
+
+def _print_inferred(lines: list[str], found: dict[str, Any]) -> None:
+    print("\n" + "\n".join(lines))
+    found = found["valued"]
+    print(f"\nthe leads over that posterior ({found['deals']} deals valued):")
+    for lead in found["leads"]:
+        mark = "  advised" if lead["card"] == found["advised"] else ""
+        print(f"{lead['card']:4} {_number(lead['mean']):>8}{mark}")
 
 
 COMMAND = Command(

@@ -11,8 +11,9 @@ from .batch import add_jobs_options
 from .command import Command
 from .status import EXIT_OK
 
-BOTS_HELP = ("bot specs, comma-separated: random, lowest, hoyle, "
-             "pimc[:samples=32,model=paranoid,time=S,peek], cheat, ismcts")
+BOTS_HELP = ("bot specs, comma-separated (a bot named again is another copy of it): random, "
+             "lowest, hoyle, pimc[:samples=32,model=paranoid,time=S,peek,infer=MODEL,sees=S], "
+             "epimc[:samples=32,top=3,time=S], strong, cheat, ismcts")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,8 +40,8 @@ def run(args: argparse.Namespace) -> int:
     rules = named_with_options([args.rules], args)[0]
     check_output_path(args.out, "--out")
     try:
-        report = run_match(Path(args.out), split_bots(args.bots), args.players, args.deals,
-                           args.seed, rules=rules, session=args.session,
+        report = run_match(Path(args.out), split_bots(args.bots, unique=False), args.players,
+                           args.deals, args.seed, rules=rules, session=args.session,
                            workers=args.workers, cluster=args.cluster,
                            progress=tty_progress("deal-play" if args.session == 1 else "session"))
     except BatchTerminatedError as exc:

@@ -29,6 +29,9 @@ from .command import Command
 from .output import transfer_text
 from .status import EXIT_OK, UsageError
 
+DEFAULT_PLAYERS = 4
+"""The table's size when no bot is named: you and three of the default bot."""
+
 
 class LeftTableError(Exception):
     """The person typed ``q``."""
@@ -36,8 +39,10 @@ class LeftTableError(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_seat(parser, required=True, help_text="your seat (1 = eldest)")
-    parser.add_argument("--bots", required=True,
-                        help="the other seats' bots in seat order, comma-separated (cycled)")
+    parser.add_argument("--bots", default=None,
+                        help="the other seats' bots in seat order, comma-separated (cycled); "
+                             "default: strong, the strongest fair bot, in every other seat of "
+                             "a 4-player table")
     parser.add_argument("--players", type=positive, default=None,
                         help="default: one per bot, and you")
     add_rules(parser, default="hoyle-modernized")
@@ -140,7 +145,8 @@ def _players(args: argparse.Namespace, specs: list[str]) -> int:
 
     for spec in specs:  # a bad spec is named before anything else is asked of it
         make_bot(spec, args.seed)
-    players: int = args.players if args.players is not None else len(specs) + 1
+    default = len(specs) + 1 if args.bots is not None else DEFAULT_PLAYERS
+    players: int = args.players if args.players is not None else default
     if args.players is None and players < 3:
         raise UsageError("play needs 3 to 8 players: name two bots or more, or give --players")
     if len(specs) > players - 1:
@@ -168,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     from ..model.deal import deal_random
     from ..model.record import record_to_text
 
-    specs = split_bots(args.bots, unique=False)
+    specs = split_bots(args.bots if args.bots is not None else "strong", unique=False)
     players = _players(args, specs)
     rules = ruleset_from(args)
     deal = deal_random(players, args.seed, rules, 0)

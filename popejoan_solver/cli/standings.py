@@ -87,7 +87,7 @@ def _maxims(settings: Any, rows: Any, args: argparse.Namespace) -> int:
 
     if args.maxims not in settings.bots:
         raise UsageError(f"--maxims {args.maxims[:60]!r}: not a bot of this match (bots: "
-                         f"{', '.join(settings.bots)})")
+                         f"{', '.join(dict.fromkeys(settings.bots))})")
     found = agreement(settings, rows, args.maxims,
                       None if args.seat is None else args.seat - 1)
     if wants_json(args):

@@ -33,6 +33,10 @@ def add_position_arguments(parser: argparse.ArgumentParser, seat_help: str) -> N
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_position_arguments(parser, "the seat viewing (1 = eldest)")
+    parser.add_argument("--infer", metavar="MODEL",
+                        help="what the other players' leads tell under an opponent model "
+                        "(uniform, hoyle, hoyle:P): each unseen card's odds of each place, "
+                        "against uniform")
     add_format(parser, "the view")
 
 
@@ -42,11 +46,19 @@ def run(args: argparse.Namespace) -> int:
 
     deal, runs = read_position(args)
     check_seat(args.seat, deal.players)
-    data = view_json(knowledge(deal, args.seat - 1, runs), deal)
+    known = knowledge(deal, args.seat - 1, runs)
+    data = view_json(known, deal)
+    odds = None
+    if args.infer is not None:
+        from ..advice.inferred import card_odds
+        from ..advice.opponents import make_model
+
+        odds = card_odds(known, make_model(args.infer))[0]
+        data["inference"] = odds.to_json()
     if wants_json(args):
         print_json(data)
     else:
-        print("\n".join(view_lines(data)))
+        print("\n".join(view_lines(data) + (["", *odds.lines()] if odds else [])))
     return EXIT_OK
 
 

@@ -143,17 +143,21 @@ def view(deal: Deal, seat: int, line: Sequence[Run | str] | str = ()) -> Knowled
     return knowledge(deal, seat - 1, read_line(deal, line))
 
 
-def knowledge(deal: Deal, seat: int, line: Sequence[Run] = ()) -> Knowledge:
+def knowledge(deal: Deal, seat: int, line: Sequence[Run] = (), *,
+              revealed: Mask = 0) -> Knowledge:
     """What ``seat`` (0-based) knows after ``line`` (runs played from ``deal``, each one of its
-    lead's outcomes). Raises :class:`IllegalPlayError` for a run the deal cannot produce."""
-    return _build(deal, seat, _steps(deal, seat, line), tuple(line), None)
+    lead's outcomes). Raises :class:`IllegalPlayError` for a run the deal cannot produce.
+    ``revealed``: cards the seat is shown where they are in ``deal`` (a bot given partial
+    sight, ``pimc:sees=dead``); the play's own evidence is added as usual."""
+    return _build(deal, seat, _steps(deal, seat, line), tuple(line), None, revealed)
 
 
 def knowledge_at_choice(deal: Deal, seat: int, line: Sequence[Run], lead: Card,
-                        choice: Choice) -> Knowledge:
+                        choice: Choice, *, revealed: Mask = 0) -> Knowledge:
     """What ``seat`` knows at ``choice``, a choice node of the run tree of ``lead`` played
     after ``line``, while the play waits for the chooser (so every seat knows the chooser holds
-    the choice's card); the position (and sampled deals) are those before the lead."""
+    the choice's card); the position (and sampled deals) are those before the lead.
+    ``revealed`` as for :func:`knowledge`."""
     steps = _steps(deal, seat, line)
     position = _replay(deal, line)
     if position.is_over or turnup_ends_deal(deal) or lead not in position.legal_leads():
@@ -162,7 +166,7 @@ def knowledge_at_choice(deal: Deal, seat: int, line: Sequence[Run], lead: Card,
     step = Step(position.leader, position.played, lead, None, partial, choice)
     if not reproduces(position.game, step):
         raise IllegalPlayError("the choice is not one of this lead's run tree")
-    return _build(deal, seat, [*steps, step], tuple(line), partial)
+    return _build(deal, seat, [*steps, step], tuple(line), partial, revealed)
 
 
 def _replay(deal: Deal, line: Sequence[Run]) -> Position:
@@ -237,7 +241,7 @@ def _board(deal: Deal, position: Position) -> Board:
 
 
 def _build(deal: Deal, seat: int, steps: list[Step], line: tuple[Run, ...],
-           partial: tuple[Card, ...] | None) -> Knowledge:
+           partial: tuple[Card, ...] | None, revealed: Mask = 0) -> Knowledge:
     position = _replay(deal, line)
     game = position.game
     n = deal.players
@@ -246,6 +250,10 @@ def _build(deal: Deal, seat: int, steps: list[Step], line: tuple[Run, ...],
     own = game.held(played, seat)
     inferences: list[Inference] = []
     allowed = _raw_allowed(deal, seat, steps, position, seen_dead, inferences)
+    for card in allowed:
+        if revealed >> card & 1:  # shown: at its place in the deal
+            holder = game.holder[card]
+            allowed[card] = 1 << (holder if holder >= 0 else n)
     allowed = _narrow(allowed, _sizes(game, played, n, deal.dead), seat, seen_dead, inferences)
     return _assemble(deal, seat, position, line, partial, turnup, own, allowed, inferences)
 

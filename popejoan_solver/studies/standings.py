@@ -104,10 +104,11 @@ def standings(settings: MatchSettings, rows: Sequence[MatchRow],
     """The standings, bots best first; with a 0-based ``seat``, of the plays at that seat only
     (each bot holds it once per deal of a unit: the dealer's seat measures the peek)."""
     units, incomplete = unit_totals(settings, rows, seat)
+    names = tuple(dict.fromkeys(settings.bots))  # copies of one bot stand as one
     means = {bot: [t[bot][0] / t[bot][1] for t in units.values() if t[bot][1]]
-             for bot in settings.bots}
+             for bot in names}
     bots = []
-    for bot in settings.bots:
+    for bot in names:
         counters = sum(t[bot][0] for t in units.values())
         plays = sum(t[bot][1] for t in units.values())
         _, low, high = mean_ci(means[bot])

@@ -15,8 +15,9 @@ from ..seat import knowledge, knowledge_at_choice
 from ..seat.inference import common_prefix
 from .state import Table, start_board
 
-WEB_BOTS: Final = ("hoyle", "lowest", "random", "pimc", "cheat")
-"""The bots a person can play against on the page (``ismcts`` needs OpenSpiel)."""
+WEB_BOTS: Final = ("strong", "hoyle", "lowest", "random", "pimc", "cheat")
+"""The bots a person can play against on the page, the default first (``strong``: the
+strongest fair bot, ``bots.registry.STRONG``; ``ismcts`` needs OpenSpiel)."""
 
 PIMC_SAMPLES: Final = 16
 
@@ -29,10 +30,14 @@ def _rng(seed: int, seat: int, decision: int) -> random.Random:
 
 def web_bot(name: str, seconds: float) -> Bot:
     """The bot ``name`` with the web's bounds: ``pimc`` samples at most 16 deals and stops
-    adding samples after ``seconds``."""
+    adding samples after ``seconds``; ``strong`` stops after ``seconds``."""
     if name not in WEB_BOTS:
         raise BotError(f"unknown bot {clip(name)!r} (bots: {', '.join(WEB_BOTS)})")
-    spec = f"pimc:samples={PIMC_SAMPLES},time={seconds:g}" if name == "pimc" else name
+    spec = name
+    if name == "pimc":
+        spec = f"pimc:samples={PIMC_SAMPLES},time={seconds:g}"
+    elif name == "strong":
+        spec = f"strong:time={seconds:g}"
     return make_bot(spec)
 
 

@@ -304,7 +304,7 @@ def api_bot(data: bytes) -> dict[str, Any]:
 
     body = body_object(data)
     table = replay_steps(deal_field(body), line_field(body))
-    name = body.get("bot", "hoyle")
+    name = body.get("bot", WEB_BOTS[0])
     if not isinstance(name, str):
         raise WebInputError("'bot' must be a bot's name")
     seed = body.get("seed", 0)

@@ -5,14 +5,14 @@
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const RED = { D: true, H: true };
 const SVG = "http://www.w3.org/2000/svg";
-const BOT_SECONDS = 2;   // a sampling bot (pimc) stops adding samples after this
+const BOT_SECONDS = 2;   // a sampling bot (pimc, strong) stops adding samples after this
 
 const state = {
   deal: null,       // the deal, one-line notation
   line: [],         // steps played from it
   seat: null,       // the seat a person plays (1-based) or null
   view: "referee",
-  bot: "hoyle",
+  bot: "strong",
   table: null,      // the server's table for the position
   analysis: null,   // the server's solution of the position (null until analysed)
   known: null,      // what the person's seat knows (POST /api/view), when playing

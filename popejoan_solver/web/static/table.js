@@ -53,7 +53,7 @@ async function host() {
     const n = Number($("h-players").value);
     for (let s = 1; s <= n; s++) {
       const pick = el("select", {id: `h-seat-${s}`});
-      for (const kind of ["person", ...options.bots]) pick.append(el("option", {value: kind, selected: kind === (s <= 2 ? "person" : "pimc")}, kind));
+      for (const kind of ["person", ...options.bots]) pick.append(el("option", {value: kind, selected: kind === (s <= 2 ? "person" : options.bots[0])}, kind));
       box.append(el("label", {}, `Seat ${s} `, pick));
     }
   };

@@ -17,13 +17,17 @@ from ...seat.inference import common_prefix
 from ..worker import Reply
 
 BOT_SECONDS: Final = 2.0
-"""A sampling bot (``pimc``) given no time of its own stops adding samples after this."""
+"""A sampling bot (``pimc``, ``epimc``, ``strong``) given no time of its own stops adding
+samples after this."""
+
+TIMED_BOTS: Final = ("pimc", "epimc", "strong")
+"""The bots that take ``time=S``: those that sample deals."""
 
 
 def table_bot(spec: str) -> Bot:
     """The bot ``spec`` names, a sampling bot bounded in time unless its spec says."""
     name, options = parse_spec(spec)
-    if name == "pimc" and "time" not in options:
+    if name in TIMED_BOTS and "time" not in options:
         spec = f"{spec.strip()}{',' if ':' in spec else ':'}time={BOT_SECONDS:g}"
     return make_bot(spec)
 

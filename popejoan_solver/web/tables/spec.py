@@ -22,8 +22,9 @@ from ...model.rules import GameKind, Ruleset, get_ruleset
 PERSON: Final = "person"
 """A seat played by a person (through the seat's private link)."""
 
-DEFAULT_BOT: Final = "pimc"
-"""The bot that plays a seat whose person's time ran out, and the page's default opponent."""
+DEFAULT_BOT: Final = "strong"
+"""The bot that plays a seat whose person's time ran out, and the page's default opponent: the
+strongest fair bot (``bots.registry.STRONG``)."""
 
 MAX_DEALS: Final = 100
 """Deals in one session at most (a ``popejoan match`` session at most)."""
