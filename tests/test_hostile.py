@@ -26,8 +26,7 @@ from popejoan_solver.cli.inputs import read_deal
 from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.examples import HOYLE_DEAD_HAND_LINE
 from popejoan_solver.model.notation import deal_to_json
-
-from .contract import (
+from tests.contract import (
     ROOT,
     Outcome,
     assert_contract,
@@ -121,8 +120,7 @@ def _fifo(tmp: Path) -> str:
 def _small_line() -> str:
     from popejoan_solver.model.notation import deal_to_line
     from popejoan_solver.model.rules import RULESETS
-
-    from .conftest import short_deal
+    from tests.conftest import short_deal
     return deal_to_line(short_deal(3, 3, 1, RULESETS["hoyle-modernized"]))
 
 

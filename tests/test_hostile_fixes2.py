@@ -202,7 +202,7 @@ def test_kill_9_of_serve_leaves_no_search_process() -> None:
     import urllib.request
 
     pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
-    from tests.test_web_serve import alive, children
+    from tests.web.test_serve import alive, children
 
     process = subprocess.Popen([sys.executable, "-m", "popejoan_solver", "serve", "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -332,7 +332,7 @@ def test_ctrl_c_of_serve_does_not_wait_for_a_long_search() -> None:
     import urllib.request
 
     pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
-    from tests.test_web_serve import alive, children
+    from tests.web.test_serve import alive, children
 
     hard = ("early-hoyle: A45T.236K.357.36JQ 38K.47JQ.A68K.A78K 267JQ.A59.24JQ.25T | "
             "9.T.9T.49 ^9S")  # its sampled deals take seconds each: the search runs 10 s
@@ -470,7 +470,7 @@ def test_a_search_process_killed_mid_request_is_no_bug_and_no_traceback() -> Non
     import urllib.request
 
     pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
-    from tests.test_web_serve import children
+    from tests.web.test_serve import children
 
     hard = ("early-hoyle: A45T.236K.357.36JQ 38K.47JQ.A68K.A78K 267JQ.A59.24JQ.25T | "
             "9.T.9T.49 ^9S")

@@ -35,8 +35,7 @@ from popejoan_solver.model.notation import parse_deal_text
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search import graph as graph_module
 from popejoan_solver.search.graph import GraphTooLargeError, build_graph, write_atomically
-
-from .contract import ROOT, assert_contract, default_sigint, run_cli
+from tests.contract import ROOT, assert_contract, default_sigint, run_cli
 
 HOYLE = get_ruleset("hoyle-modernized")
 GRAPH_DEAL = ("hoyle-modernized: 34TJ..27. 27.T.Q.9K Q.A67K..2 6.5J.5.TJ | "

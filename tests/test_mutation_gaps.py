@@ -19,8 +19,7 @@ from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search import Goal, Objective
 from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.reference import ReferenceEngine
-
-from .test_play_and_settlement import composed
+from tests.model.test_play_and_settlement import composed
 
 
 def test_the_line_search_finds_a_counterexample_two_leads_deep() -> None:
