@@ -7,18 +7,25 @@ from __future__ import annotations
 import json
 import math
 import random
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache
 
 import pytest
 
-from popejoan_solver import advise, solve
+from popejoan_solver import advise, deal_from_line, deal_random, parse_card, solve, view
 from popejoan_solver.advice.choice import OPTIONS, advise_choice, first_choice, matching
-from popejoan_solver.advice.leads import position_after
+from popejoan_solver.advice.leads import Advice, position_after, summarise
+from popejoan_solver.advice.valuer import SampleValuer
 from popejoan_solver.cli import main
 from popejoan_solver.model.cards import Mask, card_name
 from popejoan_solver.model.deal import Deal
+from popejoan_solver.model.errors import PopeJoanError
+from popejoan_solver.model.notation import parse_deal_text
 from popejoan_solver.model.play import Choice, Game, Position, Run, RunTree
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.model.settlement import play_values
@@ -380,3 +387,91 @@ def test_cli_choice_and_its_refusal(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 2
     assert err == (f"error: seat {other + 1} has no choice in the run of {card_name(lead)} "
                    "(every earlier choice declined)\n")
+
+
+SMALL = ("hoyle-modernized: 3.A.2.A A2... 4.2.. | ..A3.2K ^KS | played 58J.36TK.69Q.47T "
+         "69Q.47J.47TK.58J 7TK.59Q.58J.369Q | lead 1")
+"""A position of 210 consistent deals for seat 1 (0.1 s to value them all)."""
+
+
+SPINADO = "spinado: 46.AT.9T.3479J 589J.79JQ.K.56 A7TK.3456.3.8Q | 3Q.K.A45678JQ.ATK ^4H"
+
+
+def test_advise_reads_its_line_as_view_does() -> None:
+    """``advise(deal, seat, line=...)`` takes the line as ``view`` does (a list of steps, a text,
+    the runs) and names a bad step as ``view`` names it."""
+    deal = deal_random(3, 1)
+    after = view(deal, 1, "AC")
+    seat = after.leader + 1
+    by_steps = advise(deal, seat, line=["AC"], samples=2, seed=1)
+    by_text = advise(deal, seat, line="AC", samples=2, seed=1)
+    by_runs = advise(deal, seat, line=list(after.line), samples=2, seed=1)
+    assert by_steps.leads == by_text.leads == by_runs.leads
+    with pytest.raises(PopeJoanError, match="step 1"):
+        advise(deal, seat, line=["ZZ"], samples=1)
+    spinado = deal_from_line(SPINADO)
+    assert advise_choice(spinado, 1, parse_card("4C"), line=(), samples=1).deals == 1
+
+
+def test_an_exact_run_cut_short_claims_no_exact_mean() -> None:
+    """An ``--exact`` advice cut short by its time limit claims no exact mean: no interval and no
+    fraction (22 of 210 deals valued are not the exact mean -5/7 of AS)."""
+    deal = deal_from_line(SMALL)
+    full = advise(deal, 1, exact=True, workers=1)
+    assert full.complete
+    assert full.lead(parse_card("AS")).mean_fraction == Fraction(-5, 7)
+    evals = [e for e in (SampleValuer("paranoid")(d, None) for d in all_deals(
+        view(deal, 1), 210)[:22]) if e is not None]
+    cut = summarise(evals, full_cards(full), exact=True, complete=False)
+    for lead in cut:
+        assert lead.mean_fraction is None
+        assert all(math.isnan(x) for x in lead.ci95)
+    assert summarise(evals, full_cards(full), exact=True)[0].mean_fraction is not None
+
+
+def full_cards(advice: Advice) -> list[int]:
+    return [lead.card for lead in advice.leads]
+
+
+# popejoan deal --players 3 --seed 101 --rules early-hoyle, played with the Pope in lieu of
+# a stop: its sampled deals take a tenth of a second or more each
+HARD = ("early-hoyle+pope_in_lieu=pope-leads: "
+        "A45T.236K.357.36JQ 38K.47JQ.A68K.A78K 267JQ.A59.24JQ.25T | 9.T.9T.49 ^9S")
+
+
+@pytest.fixture
+def interrupt_after() -> Iterator[None]:
+    """SIGALRM raises KeyboardInterrupt in the main thread, as Ctrl-C does."""
+    def raise_interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, raise_interrupt)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def test_ctrl_c_stops_advice_within_seconds(interrupt_after: None) -> None:
+    deal = parse_deal_text(HARD)
+    # 80 deals drawn take about 18 s (the Pope in lieu of a stop: every stop before it is
+    # played is a choice); plain early-hoyle takes 0.7 s since fact 5. Searches are under way.
+    signal.setitimer(signal.ITIMER_REAL, 3.0)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        advise(deal, 1, samples=80, seed=0, workers=2)
+    assert time.monotonic() - started < 5.0
+
+
+def test_exact_limit_cannot_ask_for_unbounded_listing() -> None:
+    code = ("from popejoan_solver import advise, deal_random\n"
+            "from popejoan_solver.model.errors import PopeJoanError\n"
+            "try:\n"
+            "    advise(deal_random(3, 1), 1, exact=True, exact_limit=10**30)\n"
+            "except PopeJoanError:\n"
+            "    print('refused')\n")
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=5)
+    except subprocess.TimeoutExpired:
+        pytest.fail("advise(exact=True, exact_limit=10**30) ran past 5 s")
+    assert done.stdout.strip() == "refused"

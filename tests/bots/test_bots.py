@@ -10,6 +10,7 @@ from popejoan_solver.bots.driver import decision_rng, play_deal, play_session, s
 from popejoan_solver.bots.registry import make_bot, split_bots
 from popejoan_solver.model.cards import card_name
 from popejoan_solver.model.deal import deal_random
+from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.play import Position
 from popejoan_solver.model.referee import replay
 from popejoan_solver.model.rules import get_ruleset
@@ -175,3 +176,17 @@ def test_a_timed_pimc_decision_draws_in_batches_and_stays_legal() -> None:
     card = make_bot("pimc:samples=500,time=0.01").lead(
         LeadRequest(k, legal, decision_rng(0, "", 0, 0)))
     assert card in legal
+
+
+def test_one_bot_in_two_spellings_is_named_twice() -> None:
+    """``match --bots lowest,LOWEST`` played lowest against itself as two contestants (the
+    standings then print 'lowest - LOWEST +0.000'); names are case-blind everywhere else."""
+    with pytest.raises(PopeJoanError, match="twice"):
+        split_bots("lowest,LOWEST")
+
+
+def test_an_empty_spec_is_malformed() -> None:
+    """``--bots random,,lowest`` (a typo: a spec left out) ran as two bots; docs/bots.md says a
+    malformed spec is one error line."""
+    with pytest.raises(PopeJoanError):
+        split_bots("random,,lowest")

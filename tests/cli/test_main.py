@@ -233,3 +233,13 @@ def test_start_up_does_not_load_the_solvers_of_proofs_and_graphs() -> None:
     assert "pope-only-led" in popejoan_solver.THEOREMS
     with pytest.raises(AttributeError):
         _ = popejoan_solver.no_such_name  # type: ignore[attr-defined]
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """``popejoan --version`` prints the version and exits 0 (no command needed)."""
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"popejoan {version('popejoan-solver')}\n"

@@ -11,6 +11,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from popejoan_solver import deal_random, parse_card
+from popejoan_solver.cli import main
 from popejoan_solver.model.record import parse_record_text
 from popejoan_solver.model.referee import replay
 
@@ -117,3 +121,63 @@ def test_ctrl_c_while_advice_is_searched_stops_the_game_at_once() -> None:
         if process.poll() is None:
             process.kill()
         os.close(main)
+
+
+def test_play_refuses_a_record_it_cannot_write_before_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``play --record`` to a path it cannot write is refused before a card is dealt (never after
+    the whole game, losing its record); a good path is checked and left untouched."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # the person would leave at once
+    for path in (tmp_path / "missing" / "game.txt", tmp_path):
+        assert main(["play", "--seat", "1", "--bots", "lowest,hoyle", "--record",
+                     str(path)]) == 2
+        captured = capsys.readouterr()
+        assert captured.err.startswith("error: --record ")
+        assert captured.out == ""  # refused before a card was dealt
+    good = tmp_path / "game.txt"
+    assert main(["play", "--seat", "1", "--bots", "lowest,hoyle", "--record", str(good)]) == 0
+    assert not good.exists()  # the check leaves nothing behind
+
+
+@pytest.mark.parametrize(("bots", "players", "message"), [
+    ("nope", None, "unknown bot 'nope'"),
+    ("lowest", None, "play needs 3 to 8 players"),
+    ("lowest,hoyle,random", "3", "--bots names 3 bots for the 2 other seats"),
+])
+def test_play_names_the_bad_bot_list(bots: str, players: str | None, message: str,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``play --bots`` with an unknown bot, too few or too many bots for the other seats: the
+    error names the bots, and no bot is dropped silently."""
+    args = ["play", "--seat", "1", "--bots", bots] + (["--players", players] if players else [])
+    assert main(args) == 2
+    assert capsys.readouterr().err.startswith(f"error: {message}")
+
+
+def test_play_says_when_the_turn_up_ends_the_deal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Under early Hoyle a turned-up Pope ends the deal unplayed: ``play`` prints the turn-up,
+    its payment and why nothing was played, before the result."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert deal_random(4, 179, "early-hoyle").turnup == parse_card("9D")  # the Pope turned up
+    assert main(["play", "--seat", "2", "--bots", "hoyle,lowest,random", "--rules",
+                 "early-hoyle", "--seed", "179"]) == 0
+    out = capsys.readouterr().out
+    assert "turn-up 9D: pope -> seat 4: 6 (Pope turned up)" in out
+    assert "the turn-up ends the deal" in out
+    assert out.index("the turn-up ends the deal") < out.index("result (counters won")
+
+
+POPEJOAN = [sys.executable, "-m", "popejoan_solver"]
+
+
+def test_play_against_two_bots_of_one_kind() -> None:
+    done = subprocess.run([*POPEJOAN, "play", "--seat", "1", "--bots", "random,random",
+                           "--players", "3"], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "your hand (seat 1)" in done.stdout

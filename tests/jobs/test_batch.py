@@ -10,13 +10,21 @@ import sqlite3
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from popejoan_solver.cli import main
-from popejoan_solver.jobs.batch import parse_players, read_rows, run_batch
+from popejoan_solver.jobs.batch import (
+    MAX_DEALS,
+    BatchStore,
+    parse_players,
+    plan,
+    read_rows,
+    run_batch,
+)
 from popejoan_solver.model.cards import PACK, CardSet, card_name, iter_mask, mask_of, parse_card
 from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.rules import get_ruleset
@@ -266,3 +274,18 @@ def test_study_commands_write_their_reports(tmp_path: Path,
     assert "| 8 | **all advice** | 3 |" in (reports / "hoyle-maxims.md").read_text()
     assert main(["study", "seat-values", "--rules", "parlett:x", "--deals", "1",
                  "--out", str(db)]) == 2
+
+
+def test_plan_is_a_stream_and_the_counts_come_from_the_file(tmp_path: Path) -> None:
+    out = tmp_path / "b.db"
+    run_batch(out, ["parlett"], [4], 3, seed=1, workers=1)
+    store = BatchStore(out, 1, None)
+    try:
+        tasks = plan(store, ["parlett"], [4], MAX_DEALS, 1, None)
+        assert isinstance(tasks, types.GeneratorType)
+        assert [next(tasks).index for _ in range(3)] == [3, 4, 5]
+        assert store.count_done("parlett", 4, MAX_DEALS) == 3
+    finally:
+        store.close()
+    again = run_batch(out, ["parlett"], [4], 5, seed=1, workers=1)
+    assert (again.planned, again.already, again.solved) == (5, 3, 2)

@@ -212,3 +212,13 @@ def test_hoyle_agrees_with_every_maxim_and_seat_standings(session_match: Path) -
     values = [r.values[3] for r in rows if r.seats[3] == "hoyle"]
     assert dealer.bots[[b.name for b in dealer.bots].index("hoyle")].mean == pytest.approx(
         statistics.fmean(values))
+
+
+def test_resume_with_fewer_deals_reports_what_it_planned(tmp_path: Path) -> None:
+    """After a 4-deal match, ``match ... --deals 2`` printed "4 deal-plays in m.db: 8 already
+    there" (batch says "2 deals: 2 already there")."""
+    out = tmp_path / "m.db"
+    run_match(out, ["lowest", "random"], 3, 4, 1, workers=1)
+    report = run_match(out, ["lowest", "random"], 3, 2, 1, workers=1)
+    assert report.played == 0
+    assert report.already == report.planned == 4

@@ -4,22 +4,31 @@ proved, claims that must be refuted with a replayed line, and mutants that must 
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
 
 import pytest
 import z3
 
 from popejoan_solver.cli import main
-from popejoan_solver.logic.encoding import SymbolicDeal, SymbolicPosition, SymbolicStep
+from popejoan_solver.logic import prover
+from popejoan_solver.logic.encoding import SymbolicDeal, SymbolicPosition, SymbolicStep, any_of
 from popejoan_solver.logic.find import FindQuery, Property, find_deals
 from popejoan_solver.logic.lines import find_line
-from popejoan_solver.logic.prover import Status, Workspace
+from popejoan_solver.logic.prover import Status, Workspace, check_sat
 from popejoan_solver.logic.semantics import PlaySemantics, mutant
 from popejoan_solver.logic.theorems import THEOREMS, prove
 from popejoan_solver.model.cards import Rank, card_name, make_card, parse_card
-from popejoan_solver.model.deal import deal_random
+from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.notation import deal_from_json
-from popejoan_solver.model.play import Game, Position
+from popejoan_solver.model.play import Game, Position, Run, StopReason
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search import solve
 
@@ -207,3 +216,198 @@ def test_find_cli_contract(capsys: pytest.CaptureFixture[str]) -> None:
         err = capsys.readouterr().err
         assert err.startswith("error: ")
         assert err.count("\n") == 1
+
+
+def test_an_interrupted_z3_check_is_an_interrupt_not_an_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """z3 takes SIGINT during check() and answers ``unknown``; that must not become a verdict,
+    and the shared encodings must not keep what the interrupted query asserted."""
+    def interrupted(self: z3.Solver, *assumptions: Any) -> z3.CheckSatResult:
+        return z3.unknown
+
+    monkeypatch.setattr(z3.Solver, "check", interrupted)
+    monkeypatch.setattr(z3.Solver, "reason_unknown", lambda self: "interrupted from keyboard")
+    with pytest.raises(KeyboardInterrupt):
+        prove(HOYLE, ["kings-are-stops"])
+
+    ws = Workspace(PlaySemantics.of(HOYLE), players=(3,))
+    ws._invariant[3] = True  # the invariant's own checks are not what this is about
+    frame = ws.step_frame(3)
+    before = len(frame.solver.assertions())
+    with pytest.raises(KeyboardInterrupt):
+        ws.check_step(3, lambda deal, position, step: step.lead[0])
+    assert frame.solver.num_scopes() == 0
+    assert len(frame.solver.assertions()) == before
+
+    monkeypatch.setattr(z3.Solver, "reason_unknown", lambda self: "timeout")
+    assert check_sat(z3.Solver()) == z3.unknown  # any other unknown stays an answer
+
+
+def _pigeons(holes: int) -> z3.Solver:
+    """``holes + 1`` pigeons in ``holes`` holes: unsat, and slow for z3 from about 9 holes."""
+    solver = z3.Solver()
+    at = [[z3.Bool(f"p{i}h{j}") for j in range(holes)] for i in range(holes + 1)]
+    for row in at:
+        solver.add(z3.Or(row))
+    for j in range(holes):
+        for i in range(holes + 1):
+            for k in range(i):
+                solver.add(z3.Not(z3.And(at[i][j], at[k][j])))
+    return solver
+
+
+def _ctrl_c_in(seconds: float) -> threading.Timer:
+    """Ctrl-C to this process ``seconds`` from now (the main thread takes it)."""
+    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def _check_until(solver: z3.Solver, seconds: float) -> None:
+    """Check ``solver`` (unsat) again and again for ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert check_sat(solver) == z3.unsat
+
+
+@pytest.fixture
+def python_ctrl_c() -> Iterator[None]:
+    """Python's own Ctrl-C handler (test runners and xdist workers may ignore SIGINT)."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach only the main thread")
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("python_ctrl_c")
+def test_ctrl_c_stops_a_long_z3_check_at_once() -> None:
+    """A check that would run for many seconds is cancelled within a second of Ctrl-C."""
+    solver = _pigeons(11)
+    started = time.monotonic()
+    timer = _ctrl_c_in(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        check_sat(solver)
+    timer.join()
+    assert time.monotonic() - started < 1.5
+    assert check_sat(_pigeons(3)) == z3.unsat  # and the next check answers as before
+
+
+@pytest.mark.usefixtures("python_ctrl_c")
+def test_ctrl_c_is_not_lost_to_a_check_that_takes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """z3's own SIGINT handler (on unless the solver's ``ctrl_c`` is off) takes a Ctrl-C that
+    comes during a check, and a check that finishes anyway answers as if none came: the CI run
+    of a ``prove`` once exited 0 after Ctrl-C. Modelled here: such a check swallows the signal
+    whenever it is allowed to take it; Ctrl-C must still stop the run."""
+    real_check, real_set = z3.Solver.check, z3.Solver.set
+    ctrl_c_off: set[int] = set()
+
+    def recording_set(self: z3.Solver, *args: Any, **keys: Any) -> None:
+        if keys.get("ctrl_c") is False:
+            ctrl_c_off.add(id(self))
+        real_set(self, *args, **keys)
+
+    def swallowing_check(self: z3.Solver, *assumptions: Any) -> z3.CheckSatResult:
+        if id(self) in ctrl_c_off:
+            time.sleep(0.1)
+            return real_check(self, *assumptions)
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+        try:
+            time.sleep(0.1)
+            return real_check(self, *assumptions)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    monkeypatch.setattr(z3.Solver, "set", recording_set)
+    monkeypatch.setattr(z3.Solver, "check", swallowing_check)
+    solver = _pigeons(3)
+    timer = _ctrl_c_in(0.25)
+    with pytest.raises(KeyboardInterrupt):
+        _check_until(solver, 2)
+    timer.join()
+    solver.push()  # an interrupt that came between checks does not stay behind in z3
+    solver.pop()
+
+
+@pytest.mark.usefixtures("python_ctrl_c")
+@pytest.mark.parametrize("attempt", range(2))
+def test_ctrl_c_among_many_short_checks_is_never_lost(attempt: int) -> None:
+    """Short checks back to back, Ctrl-C among them: it is always an interrupt. With z3's own
+    handler on, a signal that came during a check which then finished was swallowed (the CI
+    run of a ``prove`` exited 0 after Ctrl-C)."""
+    solver = _pigeons(5)
+    timer = _ctrl_c_in(0.2 + 0.013 * attempt)
+    with pytest.raises(KeyboardInterrupt):
+        _check_until(solver, 3)
+    timer.join()
+
+
+def test_a_theorem_is_proved_again_after_an_interrupted_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The third check (the vacuity guard's, after the theorem's own and the deal frame's)
+    is interrupted; the same workspace then proves the theorem as if nothing had happened."""
+    real = z3.Solver.check
+    calls = [0]
+
+    def interrupted_once(self: z3.Solver, *assumptions: Any) -> z3.CheckSatResult:
+        calls[0] += 1
+        return z3.unknown if calls[0] == 3 else real(self, *assumptions)
+
+    monkeypatch.setattr(z3.Solver, "check", interrupted_once)
+    monkeypatch.setattr(z3.Solver, "reason_unknown", lambda self: "interrupted from keyboard")
+    ws = Workspace(PlaySemantics.of(HOYLE), players=(3,))
+    with pytest.raises(KeyboardInterrupt):
+        prove(HOYLE, ["seven-of-diamonds-stop"], workspace=ws)
+    assert calls[0] == 3
+    [result] = prove(HOYLE, ["seven-of-diamonds-stop"], workspace=ws)
+    assert result.status is Status.PROVED
+
+
+def test_ctrl_c_is_never_raised_inside_z3s_python_objects() -> None:
+    """Raised there, KeyboardInterrupt left half-built z3 objects (a traceback from their
+    ``__del__`` at exit), became a ctypes.ArgumentError, or was printed and lost in a
+    ``__del__``; the handler puts it off while a z3 frame or a ``__del__`` is on the stack."""
+    assert prover._safe_to_raise(sys._getframe())
+    frames: list[FrameType] = []
+
+    def record(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and (frame.f_code.co_filename.startswith(prover._Z3_DIR)
+                                or frame.f_code.co_name == "__del__"):
+            frames.append(frame)
+
+    class Finalised:
+        def __del__(self) -> None:
+            pass
+
+    sys.setprofile(record)
+    try:
+        z3.And(z3.Bool("a"), z3.Bool("b"))
+        Finalised()
+    finally:
+        sys.setprofile(None)
+    assert any(f.f_code.co_name == "__del__" for f in frames)
+    assert len(frames) > 1
+    assert not any(prover._safe_to_raise(f) for f in frames)
+
+
+def test_the_line_search_finds_a_counterexample_two_leads_deep() -> None:
+    """"A run never stops at a played card" is false, but only from the second lead on
+    (nothing is played at the outset): the bounded search must find and replay that line."""
+    rules = get_ruleset("hoyle-modernized")
+    successor = rules.successor
+    ws = Workspace(PlaySemantics.of(rules), players=(3,))
+
+    def stops_at_played(_d: SymbolicDeal, position: SymbolicPosition,
+                        step: SymbolicStep) -> z3.BoolRef:
+        return any_of([z3.And(step.stop(c), position.is_played(successor[c]))
+                    for c in step.deal.cards if successor[c] >= 0])
+
+    found = ws.search_line(stops_at_played)
+    assert found is not None
+    assert len(found.leads) == 2
+
+    def seen(_deal: Deal, runs: list[Run]) -> bool:
+        return runs[-1].reason is StopReason.PLAYED
+    example = ws.replay(found, seen)
+    assert example.replayed
+    assert example.line[-1]["reason"] == StopReason.PLAYED.value

@@ -164,3 +164,10 @@ def test_line_notation_of_the_example() -> None:
         " | K.J.6T.259 ^KC")
     assert deal_from_line("hoyle-modernized: 37j.37k.49.a7q 48q.49.a5j.38k a59.a5t.27q.4t "
                           "26t.26q.38k.6j | k.j.6t.259 ^kc") == hoyle_dead_hand()
+
+
+def test_a_key_written_twice_says_broken_json_once() -> None:
+    """A JSON key written twice is one "broken JSON" message, not wrapped twice."""
+    with pytest.raises(PopeJoanError) as caught:
+        parse_deal_text('{"hands": ["2C"], "hands": ["3C"], "dead": "", "turnup": "2S"}')
+    assert str(caught.value) == "broken JSON: the key 'hands' is written twice"

@@ -351,3 +351,19 @@ def test_docs_sources_lists_every_work(update_golden: bool) -> None:
         assert work.citation(markdown=True) in text
         assert work.read_at in text
     assert ".txt" not in text
+
+
+def test_ruleset_lists_keep_overrides_with_commas() -> None:
+    from popejoan_solver.model.rules import split_rulesets
+    assert split_rulesets("parlett, hoyle-modernized+ace=high,pairs=divided,peel") == [
+        "parlett", "hoyle-modernized+ace=high,pairs=divided", "peel"]
+    assert split_rulesets(" , ") == []
+
+
+def test_a_changed_ruleset_does_not_describe_itself_as_its_base() -> None:
+    """A ruleset with an option changed (``hoyle-modernized+ace=high``) describes itself as the
+    base with that change, never with the base's own unchanged words."""
+    changed = get_ruleset("hoyle-modernized+ace=high")
+    assert changed.description.startswith("hoyle-modernized with ace=high; otherwise as ")
+    assert get_ruleset("hoyle-modernized+ace=low").description == \
+        get_ruleset("hoyle-modernized").description  # no change, the base's own words

@@ -8,6 +8,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "popejoan_solver"
@@ -97,3 +99,16 @@ def test_the_readme_layout_table_matches_the_packages(update_golden: bool) -> No
     assert readme == expected, ("README.md's layout table and the packages' docstrings "
                                 "disagree: run pytest --update-golden tests/project/test_readme.py")
 
+
+def test_the_readme_python_example_prints_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's "From Python" example, run as the README has it, prints the stops as cards
+    (``'QC'``), not card numbers (``str`` of a card, which is an int)."""
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"### From Python\n\n```python\n(.*?)```", readme, re.S)
+    assert block is not None
+    exec(compile(block.group(1), "README.md", "exec"), {})  # the README's own code
+    guaranteed, stops = capsys.readouterr().out.splitlines()
+    assert guaranteed == "-1 0"
+    assert stops.startswith("['QC', '7D', ")

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from popejoan_solver.model.board import Board
-from popejoan_solver.model.cards import card_name
+from popejoan_solver.model.cards import card_name, make_card
+from popejoan_solver.model.deal import Deal
 from popejoan_solver.model.play import Game, Position
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.model.settlement import play_values
@@ -911,3 +912,36 @@ def test_a_kept_card_above_ignored_is_caught(monkeypatch: pytest.MonkeyPatch) ->
     game, board, played = _kept_card_above_position()
     assert FastEngine(game, board, compiled=False).value(
         Objective(Goal.GUARANTEED, 0), played, 1) == 7
+
+
+def _suit_tops(rules_name: str) -> list[Deal]:
+    """Three-player deals in which a run can reach the top card of a suit while the bottom
+    card of the next suit is in play (the top is a stop: "The four kings ... are always fixed
+    stops", Hoyle's Games, early edition; the ace under ace high)."""
+    rules = get_ruleset(rules_name)
+    order = rules.suit_order
+    deals = []
+    for suit in range(3):
+        below, top = (card_name(make_card(suit, r)) for r in order[-2:])
+        bottom = card_name(make_card(suit + 1, order[0]))
+        filler = [card_name(make_card(3 if suit < 2 else 0, r)) for r in (3, 6, 9)]
+        hands = [f"{below} {filler[0]}", f"{top} {filler[1]}", f"{bottom} {filler[2]}"]
+        deals.append(composed(hands, card_name(make_card(suit, order[0])), rules_name))
+    return deals
+
+
+@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=pytest.mark.skipif(
+    not COMPILED, reason="compiled core not built"))])
+@pytest.mark.parametrize("rules_name", ["hoyle-modernized", "parlett"])
+def test_the_engines_agree_where_a_run_meets_the_top_of_a_suit(rules_name: str,
+                                                               compiled: bool) -> None:
+    for deal in _suit_tops(rules_name):
+        game = Game.from_deal(deal)
+        board = Board(3, 2, 2, 1, 1, 1, 1, 2)
+        fast = FastEngine(game, board, compiled=compiled)
+        reference = ReferenceEngine(game, board)
+        for seat in range(deal.players):
+            for goal in Goal:
+                objective = Objective(goal, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    rules_name, [card_name(c) for c in deal.hands], seat, goal)

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from popejoan_solver import deal_to_line, view
 from popejoan_solver.model.deal import Deal, deal_random, validate
 from popejoan_solver.model.play import Position, Run
 from popejoan_solver.model.rules import get_ruleset
@@ -28,7 +29,7 @@ from popejoan_solver.seat import (
     sample_deals,
 )
 from popejoan_solver.seat.counting import Group, Placements, can_place, relaxed
-from popejoan_solver.seat.sampling import placements
+from popejoan_solver.seat.sampling import placements, seeded
 from tests.seat.test_knowledge import FAMILIES, cases, random_line, same_view
 
 SIGNIFICANCE = 0.001
@@ -232,3 +233,15 @@ def test_every_sample_is_a_valid_consistent_position(family: str, players: int, 
             outset = Deal(outset.hands, outset.dead, deal.turnup if outset.dead >> deal.turnup
                           & 1 else outset.turnup, rules)
         assert same_view(outset, deal, line, None)
+
+
+def test_a_negative_seed_draws_deals_of_its_own() -> None:
+    """``sample_deals`` (and ``advise --seed``) draws other deals for ``-S`` than for ``S``
+    (``random.Random`` takes a seed's absolute value); seeds from 0 draw as ``random.Random``."""
+    known = view(deal_random(4, 7), 1)
+    lines = {seed: [deal_to_line(d) for d in sample_deals(known, 3, seed)]
+             for seed in (1, -1, 2, -2)}
+    assert lines[1] != lines[-1]
+    assert lines[2] != lines[-2]
+    assert lines[-1] == [deal_to_line(d) for d in sample_deals(known, 3, -1)]
+    assert seeded(5).random() == random.Random(5).random()

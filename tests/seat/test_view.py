@@ -12,6 +12,7 @@ import pytest
 from popejoan_solver import view
 from popejoan_solver.cli import main
 from popejoan_solver.model.deal import deal_random
+from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.notation import deal_to_line
 from popejoan_solver.model.play import Position
 from popejoan_solver.model.record import record_of_line, record_to_text
@@ -169,3 +170,9 @@ def test_python_view_refuses_wrong_types_and_takes_steps_or_runs() -> None:
             view(deal, 1, bad)  # type: ignore[arg-type]
     with pytest.raises(ViewError, match="must be a Deal"):
         view(deal_to_line(deal), 1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", ["1", None, 1.0, True])
+def test_view_refuses_a_seat_that_is_not_a_number(seat: object) -> None:
+    with pytest.raises(PopeJoanError):
+        view(deal_random(3, 1), seat)  # type: ignore[arg-type]

@@ -22,10 +22,12 @@ with warnings.catch_warnings():
 from popejoan_solver.cli import main
 from popejoan_solver.model.board import Compartment
 from popejoan_solver.model.deal import deal_random
+from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.notation import deal_to_json, deal_to_line
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.web import handlers
 from popejoan_solver.web.app import create_app
+from popejoan_solver.web.requests import time_limit_field
 from tests.web_helpers import long_record
 
 RULES = get_ruleset("hoyle-modernized")
@@ -448,3 +450,30 @@ def test_next_deal_of_a_session_is_the_match_drivers(client: TestClient) -> None
     unfinished = client.post("/api/next", json={"deal": LINE, "line": steps[:1]})
     assert unfinished.status_code == 400
     assert "not over" in unfinished.json()["error"]
+
+
+@pytest.mark.parametrize(("query", "name", "given"), [
+    ({"players": "-1"}, "players", "-1"), ({"seed": "-7"}, "seed", "-7"),
+    ({"index": "1e3"}, "index", "1e3")])
+def test_web_whole_numbers_say_from_zero_and_name_the_value(
+        query: dict[str, str], name: str, given: str) -> None:
+    """A whole number out of range in a web query (``players=-1``) is refused with the range
+    (from 0 to 2**63 - 1) and the value given."""
+    from popejoan_solver.web.handlers import api_deal
+
+    with pytest.raises(PopeJoanError, match=rf"^{name} must be a whole number from 0 to "
+                       rf"2\*\*63 - 1, not '{given}'$"):
+        api_deal(query)
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_a_boolean_time_limit_is_refused(value: bool) -> None:
+    # finding 10: JSON true was read as 1 second (bool is an int in Python)
+    with pytest.raises(PopeJoanError, match="time_limit must be a number of seconds"):
+        time_limit_field(value)
+
+
+@pytest.mark.parametrize(("value", "seconds"), [(None, 10.0), ("", 10.0), (1, 1.0), ("2.5", 2.5),
+                                                (99, 10.0)])
+def test_time_limits_still_read(value: object, seconds: float) -> None:
+    assert time_limit_field(value) == seconds

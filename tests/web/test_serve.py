@@ -4,6 +4,7 @@ an address it cannot listen on is one ``error:`` line and status 2."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -160,3 +161,148 @@ def test_serve_refuses_a_name_it_was_not_told_and_answers_one_it_was() -> None:
     finally:
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=30)
+
+
+def test_kill_9_of_serve_leaves_no_search_process() -> None:
+    """``kill -9`` of ``popejoan serve`` leaves no search process (nor multiprocessing's resource
+    tracker) running, adopted by init."""
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
+    from tests.web.test_serve import alive, children
+
+    process = subprocess.Popen([sys.executable, "-m", "popejoan_solver", "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[5]
+        deal = deal_to_line(deal_random(6, 1)).encode()
+        with urllib.request.urlopen(url + "api/solve", deal, timeout=60) as response:
+            assert json.load(response)["stats"]["exact"] is True  # in a search process
+        searchers = children(process.pid)
+        assert searchers
+    finally:
+        process.kill()
+        process.wait()
+    deadline = time.monotonic() + 10
+    while [pid for pid in searchers if alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in searchers if alive(pid)]
+    for pid in left:  # clean up after a failure: these are this test's own processes
+        os.kill(pid, signal.SIGKILL)
+    assert not left
+
+
+def test_ctrl_c_of_serve_does_not_wait_for_a_long_search() -> None:
+    """Ctrl-C of ``popejoan serve`` during a 10-second search does not wait for it: a request in
+    flight has a second, then the server stops its searches and exits 0, quietly (no
+    CancelledError traceback)."""
+    import contextlib
+    import subprocess
+    import sys
+    import threading
+    import time
+    import urllib.error
+    import urllib.request
+
+    pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
+    from tests.web.test_serve import alive, children
+
+    hard = ("early-hoyle: A45T.236K.357.36JQ 38K.47JQ.A68K.A78K 267JQ.A59.24JQ.25T | "
+            "9.T.9T.49 ^9S")  # its sampled deals take seconds each: the search runs 10 s
+    process = subprocess.Popen(
+        [sys.executable, "-m", "popejoan_solver", "serve", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[5]
+
+        def ask() -> None:
+            body = json.dumps({"deal": hard, "samples": 200}).encode()
+            with contextlib.suppress(urllib.error.URLError, ConnectionError):  # cancelled
+                urllib.request.urlopen(url + "api/advice", body, timeout=60).close()
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        time.sleep(2.5)  # the search is under way in its process
+        searchers = children(process.pid)
+        started = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        seconds = time.monotonic() - started
+        asking.join(30)
+    finally:
+        process.kill()
+    assert process.returncode == 0
+    assert err == ""
+    assert seconds < 4.0, seconds
+    time.sleep(1)
+    assert not [pid for pid in searchers if alive(pid)]
+
+
+def test_a_search_process_killed_mid_request_is_no_bug_and_no_traceback() -> None:
+    """A search process killed while it searches is no bug of the tool: a 500 that says what
+    happened and one warning line on the server's terminal, no traceback."""
+    import subprocess
+    import sys
+    import threading
+    import time
+    import urllib.error
+    import urllib.request
+
+    pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
+    from tests.web.test_serve import children
+
+    hard = ("early-hoyle: A45T.236K.357.36JQ 38K.47JQ.A68K.A78K 267JQ.A59.24JQ.25T | "
+            "9.T.9T.49 ^9S")
+    process = subprocess.Popen([sys.executable, "-m", "popejoan_solver", "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    answer: dict[str, object] = {}
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[5]
+
+        def ask() -> None:
+            body = json.dumps({"deal": hard, "samples": 200}).encode()
+            try:
+                urllib.request.urlopen(url + "api/advice", body, timeout=60).close()
+            except urllib.error.HTTPError as exc:
+                answer["status"], answer["body"] = exc.code, json.loads(exc.read())
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        time.sleep(2.5)
+        for pid in children(process.pid):
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                os.kill(pid, signal.SIGKILL)
+        asking.join(60)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert answer["status"] == 500
+    assert answer["body"] == {"error": "a search process died (killed?) before it answered: "
+                                       "ask again"}
+    assert "Traceback" not in err
+    assert err.startswith("warning: a search process died")
+
+
+POPEJOAN = [sys.executable, "-m", "popejoan_solver"]
+
+
+def test_serve_refuses_an_empty_host() -> None:
+    process = subprocess.Popen([*POPEJOAN, "serve", "--host", "", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        _, err = process.communicate(timeout=5)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGINT)
+        process.communicate(timeout=20)
+        pytest.fail("serve --host '' started a server")
+    assert process.returncode == 2
+    assert err.startswith("error: ")

@@ -1,5 +1,6 @@
-"""Issue 12's defects of ``popejoan prove``: the early-hoyle Pope turn-up, internal errors (exit
-status 4), the deadlock check of ``terminates``, replayed examples, timings and citations."""
+"""The theorem catalogue of ``prove`` (``popejoan_solver/logic/theorems.py``): the early-hoyle
+Pope turn-up, replayed examples, internal errors (status 4), the deadlock check of
+``terminates``, the time charged to each theorem and the citations."""
 
 from __future__ import annotations
 
@@ -20,7 +21,11 @@ from popejoan_solver.model.cards import PACK, POPE, iter_mask
 from popejoan_solver.model.rules import get_ruleset
 
 EARLY = PlaySemantics.of(get_ruleset("early-hoyle"))
+
+
 HOYLE = PlaySemantics.of(get_ruleset("hoyle-modernized"))
+
+
 Replay = Callable[..., Any]
 
 
