@@ -105,7 +105,7 @@ def test_the_readme_python_example_prints_cards(capsys: pytest.CaptureFixture[st
     (``'QC'``), not card numbers (``str`` of a card, which is an int)."""
     import re
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = re.search(r"### From Python\n\n```python\n(.*?)```", readme, re.S)
     assert block is not None
     exec(compile(block.group(1), "README.md", "exec"), {})  # the README's own code
