@@ -1,6 +1,6 @@
 """Collection rules for the whole tree: the OpenSpiel adapter's modules and the ismcts bot are
-collected (for doctests) only when the ``openspiel`` extra is installed; tests/test_openspiel.py
-skips with the reason otherwise."""
+collected (for doctests) only when the ``openspiel`` extra is installed;
+tests/spiel/test_openspiel.py skips with the reason otherwise."""
 
 import importlib.util
 

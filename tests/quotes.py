@@ -17,8 +17,7 @@ from pathlib import Path
 from popejoan_solver.model import referee
 from popejoan_solver.model.rules import OPTIONS, RULESET_SOURCES
 from popejoan_solver.model.sources import MODEL, Source, find_quotation
-
-from .conftest import SOURCES
+from tests.conftest import SOURCES
 
 WHOLE_TEXTS = Path(os.environ.get("POPEJOAN_SOURCES") or SOURCES)
 """The whole texts: ``$POPEJOAN_SOURCES``, else ``../shared/sources`` beside the checkout."""

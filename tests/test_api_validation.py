@@ -10,6 +10,7 @@ The calls go through ``popejoan_solver`` typed as ``Any``: they are wrong on pur
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +20,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import popejoan_solver
+from popejoan_solver import (
+    advise,
+    analyse_stops,
+    deal_from_line,
+    deal_random,
+    hoyle_dead_hand,
+    parse_deal_text,
+)
+from popejoan_solver.cli.inputs import read_deal
 from popejoan_solver.model.cards import POPE, iter_mask
 from popejoan_solver.model.deal import Deal, position_deal, validate
 from popejoan_solver.model.errors import PopeJoanError
@@ -423,3 +433,95 @@ def test_a_replaced_deal_is_refused_or_solves_consistently(
     fast = api.solve(changed, with_line=False, threads=1)
     reference = api.solve(changed, with_line=False, threads=1, engine="reference")
     assert fast.seats == reference.seats
+
+
+@pytest.mark.parametrize("limit", [math.nan, math.inf, 0.0, -1.0])
+def test_the_python_api_refuses_a_time_limit_that_is_no_limit(limit: float) -> None:
+    # NaN never runs out: from Python (not only through the parser) it was an unbounded solve.
+    from popejoan_solver.search import forced_win, solve
+    deal = read_deal(None)
+    with pytest.raises(PopeJoanError, match="time-limit"):
+        solve(deal, time_limit=limit)
+    with pytest.raises(PopeJoanError, match="time-limit"):
+        forced_win(deal, 1, time_limit=limit)
+
+
+API_WRONG_TYPES = [
+    ("deal_random(4.0, 1)", lambda: deal_random(4.0, 1)),  # type: ignore[arg-type]
+    ("deal_random(4, 1.0)", lambda: deal_random(4, 1.0)),  # type: ignore[arg-type]
+    ("deal_random(4, None)", lambda: deal_random(4, None)),  # type: ignore[arg-type]
+    ("deal_random(4, True)", lambda: deal_random(4, True)),
+    ("deal_random(4, 1, index=-1)", lambda: deal_random(4, 1, index=-1)),
+    ("deal_random(4, 1, rules=5)", lambda: deal_random(4, 1, 5)),  # type: ignore[arg-type]
+    ("get_ruleset(None)", lambda: get_ruleset(None)),  # type: ignore[arg-type]
+    ("get_ruleset(5)", lambda: get_ruleset(5)),  # type: ignore[arg-type]
+    ("analyse_stops(None)", lambda: analyse_stops(None)),  # type: ignore[arg-type]
+    ("analyse_stops('deal')", lambda: analyse_stops("deal")),  # type: ignore[arg-type]
+    ("analyse_stops(deal, 'player')",
+     lambda: analyse_stops(hoyle_dead_hand(), "player")),  # type: ignore[arg-type]
+    ("deal_from_line(None)", lambda: deal_from_line(None)),  # type: ignore[arg-type]
+    ("parse_deal_text(b'...')", lambda: parse_deal_text(b"x | y ^2S")),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize(("call", "function"), API_WRONG_TYPES, ids=[c for c, _ in API_WRONG_TYPES])
+def test_python_api_wrong_types_are_bad_input(call: str, function: Callable[[], object]) -> None:
+    """From Python, a wrong type (None, a number for a ruleset name, a float player count, a
+    float, None or True as a seed) is a PopeJoanError, never an AttributeError, a TypeError or
+    silently another deal."""
+    with pytest.raises(PopeJoanError):
+        function()
+
+
+def test_python_api_still_takes_what_it_documents() -> None:
+    """A ruleset may be named; string seeds and negative seeds stay (they are documented)."""
+    assert deal_random(4, 1, "peel") == deal_random(4, 1, get_ruleset("peel"))
+    assert deal_random(4, "club night").players == 4
+    assert deal_random(4, -1).players == 4
+
+
+@pytest.mark.parametrize(("name", "value"), [("samples", True), ("samples", 1.5),
+                                             ("seed", None), ("seed", "7"), ("workers", True)])
+def test_advise_refuses_arguments_of_the_wrong_type(name: str, value: object) -> None:
+    """A bool, float, None or string where ``advise`` takes a whole number is one PopeJoanError,
+    never a run with True taken as 1 or an unseeded draw."""
+    with pytest.raises(PopeJoanError, match=name):
+        advise(deal_random(4, 1), 1, **{name: value})  # type: ignore[arg-type]
+
+
+SOLVE_WRONG_TYPES = [
+    ("seats=[True]", {"seats": [True]}),  # was solved as seat 1, reported as seat True
+    ("seats=1", {"seats": 1}),  # TypeError
+    ("seats='1'", {"seats": "1"}),  # TypeError
+    ("seats=[1.0]", {"seats": [1.0]}),  # TypeError
+    ("time_limit=True", {"seats": [1], "time_limit": True}),  # was taken as 1 second
+    ("tt_entries=True", {"seats": [1], "tt_entries": True}),  # was a table of one entry
+    ("threads=True", {"seats": [1], "threads": True}),  # was one thread
+    ("line_seat=True", {"seats": [1], "line_seat": True}),
+    ("seats=[1, 1]", {"seats": [1, 1]}),  # was solved and reported twice
+    ("threads=1.5", {"seats": [1], "threads": 1.5}),
+]
+
+
+@pytest.mark.parametrize(("call", "kwargs"), SOLVE_WRONG_TYPES,
+                         ids=[c for c, _ in SOLVE_WRONG_TYPES])
+def test_solve_refuses_wrong_argument_types(call: str, kwargs: dict[str, object]) -> None:
+    from popejoan_solver import hoyle_dead_hand, solve
+
+    with pytest.raises(PopeJoanError):
+        solve(hoyle_dead_hand(), **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("call", [
+    "solve(None)",
+    "advise(None, 1)", "advise(deal, 1, line=5)"])
+def test_solve_and_advise_refuse_what_is_not_a_deal_or_line(call: str) -> None:
+    from popejoan_solver import advise, hoyle_dead_hand, solve
+
+    calls: dict[str, Callable[[], object]] = {
+        "solve(None)": lambda: solve(None),  # type: ignore[arg-type]
+        "advise(None, 1)": lambda: advise(None, 1, samples=1),  # type: ignore[arg-type]
+        "advise(deal, 1, line=5)":
+            lambda: advise(hoyle_dead_hand(), 1, samples=1, line=5)}  # type: ignore[arg-type]
+    with pytest.raises(PopeJoanError):
+        calls[call]()

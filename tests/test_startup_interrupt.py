@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from .contract import ROOT, default_sigint
+from tests.contract import ROOT, default_sigint
 
 SCRIPT = Path(sys.executable).parent / "popejoan"
 

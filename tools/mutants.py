@@ -149,35 +149,40 @@ def checks(*ids: str, name: str = "") -> Killer:
 
 
 # The killers the mutants share.
-ENCODED_RUN = checks("tests/test_logic.py::test_encoded_run_is_the_models_run")
-DIFFERENTIAL = checks("tests/test_solver.py::test_fast_engine_agrees_with_reference")
-PLAY = checks("tests/test_play_and_settlement.py")
-SETTLEMENT_ENCODING = checks("tests/test_settlement_encoding.py")
-FIND = checks("tests/test_find_independent.py")
+ENCODED_RUN = checks("tests/logic/test_prover.py::test_encoded_run_is_the_models_run")
+DIFFERENTIAL = checks("tests/search/test_solver.py::test_fast_engine_agrees_with_reference")
+PLAY = checks("tests/model/test_play_and_settlement.py")
+SETTLEMENT_ENCODING = checks("tests/logic/test_settlement_encoding.py")
+FIND = checks("tests/logic/test_find_independent.py")
 VALIDATION = checks(
-    "tests/test_validation.py::test_every_small_deal_steps_and_settles_as_the_model",
-    "tests/test_validation.py::test_full_deals_step_and_settle_as_the_model",
-    "tests/test_validation.py::test_the_step_equals_the_unrolled_run_for_every_deal",
+    "tests/logic/test_validation.py::test_every_small_deal_steps_and_settles_as_the_model",
+    "tests/logic/test_validation.py::test_full_deals_step_and_settle_as_the_model",
+    "tests/logic/test_validation.py::test_the_step_equals_the_unrolled_run_for_every_deal",
     name="translation validation")
 """Translation validation (logic/validation.py): the encoding's step and settlement against
 the model's."""
-GAPS = checks("tests/test_mutation_gaps.py")
+EDGES = checks(
+    "tests/logic/test_prover.py::test_the_line_search_finds_a_counterexample_two_leads_deep",
+    "tests/search/test_solver.py::test_the_engines_agree_where_a_run_meets_the_top_of_a_suit",
+    name="the line search two leads deep; runs meeting the top of a suit")
+"""Two corners the other checks never reached: a counterexample line needing a second lead,
+and a run reaching a suit's top card with the next suit's bottom card in play."""
 PER_CARD = checks(
-    "tests/test_table.py::test_every_engine_reads_the_payment_per_card_left_from_the_table",
-    name="test_table.py::test_every_engine_reads_the_payment_per_card_left_from_the_table")
+    "tests/model/test_table.py::test_every_engine_reads_the_payment_per_card_left_from_the_table",
+    name="model/test_table.py::test_every_engine_reads_the_payment_per_card_left_from_the_table")
 """The payment for each card left changed in the rule table alone: every engine follows it."""
 C_RESTATES = checks(
-    "tests/test_table.py::test_the_compiled_core_leads_and_settles_as_the_table_says",
-    name="test_table.py::test_the_compiled_core_leads_and_settles_as_the_table_says")
+    "tests/model/test_table.py::test_the_compiled_core_leads_and_settles_as_the_table_says",
+    name="model/test_table.py::test_the_compiled_core_leads_and_settles_as_the_table_says")
 """What the C core restates for speed (the lead rule, the runs, the settlement) against the
 model's reading of the rule table."""
-CHOICE_PROOFS = checks("tests/test_choice_proofs.py", name="test_choice_proofs.py")
+CHOICE_PROOFS = checks("tests/logic/test_choice_proofs.py", name="logic/test_choice_proofs.py")
 """Choices inside a run in the proofs: the sets of outcomes validated, the replayed lines."""
 
-PROVE_TESTS = checks("tests/test_logic.py::test_hoyle_theorems_are_proved",
-                     "tests/test_logic.py::test_parlett_kings_are_not_stops_with_a_replayed_line",
-                     "tests/test_logic.py::test_mutants_are_refuted",
-                     name="test_logic.py prove tests")
+PROVE_TESTS = checks("tests/logic/test_prover.py::test_hoyle_theorems_are_proved",
+                     "tests/logic/test_prover.py::test_parlett_kings_are_not_stops_with_a_replayed_line",
+                     "tests/logic/test_prover.py::test_mutants_are_refuted",
+                     name="logic/test_prover.py prove tests")
 
 CORE_C = "popejoan_solver/search/_core.c"
 """The fast engine's compiled core: a mutant of it is rebuilt in its copy (see Session.run)."""
@@ -265,7 +270,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/table.py",
               "        lead=LEAD_IDS[rules.lead],",
               "        lead=LeadId.ANY,"),),
-        (VALIDATION, DIFFERENTIAL, checks("tests/test_table.py")),
+        (VALIDATION, DIFFERENTIAL, checks("tests/model/test_table.py")),
     ),
     Mutant(
         "out-noticed-at-end-of-run",
@@ -323,7 +328,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/table.py",
               "PopeTurnup.ENDS_DEAL else None",
               "PopeTurnup.COMPARTMENT else None"),),
-        (prove("unreachable-at-outset"), VALIDATION, PLAY, checks("tests/test_table.py")),
+        (prove("unreachable-at-outset"), VALIDATION, PLAY, checks("tests/model/test_table.py")),
     ),
     Mutant(
         "turnup-wins-pairs",
@@ -339,7 +344,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/table.py",
               "        paid = [share] * (players - 1) + [2 * share]",
               "        paid = [share] * players"),),
-        (prove("counters-conserved", "peel"), checks("tests/test_variants.py")),
+        (prove("counters-conserved", "peel"), checks("tests/model/test_variants.py")),
     ),
     Mutant(
         "turnup-first-dead-card",
@@ -347,7 +352,8 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/deal.py",
               "    return Deal.create(tuple(hands), dead, cards[-1], rules, board)",
               "    return Deal.create(tuple(hands), dead, cards[players], rules, board)"),),
-        (checks("tests/test_deal_and_notation.py"), checks("tests/test_stops_graph_cases.py")),
+        (checks("tests/model/test_deal_and_notation.py"),
+         checks("tests/search/test_stops_graph_cases.py")),
     ),
     Mutant(
         "line-search-first-lead-only",
@@ -355,7 +361,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/logic/lines.py",
               "        for lead in game.legal_leads(played, leader):",
               "        for lead in game.legal_leads(played, leader)[:1]:"),),
-        (FIND, checks("tests/test_logic.py::test_find_matrimony_never_paid_is_verified_"
+        (FIND, checks("tests/logic/test_prover.py::test_find_matrimony_never_paid_is_verified_"
                      "independently")),
     ),
     Mutant(
@@ -364,7 +370,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/logic/find.py",
               "                                       for lead in game.legal_leads(0, 0))",
               "                                       for lead in game.legal_leads(0, 0)[:1])"),),
-        (FIND, checks("tests/test_logic.py::test_find_first_lead_out_and_a_proof_of_none")),
+        (FIND, checks("tests/logic/test_prover.py::test_find_first_lead_out_and_a_proof_of_none")),
     ),
     Mutant(
         "encoding-lowest-of-suit-ignored",
@@ -430,7 +436,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "        for depth in range(1, 2):\n"
               "            for p in counts:"),),
         (prove("kings-are-stops", "parlett", expect="refuted"), PROVE_TESTS,
-         checks("tests/test_prover_defects.py"), GAPS),
+         checks("tests/logic/test_theorems.py"), EDGES),
     ),
     Mutant(
         "fast-runs-jump-dead-cards",
@@ -438,7 +444,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/search/slots.py",
               "        if pattern >> rank & 1:\n            up[rank] = (1 << rank) | up[rank + 1]",
               "        up[rank] = (pattern >> rank & 1) << rank | up[rank + 1]"),),
-        (DIFFERENTIAL, GAPS),
+        (DIFFERENTIAL, EDGES),
     ),
     Mutant(
         "fast-block-pruning-any-rule",
@@ -446,8 +452,9 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/search/kernel.py",
               "    prune_blocks = sg.game.table.lead is LeadId.ANY",
               "    prune_blocks = True"),),
-        (DIFFERENTIAL, checks("tests/test_variants.py::test_the_engines_agree_on_the_new_rulesets",
-                             "tests/test_solver.py")),
+        (DIFFERENTIAL,
+         checks("tests/model/test_variants.py::test_the_engines_agree_on_the_new_rulesets",
+                "tests/search/test_solver.py")),
     ),
     Mutant(
         "reference-bounds-stored-exact",
@@ -457,7 +464,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "        elif best >= window_high:\n            lower = max(lower, best)\n"
               "        else:\n            lower = upper = best",
               "        lower = upper = best"),),
-        (DIFFERENTIAL, checks("tests/test_solver.py")),
+        (DIFFERENTIAL, checks("tests/search/test_solver.py")),
     ),
     Mutant(
         "c-fact3-no-last-stretch",
@@ -465,21 +472,21 @@ MUTANTS: tuple[Mutant, ...] = (
         "last one too (the unsound first version: it may go out in the middle of a run)",
         (Hunk(CORE_C, "    int paid_for = saving_max - forced_total;",
               "    int paid_for = -forced_total;"),),
-        (DIFFERENTIAL, checks("tests/test_solver.py")),
+        (DIFFERENTIAL, checks("tests/search/test_solver.py")),
     ),
     Mutant(
         "c-fact3b-lead-always-charged",
         "the C core's fact 3b charges the seat on lead's card even when it may lie in the "
         "spans fact 3 already counted",
         (Hunk(CORE_C, "    paid_for -= led_outside;", "    paid_for -= leader != t;"),),
-        (DIFFERENTIAL, checks("tests/test_solver.py")),
+        (DIFFERENTIAL, checks("tests/search/test_solver.py")),
     ),
     Mutant(
         "c-fact3c-pope-lead-twice",
         "the C core's fact 3c charges the Pope's holder on lead twice (its lead may be the Pope)",
         (Hunk(CORE_C, "        if (led_outside && leader == x) least -= 1;",
               "        if (led_outside && leader == x) least -= 0;"),),
-        (checks("tests/test_solver.py::test_the_pope_bound_agrees_with_reference"),
+        (checks("tests/search/test_solver.py::test_the_pope_bound_agrees_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -488,7 +495,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "stretch too",
         (Hunk(CORE_C, "        int sure = total - saving;",
               "        int sure = total;"),),
-        (checks("tests/test_solver.py::test_the_race_floor_agrees_with_reference"),
+        (checks("tests/search/test_solver.py::test_the_race_floor_agrees_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -497,7 +504,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "(a second lead would be needed)",
         (Hunk(CORE_C, "        if (sure == popcount(held_now)) return payoff(",
               "        if (sure >= popcount(held_now) - 1) return payoff("),),
-        (checks("tests/test_solver.py::test_the_going_out_floor_agrees_with_reference"),
+        (checks("tests/search/test_solver.py::test_the_going_out_floor_agrees_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -506,7 +513,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "side it plays for",
         (Hunk(CORE_C, "        if (c->is_max[leader] ? now >= beta : now <= alpha) return now;",
               "        if (now >= beta || now <= alpha) return now;"),),
-        (checks("tests/test_solver.py::test_the_other_seat_going_out_agrees_with_reference"),
+        (checks("tests/search/test_solver.py::test_the_other_seat_going_out_agrees_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -515,7 +522,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "be exempt still (its stake and its exemption counted both)",
         (Hunk(CORE_C, "            const int pope_led = (run & held & c->exempt_bit) != 0;",
               "            const int pope_led = 0;"),),
-        (checks("tests/test_solver.py::test_the_lead_floor_agrees_with_reference"),
+        (checks("tests/search/test_solver.py::test_the_lead_floor_agrees_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -524,7 +531,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "seat's card",
         (Hunk(CORE_C, "        const int stop_mine = c->holder[top_index(run)] == t;",
               "        const int stop_mine = 1;"),),
-        (checks("tests/test_solver.py::test_going_out_within_two_leads_agrees_with_reference"),
+        (checks("tests/search/test_solver.py::test_going_out_within_two_leads_agrees_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -533,7 +540,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "isolated card (its holder may keep it and pay nothing)",
         (Hunk(CORE_C, '        c->keep_apart = c->exempt_bit;\n',
               '        c->keep_apart = 0;\n'),),
-        (checks("tests/test_solver.py::test_isolated_cards_agree_with_reference"),
+        (checks("tests/search/test_solver.py::test_isolated_cards_agree_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -543,7 +550,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk(CORE_C, "        for (int i = 0; i < c->n_owned[target]; i++) "
                       "c->keep_apart |= c->owned_mask[target][i];\n",
               '        (void)0;\n'),),
-        (checks("tests/test_solver.py::test_isolated_cards_agree_with_reference"),
+        (checks("tests/search/test_solver.py::test_isolated_cards_agree_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -553,7 +560,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk(CORE_C, "    return held & ~at_or_above(c, others) & "
                       "~at_or_below(c, others | (held & keep));",
               "    return held & ~at_or_below(c, others | (held & keep));"),),
-        (checks("tests/test_solver.py::test_isolated_cards_agree_with_reference"),
+        (checks("tests/search/test_solver.py::test_isolated_cards_agree_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -564,7 +571,7 @@ MUTANTS: tuple[Mutant, ...] = (
                       "~at_or_below(c, others | (held & keep));",
               "    return held & ~keep & ~at_or_above(c, others) & "
               "~at_or_below(c, others);"),),
-        (checks("tests/test_solver.py::"
+        (checks("tests/search/test_solver.py::"
                 "test_isolated_cards_below_a_kept_card_are_not_played_first"),
          DIFFERENTIAL),
     ),
@@ -573,7 +580,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core's fact 5 used for the best case, where the others play for the target",
         (Hunk(CORE_C, '    c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY &&',
               '    c->isolating = c->lead_rule == LEAD_ANY &&'),),
-        (checks("tests/test_solver.py::test_isolated_cards_agree_with_reference"),
+        (checks("tests/search/test_solver.py::test_isolated_cards_agree_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -581,7 +588,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core's fact 5 used under the lowest-card lead rules",
         (Hunk(CORE_C, '    c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY &&',
               '    c->isolating = goal != GOAL_BEST_CASE &&'),),
-        (checks("tests/test_solver.py::test_isolated_cards_agree_with_reference"),
+        (checks("tests/search/test_solver.py::test_isolated_cards_agree_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -590,7 +597,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the leader can end with without going out",
         (Hunk(CORE_C, "        if (v[0] > staying) { v[2] = 1; continue; }",
               "        if (v[0] >= staying) { v[2] = 1; continue; }"),),
-        (checks("tests/test_lead_values.py"),),
+        (checks("tests/search/test_lead_values.py"),),
     ),
     Mutant(
         "c-batch-bound-without-cards-left",
@@ -599,7 +606,7 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk(CORE_C, "            if (o != target) v[1] += c->per_card * popcount(c->dealt[o] & "
                       "~after);",
               "            if (o != target) v[1] += 0;"),),
-        (checks("tests/test_lead_values.py"),),
+        (checks("tests/search/test_lead_values.py"),),
     ),
     Mutant(
         "c-fact5b-any-lead-rule",
@@ -607,7 +614,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the lowest-card lead rules",
         (Hunk(CORE_C, "    c->self_isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY;",
               "    c->self_isolating = goal != GOAL_BEST_CASE;"),),
-        (checks("tests/test_solver.py::test_own_isolated_cards_agree_with_reference"),),
+        (checks("tests/search/test_solver.py::test_own_isolated_cards_agree_with_reference"),),
     ),
     Mutant(
         "c-fact3m-own-topped-stretch",
@@ -615,7 +622,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "where the seat goes out in its one stretch the target's card tops",
         (Hunk(CORE_C, "            sure = total - saving_topped;",
               "            sure = total - saving_topped + 1;"),),
-        (checks("tests/test_race_lead.py::"
+        (checks("tests/search/test_race_lead.py::"
                 "test_the_targets_lead_in_the_race_agrees_with_reference"),),
     ),
     Mutant(
@@ -624,7 +631,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "target's cards than the best saving so far (fact 3m needs its own saving)",
         (Hunk(CORE_C, "            if (!is_topped && whole <= saving_rest) continue;",
               "            if (whole <= saving_rest) continue;"),),
-        (checks("tests/test_race_lead.py::"
+        (checks("tests/search/test_race_lead.py::"
                 "test_the_targets_lead_in_the_race_agrees_with_reference"),),
     ),
     Mutant(
@@ -633,7 +640,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "even when another seat is on lead",
         (Hunk(CORE_C, "now + loss + c->per_card * ((leader == target) - held)",
               "now + loss + c->per_card * (1 - held)"),),
-        (checks("tests/test_choices.py::"
+        (checks("tests/search/test_choices.py::"
                 "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
     ),
     Mutant(
@@ -642,7 +649,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "Spin still to be played (what the target may yet pay)",
         (Hunk(CORE_C, "now + loss + c->per_card * ((leader == target) - held)",
               "now + c->per_card * ((leader == target) - held)"),),
-        (checks("tests/test_choices.py::"
+        (checks("tests/search/test_choices.py::"
                 "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
     ),
     Mutant(
@@ -651,7 +658,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "has taken, not those it may still take",
         (Hunk(CORE_C, "const val_t bound = now + gain + c->game_stake +",
               "const val_t bound = now + c->game_stake +"),),
-        (checks("tests/test_choices.py::"
+        (checks("tests/search/test_choices.py::"
                 "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
     ),
     Mutant(
@@ -660,7 +667,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "Kings and Spin not yet played (they may never be)",
         (Hunk(CORE_C, "const val_t bound = now + gain + c->game_stake +",
               "const val_t bound = now + gain + loss + c->game_stake +"),),
-        (checks("tests/test_choices.py::"
+        (checks("tests/search/test_choices.py::"
                 "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
     ),
     Mutant(
@@ -669,7 +676,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "(a 0 or 1)",
         (Hunk(CORE_C, "if (c->general == 2 && c->goal != GOAL_FORCED_WIN &&",
               "if (c->general == 2 &&"),),
-        (checks("tests/test_choices.py::"
+        (checks("tests/search/test_choices.py::"
                 "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
     ),
     Mutant(
@@ -678,7 +685,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "end with without going out (not only above it)",
         (Hunk("popejoan_solver/search/leads.py", "    if guaranteed.lower > staying():",
               "    if guaranteed.lower >= staying():"),),
-        (checks("tests/test_lead_values.py::"
+        (checks("tests/search/test_lead_values.py::"
                 "test_a_value_above_the_most_the_leader_ends_with_in_hand_is_a_forced_win"),),
     ),
     Mutant(
@@ -690,7 +697,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "        return best - min(game.table.per_card_left, needs_exempt)\n",
               "    if exempt is not None and game.dealt[seat] >> exempt & 1:\n"
               "        return best - max(game.table.per_card_left, needs_exempt)\n"),),
-        (checks("tests/test_lead_values.py::"
+        (checks("tests/search/test_lead_values.py::"
                 "test_a_value_above_the_most_the_leader_ends_with_in_hand_is_a_forced_win"),),
     ),
     Mutant(
@@ -700,21 +707,21 @@ MUTANTS: tuple[Mutant, ...] = (
         "that run)",
         (Hunk(CORE_C, "(run & (run - 1)) && lieu_goes_on(c, played, top_index(run)) < 0)",
               "(run & (run - 1)))"),),
-        (checks(*(f"tests/test_choice_differential.py::"
+        (checks(*(f"tests/search/test_choice_differential.py::"
                   f"test_fast_engines_agree_with_reference_on_choice_deals"
                   f"[hoyle-modernized+pope_in_lieu=run-continues,lead=any,ace={ace}-compiled]"
                   for ace in ("low", "high")),
-                name="test_choice_differential.py::"
+                name="search/test_choice_differential.py::"
                      "test_fast_engines_agree_with_reference_on_choice_deals"
                      "[...run-continues,lead=any...-compiled]"),
-         checks("tests/test_choice_differential.py")),
+         checks("tests/search/test_choice_differential.py")),
     ),
     Mutant(
         "c-fact3k-all-cards",
         "the C core's fact 3k counts every card of the best lead's run as the target's",
         (Hunk(CORE_C, "            const int sure = n_own + popcount(run & held);",
               "            const int sure = n_own + popcount(run);"),),
-        (checks("tests/test_solver.py::test_the_lead_floor_agrees_with_reference"),
+        (checks("tests/search/test_solver.py::test_the_lead_floor_agrees_with_reference"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -790,7 +797,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "rule (under the lowest-card rules it may have to lead it)",
         (Hunk(CORE_C, "    c->exempt_kept = c->exempt_bit && c->lead_rule == LEAD_ANY &&",
               "    c->exempt_kept = c->exempt_bit &&"),),
-        (checks("tests/test_solver.py::test_the_kept_pope_floor_needs_lead_any"),
+        (checks("tests/search/test_solver.py::test_the_kept_pope_floor_needs_lead_any"),
          DIFFERENTIAL),
     ),
     Mutant(
@@ -799,7 +806,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "exempt, to the end)",
         (Hunk(CORE_C, "    return held & ~c->exempt_bit & ~at_or_below(",
               "    return held & ~at_or_below("),),
-        (checks("tests/test_solver.py::test_the_own_runs_floor_agrees_with_reference"),
+        (checks("tests/search/test_solver.py::test_the_own_runs_floor_agrees_with_reference"),
          DIFFERENTIAL),
     ),
 )

@@ -6,7 +6,7 @@ position not over (reachable or not) and every legal lead from it, for 3 to 8 pl
 frame and the theorem's premise are satisfiable (:mod:`.vacuity`). The inductive invariant
 (Fact 1 of ``docs/solver.md``) is a theorem of its own, proved by two separate, plain solver
 calls (it holds at the outset; every lead keeps it); no other proof assumes it, since none
-needs it (``tests/test_validation.py`` proves the catalogue without it). A
+needs it (``tests/logic/test_validation.py`` proves the catalogue without it). A
 theorem is *refuted* only by a line of play found from the outset (bounded model checking) and
 replayed through :mod:`popejoan_solver.model`; a one-step counterexample at a position no line
 was found to reach leaves the theorem *unknown*, never refuted.

@@ -3,7 +3,7 @@
  * popejoan_solver/search/fast.py, over the same slot-space tables, with one shared
  * transposition table keyed by (played, leader, objective). Every pruning rule is the one
  * argued in docs/solver.md; the Python engine is its specification and the reference engine
- * its oracle (tests/test_solver.py compares all three).
+ * its oracle (tests/search/test_solver.py compares all three).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1596,7 +1596,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
     Py_INCREF(&CoreType);
-    /* The ids the Python side passes: tests/test_table.py checks them against its tables. */
+    /* The ids the Python side passes: tests/model/test_table.py checks them against its tables. */
     if (PyModule_AddIntConstant(m, "GOAL_GUARANTEED", GOAL_GUARANTEED) < 0 ||
         PyModule_AddIntConstant(m, "GOAL_FORCED_WIN", GOAL_FORCED_WIN) < 0 ||
         PyModule_AddIntConstant(m, "GOAL_BEST_CASE", GOAL_BEST_CASE) < 0 ||

@@ -1,6 +1,6 @@
 """What the play reveals about the hidden cards, read from the rules model (never restated).
 
-Three kinds of evidence, each checked against brute force in ``tests/test_seat_knowledge.py``:
+Three kinds of evidence, each checked against brute force in ``tests/seat/test_knowledge.py``:
 
 * **Runs** (``runs climb``, and the choices that end or continue runs): a hidden card ``h`` is
   dead when putting it in a player's hand would change an observed run. This is tested by

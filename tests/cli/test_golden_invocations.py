@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import ROOT
-from .golden_runner import run
+from tests.cli.golden_runner import run
+from tests.conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden" / "cli"
 RECORDS = ROOT / "tests" / "golden"

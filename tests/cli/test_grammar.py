@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from popejoan_solver.cli import COMMANDS, build_parser, build_parsers, main
-
-from ..conftest import ROOT
+from tests.conftest import ROOT
 
 SMALL = ("hoyle-modernized: 37J.3.4.A 48.4.5J.3 5.5.2Q.4 6.6.3K.6 | "
          "A29TQK.A279TJQK.A6789T.25789TJQK ^KC")

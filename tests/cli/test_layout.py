@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import ROOT
+from tests.conftest import ROOT
 
 PACKAGE = ROOT / "popejoan_solver"
 CLI = PACKAGE / "cli"

@@ -9,8 +9,7 @@ import sys
 
 from popejoan_solver.cli import COMMANDS
 from popejoan_solver.cli.reference import cli_reference, python_version
-
-from ..conftest import ROOT
+from tests.conftest import ROOT
 
 REFERENCE = ROOT / "docs" / "cli.md"
 

@@ -1,0 +1,149 @@
+"""The theorem catalogue of ``prove`` (``popejoan_solver/logic/theorems.py``): the early-hoyle
+Pope turn-up, replayed examples, internal errors (status 4), the deadlock check of
+``terminates``, the time charged to each theorem and the citations."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import z3
+
+from popejoan_solver.cli import main
+from popejoan_solver.logic import theorems
+from popejoan_solver.logic.encoding import SymbolicPosition, SymbolicStep
+from popejoan_solver.logic.prover import Found, ProofError, Status, Workspace
+from popejoan_solver.logic.semantics import PlaySemantics
+from popejoan_solver.logic.theorems import THEOREMS, prove
+from popejoan_solver.model.cards import PACK, POPE, iter_mask
+from popejoan_solver.model.rules import get_ruleset
+
+EARLY = PlaySemantics.of(get_ruleset("early-hoyle"))
+
+
+HOYLE = PlaySemantics.of(get_ruleset("hoyle-modernized"))
+
+
+Replay = Callable[..., Any]
+
+
+def _three_players(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``prove`` (and so the CLI) works on 3 players only, to keep the tests short."""
+    @functools.lru_cache(maxsize=1)
+    def workspace(sem: PlaySemantics) -> Workspace:
+        return Workspace(sem, players=(3,))
+    monkeypatch.setattr(theorems, "shared_workspace", workspace)
+
+
+def _spy_replays(monkeypatch: pytest.MonkeyPatch, agree: bool) -> list[Found]:
+    """Record every line replayed; with ``agree`` False the rules model disagrees with all."""
+    seen: list[Found] = []
+    original: Replay = Workspace.replay
+
+    def replay(self: Workspace, found: Found, check: Replay, finish: bool = False,
+               **role: str) -> Any:
+        seen.append(found)
+        return original(self, found, check if agree else lambda _d, _r: False, finish, **role)
+    monkeypatch.setattr(Workspace, "replay", replay)
+    return seen
+
+
+def test_pope_turned_up_is_not_a_turn_up_of_a_played_deal() -> None:
+    """Under early-hoyle the 9♦ turned up ends the deal: the claim leaves it out, and says so."""
+    from popejoan_solver.logic.theorems import outset_turnups
+    cards = list(iter_mask(PACK))
+    ten = POPE + 1
+    assert POPE not in outset_turnups(EARLY.rules, cards, ten + 1)
+    assert POPE in outset_turnups(HOYLE.rules, cards, ten + 1)
+    assert "played" in THEOREMS["unreachable-at-outset"].statement
+    (result,) = prove(EARLY, ["unreachable-at-outset"], Workspace(EARLY, players=(3,)))
+    assert result.status is Status.PROVED, result.method
+    assert "9D turned up ends it unplayed" in result.method
+
+
+def test_outset_examples_are_replayed_and_never_turn_up_pope(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every example deal of ``unreachable-at-outset`` goes through the rules model."""
+    seen = _spy_replays(monkeypatch, agree=True)
+    (result,) = prove(EARLY, ["unreachable-at-outset"], Workspace(EARLY, players=(3,)))
+    assert result.status is Status.PROVED
+    assert len(seen) > 40
+    assert all(found.deal.turnup != POPE for found in seen)
+
+
+def test_an_example_the_model_does_not_confirm_is_a_proof_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _spy_replays(monkeypatch, agree=False)
+    with pytest.raises(ProofError):
+        prove(HOYLE, ["unreachable-at-outset"], Workspace(HOYLE, players=(3,)))
+
+
+def test_a_disagreement_is_an_internal_error_with_status_4(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _three_players(monkeypatch)
+    _spy_replays(monkeypatch, agree=False)
+    assert main(["prove", "--rules", "parlett", "--theorem", "kings-are-stops"]) == 4
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("error: internal error: ")
+    assert captured.err.count("\n") == 1
+    assert "a bug of popejoan" in captured.err
+
+
+def test_terminates_does_not_assume_an_invariant_the_induction_failed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A false "invariant" (fails at the outset) and no legal lead anywhere: not proved."""
+    monkeypatch.setattr(SymbolicPosition, "stretch_invariant",
+                        lambda _self: z3.BoolVal(False))
+    monkeypatch.setattr(SymbolicStep, "legal", lambda _self, _card: z3.BoolVal(False))
+    ws = Workspace(HOYLE, players=(3,))
+    (result,) = prove(HOYLE, ["terminates"], ws)
+    assert not ws.invariant_holds(3)
+    assert result.status is not Status.PROVED, result.method
+    assert "no legal lead" in result.method
+
+
+def test_each_theorem_is_charged_the_shared_work_it_needed() -> None:
+    """``kings-are-stops`` reuses the one-lead frame built for ``pope-only-led``: its time
+    includes it; ``played-on-top`` is charged its induction."""
+    ws = Workspace(HOYLE, players=(3,))
+    first, second, third = prove(HOYLE, ["pope-only-led", "kings-are-stops", "played-on-top"],
+                                 ws)
+    (alone,) = prove(HOYLE, ["kings-are-stops"], Workspace(HOYLE, players=(3,)))
+    step, induction = ws.shared_seconds[("step", 3)], ws.shared_seconds[("invariant", 3)]
+    assert step > 0
+    assert induction > 0
+    assert first.seconds >= step
+    assert second.seconds >= step
+    assert third.seconds >= induction
+    assert second.seconds >= 0.5 * alone.seconds
+
+
+def test_prove_text_cites_the_work_not_our_file(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _three_players(monkeypatch)
+    assert main(["prove", "--theorem", "pope-only-led", "--theorem",
+                 "seven-of-diamonds-stop"]) == 0
+    out = capsys.readouterr().out
+    assert ".txt" not in out
+    assert "source: Hoffmann, Hoyle's Games Modernized (c. 1909)" in out
+    assert "times overlap" in out
+
+
+def test_a_line_the_model_will_not_replay_is_an_internal_error(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Parlett's kings-are-stops is refuted by a line the model replays; if the model refused
+    that line, the encoding and the model disagree: status 4, not 2 (bad input)."""
+    from popejoan_solver.cli import main
+    from popejoan_solver.model.errors import IllegalPlayError
+    from popejoan_solver.model.play import Position
+
+    def refuse(_self: Position, lead: int) -> list[object]:
+        raise IllegalPlayError("refused by the test")
+
+    monkeypatch.setattr(Position, "outcomes", refuse)
+    assert main(["prove", "--rules", "parlett", "--theorem", "kings-are-stops"]) == 4
+    err = capsys.readouterr().err
+    assert err.startswith("error: internal error: the rules model cannot replay a line")

@@ -1,0 +1,300 @@
+"""Choices inside a run: Peel's Pope in lieu of a stop (every reading) and Spinado's Spin, in
+the model (hand-checked runs and payments) and in every engine (fast, both cores, against the
+reference, on deals where the choice card is held)."""
+
+from __future__ import annotations
+
+import pytest
+
+from popejoan_solver.model.board import Board
+from popejoan_solver.model.cards import POPE, card_name, iter_mask, parse_card
+from popejoan_solver.model.deal import Deal
+from popejoan_solver.model.errors import DealError, IllegalPlayError, NotationError, RulesError
+from popejoan_solver.model.notation import parse_step
+from popejoan_solver.model.play import Choice, Game, Position, Run, StopReason, outcomes
+from popejoan_solver.model.rules import get_ruleset
+from popejoan_solver.model.settlement import play_values
+from popejoan_solver.model.table import SPIN, ChoiceKind, compile_rules
+from popejoan_solver.search import Goal, Objective, solve
+from popejoan_solver.search.fast import COMPILED, FastEngine
+from popejoan_solver.search.reference import ReferenceEngine
+from tests.conftest import deal_holding
+from tests.model.test_play_and_settlement import composed
+
+LIEU = ["run-continues", "pope-leads", "pope-leads-after-king"]
+
+
+def names(run: Run) -> list[str]:
+    return [card_name(c) for c in run.cards]
+
+
+def lead_outcomes(deal: Deal, lead: str) -> list[Run]:
+    return Position.from_deal(deal).outcomes(parse_card(lead))
+
+
+def test_peels_example_pope_in_place_of_the_ten_then_his_knave() -> None:
+    # Peel: a player holds Pope and the knave of spades; the nine of spades is played and
+    # proves a stop (the ten is in the spare hand); he plays Pope in lieu of the ten and goes
+    # on with his knave. Seat 1 leads 8S 9S; seat 2 holds 9D JS QS... and KS is seat 3's.
+    for reading, after_pope in (("run-continues", ["JS", "QS"]), ("pope-leads", [])):
+        deal = composed(["8S 9S 3C", "9D JS QS 4H", "KS 5H 6H"], "TS",
+                        f"hoyle-modernized+pope_in_lieu={reading}")
+        declined, in_lieu = lead_outcomes(deal, "8S")
+        assert names(declined) == ["8S", "9S"]
+        assert declined.reason is StopReason.DEAD
+        assert declined.next_leader == 0
+        assert names(in_lieu) == ["8S", "9S", "9D", *after_pope] + (
+            ["KS"] if after_pope else [])
+        assert in_lieu.seats[2] == 1  # the Pope's holder plays it
+        if after_pope:  # the run goes on: JS QS by seat 2, KS by seat 3, a King: a stop
+            assert in_lieu.reason is StopReason.TOP
+            assert in_lieu.next_leader == 2
+        else:  # the Pope is the stop: its player leads next (his knave, in Peel's telling)
+            assert in_lieu.reason is StopReason.IN_LIEU
+            assert in_lieu.next_leader == 1
+        # "first taking his winnings on Pope": the Pope's six go to seat 2 when the deal ends.
+        tree = Position.from_deal(deal).game.run_tree(0, 0, parse_card("8S"))
+        assert isinstance(tree, Choice)
+        assert tree.chooser == 1
+        assert tree.kind is ChoiceKind.IN_LIEU
+
+
+def test_no_pope_in_lieu_by_default_and_not_after_a_king_unless_the_reading_says_so() -> None:
+    hands = ["QS 3C 4C", "9D KS 5H", "JS 6H 7H"]
+    assert lead_outcomes(composed(hands, "TS"), "QS")[0].cards == (parse_card("QS"),
+                                                                   parse_card("KS"))
+    for reading in LIEU:
+        deal = composed(hands, "TS", f"hoyle-modernized+pope_in_lieu={reading}")
+        runs = lead_outcomes(deal, "QS")
+        assert names(runs[0]) == ["QS", "KS"]
+        assert runs[0].reason is StopReason.TOP
+        if reading == "pope-leads-after-king":
+            assert len(runs) == 2
+            assert names(runs[1]) == ["QS", "KS", "9D"]
+            assert runs[1].next_leader == 1
+        else:
+            assert len(runs) == 1
+
+
+def test_the_pope_in_lieu_of_the_eight_of_diamonds_goes_on_from_the_ten() -> None:
+    # 7D stops (no 8D); the Pope plays in the 8D's place, and the card above the 8D is the
+    # Pope itself: the run goes on from the 10D.
+    deal = composed(["6D 7D 3C", "9D 5H 6H", "TD JD 4S"], "KS",
+                    "hoyle-modernized+pope_in_lieu=run-continues")
+    declined, in_lieu = lead_outcomes(deal, "6D")
+    assert names(declined) == ["6D", "7D"]
+    assert declined.reason is StopReason.ABSENT
+    assert names(in_lieu) == ["6D", "7D", "9D", "TD", "JD"]
+    assert in_lieu.next_leader == 2  # QD is dead: JD is the stop, seat 3 leads
+
+
+def test_a_pope_played_in_lieu_can_end_the_deal() -> None:
+    deal = composed(["8S 9S 3C", "9D", "KS 5H 6H"], "TS",
+                    "hoyle-modernized+pope_in_lieu=pope-leads")
+    _, in_lieu = lead_outcomes(deal, "8S")
+    assert in_lieu.reason is StopReason.OUT
+    assert in_lieu.winner == 1
+    after = Position.from_deal(deal).after(in_lieu)
+    values = play_values(after.game, Board(), after.played, 1)
+    assert values[1] == 6 + 1 + 1 + 3  # Pope, Game, and the others' cards left (3C; 3)
+
+
+def test_spinado_table_pack_board_and_awards() -> None:
+    rules = get_ruleset("spinado")
+    table = compile_rules(rules)
+    assert rules.pack.bit_count() == 47
+    assert [card_name(c) for c in iter_mask(~rules.pack & ((1 << 52) - 1))] == [
+        "2C", "2D", "8D", "2H", "2S"]
+    assert table.choice_points[0].kind is ChoiceKind.SPIN
+    assert table.choice_points[0].card == SPIN
+    dressed = table.dressing(4)
+    assert (dressed.layout.matrimony, dressed.layout.intrigue, dressed.layout.game) == (12, 6, 15)
+    assert dressed.layout.total() == 33
+    assert dressed.paid == (3, 3, 3, 24)
+    assert table.turnup_awards(parse_card("KD")) == ()
+    with pytest.raises(RulesError, match="pools does not apply to game=spinado"):
+        get_ruleset("spinado+pools=five")
+    with pytest.raises(RulesError, match="pope_in_lieu does not apply"):
+        get_ruleset("spinado+pope_in_lieu=pope-leads")
+
+
+def test_spin_makes_any_card_of_its_holder_a_stop_and_pays_three_from_each() -> None:
+    # Seat 1: 5C AD 9H; seat 2: 6C 7C 3H; seat 3: 4H 5H 3S. Seat 1 leads 5C (its lowest club).
+    deal = composed(["5C AD 9H", "6C 7C 3H", "4H 5H 3S"], "KS", "spinado")
+    declined, spun = lead_outcomes(deal, "5C")
+    assert names(declined) == ["5C", "6C", "7C"]
+    assert declined.next_leader == 1
+    assert names(spun) == ["5C", "AD"]
+    assert spun.reason is StopReason.SPIN
+    assert spun.next_leader == 0
+    game = Game.from_deal(deal)
+    # Seat 1 then leads 9H and is out: Spin 3 from each, Game, and one a card left.
+    final = spun.mask | 1 << parse_card("9H")
+    values = play_values(game, Board(pope=0, matrimony=12, intrigue=6, ace=0, king=0, queen=0,
+                                     jack=0, game=12), final, 0)
+    assert values == (3 + 3 + 12 + 3 + 3, -3 - 3, -3 - 3)
+
+
+def test_spin_on_a_card_in_the_middle_of_a_run_and_kings_paid_by_every_opponent() -> None:
+    # Seat 2 holds AD: when its 6C comes in seat 1's run it may spin there.
+    deal = composed(["5C 9H TH", "6C AD KH", "7C 4S 5S"], "KS", "spinado")
+    runs = lead_outcomes(deal, "5C")
+    assert [names(r) for r in runs] == [["5C", "6C", "7C"], ["5C", "6C", "AD"]]
+    assert runs[1].next_leader == 1
+    game = Game.from_deal(deal)
+    # Seat 2 leads its KH next and is out: Spin 3 and the KH 1 from each of two opponents,
+    # Game (empty here), and a counter a card: 9H TH from seat 1, 7C 4S 5S from seat 3.
+    final = runs[1].mask | 1 << parse_card("KH")
+    assert game.winner(final) == 1
+    values = play_values(game, Board(pope=0, matrimony=0, intrigue=0, ace=0, king=0, queen=0,
+                                     jack=0, game=0), final, 1)
+    assert values == (-3 - 1 - 2, 2 * 3 + 2 * 1 + 2 + 3, -3 - 1 - 3)
+
+
+CHOICE_VARIANTS = [(f"hoyle-modernized+pope_in_lieu={r}", POPE) for r in LIEU] + [
+    ("hoyle-modernized+pope_in_lieu=run-continues,lead=lowest-of-suit,ace=high", POPE),
+    ("spinado", SPIN), ("spinado+lead=any", SPIN), ("spinado+pairs=divided,ace=high", SPIN)]
+CORES = [pytest.param(False, id="python"),
+         pytest.param(True, id="compiled", marks=pytest.mark.skipif(
+             not COMPILED, reason="compiled core not built"))]
+
+
+@pytest.mark.parametrize("compiled", CORES)
+@pytest.mark.parametrize(("variant", "card"), CHOICE_VARIANTS)
+def test_fast_engine_agrees_with_reference_where_choices_arise(variant: str, card: int,
+                                                              compiled: bool) -> None:
+    for seed in range(6):
+        players = 3 + seed % 3
+        deal = deal_holding(variant, card, players, 4 if players < 5 else 3, seed)
+        board = Board(*(1 + (seed * k) % 5 for k in range(1, 9)))
+        if get_ruleset(variant).game.value == "spinado":
+            board = Board(pope=0, matrimony=2 + seed, intrigue=1 + seed, ace=0, king=0,
+                          queen=0, jack=0, game=3)
+        game = Game.from_deal(deal)
+        fast = FastEngine(game, board, compiled=compiled)
+        reference = ReferenceEngine(game, board)
+        for seat in range(players):
+            for goal in Goal:
+                objective = Objective(goal, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    variant, seed, seat, goal)
+
+
+@pytest.mark.parametrize(("variant", "card"), CHOICE_VARIANTS)
+def test_choices_change_values_and_the_line_takes_them(variant: str, card: int) -> None:
+    """On some deal the choice is worth something (the engines do search it), and every step
+    of a solved line is one of its lead's outcomes."""
+    plain = "hoyle-modernized" if card == POPE else None
+    differs = took_choice = False
+    for seed in range(30):
+        deal = deal_holding(variant, card, 3, 4, seed)
+        solution = solve(deal, threads=1)
+        position = Position.from_deal(deal)
+        for step in solution.line:
+            assert step.run in position.outcomes(step.run.lead)
+            took_choice |= card in step.run.cards[1:]
+            position = position.after(step.run)
+        if plain is not None:
+            other = solve(deal.with_rules(get_ruleset(plain)), threads=1)
+            differs |= other.seats != solution.seats
+        else:  # Spin always pays: compare with the A♦ never spun, on the reference engine
+            differs |= any(len(outcomes(position.game.run_tree(0, 0, lead))) > 1
+                           for lead in Position.from_deal(deal).legal_leads())
+        if differs and took_choice:
+            break
+    assert differs
+    assert took_choice
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled core not built")
+@pytest.mark.parametrize("variant", [v for v, card in CHOICE_VARIANTS if card == POPE]
+                         + ["early-hoyle+pope_in_lieu=pope-leads"])
+def test_the_compiled_bounds_with_the_pope_in_lieu_agree_with_reference(variant: str) -> None:
+    """Longer hands, where the compiled core's general mode uses facts 3 and 4 with the Pope
+    a stretch of its own (docs/solver.md, "Choices inside a run")."""
+    for seed in range(8):
+        players = 3 + seed % 3
+        deal = deal_holding(variant, POPE, players, 5 if players == 3 else 4, 1000 + seed)
+        board = Board(*(1 + (seed * k) % 7 for k in range(1, 9)))
+        game = Game.from_deal(deal)
+        fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)
+        for seat in range(players):
+            for goal in Goal:
+                objective = Objective(goal, seat)
+                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                    variant, seed, seat, goal)
+
+
+PAYMENT_DEALS = [*range(8), 17, 23, 33, 40]
+"""Seeds of 4-card Spinado deals (3 to 5 players); on 17, 23, 33 and 40 the compiled core's
+floor is one counter too high if the target is taken to lead when another seat does."""
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled core not built")
+@pytest.mark.parametrize("variant", ["spinado", "spinado+lead=any"])
+def test_the_compiled_bounds_with_payments_between_players_agree_with_reference(
+        variant: str) -> None:
+    """Fact 6 (docs/solver.md): the compiled general mode's bounds from the awards taken, still
+    open and to be paid, and the cards left, at the first lead and after each first run."""
+    for seed in PAYMENT_DEALS:
+        players = 3 + seed % 3
+        deal = deal_holding(variant, SPIN, players, 4 if players < 5 else 3, seed)
+        board = Board(pope=0, matrimony=2 + seed % 7, intrigue=1 + seed % 5, ace=0, king=0,
+                      queen=0, jack=0, game=3)
+        game = Game.from_deal(deal)
+        fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)
+        start = Position.from_deal(deal)
+        positions = [start] + [start.after(start.outcomes(lead)[-1])
+                               for lead in start.legal_leads()]
+        for position in positions:
+            if position.is_over:
+                continue
+            for seat in range(players):
+                for goal in Goal:
+                    objective = Objective(goal, seat)
+                    assert (fast.value(objective, position.played, position.leader)
+                            == reference.value(objective, position.played, position.leader)), (
+                        variant, seed, position.played, seat, goal)
+
+
+@pytest.mark.parametrize("compiled", CORES)
+def test_the_pope_played_in_lieu_leaves_the_cards_above_it_unforced(compiled: bool) -> None:
+    """Seat 1 holds Pope, 5C and 3S: it leads the 5C (a stop), plays Pope in lieu, leads the 3S
+    and is out, while TD JD QD KD above the Pope and 4S 5S above its 3S are never played. A
+    bound that took the cards above the Pope for forced (as they are when the Pope can only
+    be led) would be 2 short: the 4S 5S and the four diamonds cannot all be forced."""
+    deal = composed(["9D 5C 3S", "TD JD 4S 5S 8H", "QD KD 9H TH 2C"], "AS",
+                    "hoyle-modernized+pope_in_lieu=pope-leads")
+    board = Board()
+    game = Game.from_deal(deal)
+    fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+    objective = Objective(Goal.GUARANTEED, 0)
+    # Pope 6, Game 1, and the others' cards: 5 and 5, all left in hand.
+    assert reference.value(objective, 0, 0) == 6 + 1 + 5 + 5
+    assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0)
+
+
+def test_a_step_names_its_choice_or_is_refused() -> None:
+    deal = composed(["8S 9S 3C", "9D JS QS 4H", "KS 5H 6H"], "KC",
+                    "hoyle-modernized+pope_in_lieu=run-continues")
+    position = Position.from_deal(deal)
+    assert names(parse_step(position, "8S")) == ["8S", "9S"]
+    run = parse_step(position, " 8s + 9d @ 9s ")
+    assert names(run) == ["8S", "9S", "9D", "JS", "QS", "KS"]
+    assert run.step == "8S+9D@9S"
+    assert run.to_json()["step"] == "8S+9D@9S"
+    assert "+9D(2)" in run.describe()
+    with pytest.raises(IllegalPlayError, match="no choice plays 9D after 8S"):
+        parse_step(position, "8S+9D@8S")
+    with pytest.raises(NotationError, match="LEAD or LEAD"):
+        parse_step(position, "8S+9D")
+    with pytest.raises(IllegalPlayError, match="may not lead"):
+        parse_step(position, "JS")
+
+
+def test_spinado_refuses_cards_out_of_its_pack_and_boards_it_lacks() -> None:
+    with pytest.raises(DealError, match="2C, which is not in the Spinado pack"):
+        composed(["2C 5C", "6C 7C", "4H 5H"], "KS", "spinado")
+    deal = composed(["5C 6C", "7C 8C", "4H 5H"], "KS", "spinado")
+    with pytest.raises(DealError, match="has no pope compartment"):
+        Deal.create(deal.hands, deal.dead, deal.turnup, deal.rules, Board())
