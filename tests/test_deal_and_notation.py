@@ -31,6 +31,8 @@ def deals(draw: st.DrawFn) -> Deal:
     rules = get_ruleset(draw(st.sampled_from(list(RULESETS))))
     deal = deal_random(draw(st.integers(3, 8)), draw(st.integers(0, 10**6)), rules)
     leads = draw(st.integers(0, 6))
+    if deal.turnup == compile_rules(rules).ends_deal_turnup:
+        leads = 0  # the turn-up (the Pope, under some rulesets) ends the deal unplayed
     position = Position.from_deal(deal)
     for _ in range(leads):
         options = position.legal_leads()
