@@ -4,7 +4,8 @@ texts disagree or a choice inside a run changes the play (docs/proofs.md); the P
 readings pope-leads and run-continues too.
 
 Each ruleset is a test of its own, in a process of its own (the test runner spreads them over
-the cores); each takes about 20-40 s of CPU. Their times are printed (``pytest -s``) and recorded in the test report.
+the cores); each takes about 20-40 s of CPU. Their times are printed (``pytest -s``) and
+recorded in the test report.
 """
 
 from __future__ import annotations
