@@ -384,9 +384,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "encoding-run-past-going-out",
         "the z3 run goes on past the card that empties its player's hand",
         (Hunk("popejoan_solver/logic/encoding.py",
-              "            reach = [z3.And(run[b], z3.Not(empties[b]), gap) if "
-              "z3.is_false(spun[b])",
-              "            reach = [z3.And(run[b], gap) if z3.is_false(spun[b])"),),
+              "            reach = [conj(run[b], neg(empties[b]), gap)\n",
+              "            reach = [conj(run[b], gap)\n"),),
         (prove("terminates"), VALIDATION, ENCODED_RUN),
     ),
     Mutant(

@@ -65,7 +65,7 @@ def test_graph_output_onto_a_folder_is_an_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("memory_mb", "argv", "message"), [
     (300, [], "more than 200000 states"),
-    (150, ["--max-states", "10000000"], "does not fit in memory"),
+    (85, ["--max-states", "10000000"], "does not fit in memory"),
 ])
 def test_graph_under_a_memory_cap_is_one_error_line(memory_mb: int, argv: list[str],
                                                    message: str) -> None:

@@ -82,8 +82,9 @@ def test_encoded_run_is_the_models_run(rules_name: str, players: int) -> None:
 
 @pytest.fixture(scope="module")
 def hoyle_results() -> dict[str, object]:
-    names = ["pope-only-led", "kings-are-stops", "seven-of-diamonds-stop", "below-dead-is-stop",
-             "played-on-top", "terminates", "matrimony-needs-one-hand", "counters-conserved"]
+    # Two quick theorems in process (the result's shape); tests/test_catalogue.py proves the
+    # whole catalogue of every named ruleset through the command line.
+    names = ["kings-are-stops", "matrimony-needs-one-hand"]
     return {r.name: r for r in prove(HOYLE, names)}
 
 

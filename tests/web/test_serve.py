@@ -237,7 +237,7 @@ def test_ctrl_c_of_serve_does_not_wait_for_a_long_search() -> None:
         asking.join(30)
     finally:
         process.kill()
-    assert process.returncode == 0
+    assert process.returncode == 0, err
     assert err == ""
     assert seconds < 4.0, seconds
     time.sleep(1)
