@@ -420,10 +420,10 @@ MUTANTS: tuple[Mutant, ...] = (
         "the stop theorems' failure condition also asks for a lead that is not in the run "
         "(it can never hold, so every stop claim is 'proved')",
         (Hunk("popejoan_solver/logic/theorems.py",
-              "            return _or([z3.And(cards(deal, c), step.goes_on[c]) "
+              "            return any_of([z3.And(cards(deal, c), step.goes_on[c]) "
               "for c in deal.cards])",
-              "            return _or([z3.And(cards(deal, c), step.goes_on[c], "
-              "z3.Not(step.run[c]))\n                        for c in deal.cards])"),),
+              "            return any_of([z3.And(cards(deal, c), step.goes_on[c], "
+              "z3.Not(step.run[c]))\n                           for c in deal.cards])"),),
         (prove("kings-are-stops", "parlett", expect="refuted"), PROVE_TESTS),
     ),
     Mutant(
