@@ -118,7 +118,7 @@ def test_each_theorem_is_charged_the_shared_work_it_needed() -> None:
     assert first.seconds >= step
     assert second.seconds >= step
     assert third.seconds >= induction
-    assert second.seconds >= 0.5 * alone.seconds
+    assert second.seconds >= 0.3 * alone.seconds  # wall clock: a loaded machine varies it
 
 
 def test_prove_text_cites_the_work_not_our_file(
