@@ -152,7 +152,8 @@ class TableRoutes:
 
     async def record(self, request: Request) -> Response:
         live = self.hub.find(request.path_params["table"])
-        record = live.session.record()
+        async with live.lock:  # a deal's last play is told of only once it is committed
+            record = live.session.record()
         if not record.deals:
             raise TableError("no deal of this table is finished yet", 409)
         if request.query_params.get("format") == "text":
@@ -163,7 +164,8 @@ class TableRoutes:
         live, player = self._live(request)
         if player is None:
             raise TableError("a seat's grade needs its token", 403)
-        done = live.session.done
+        async with live.lock:
+            done = list(live.session.done)
         missing = [index for index in range(len(done)) if index not in live.grades]
         if missing:
             args = ([(done[i].deal, done[i].runs) for i in missing],
