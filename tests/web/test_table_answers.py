@@ -80,3 +80,40 @@ def test_a_bad_seat_is_still_refused() -> None:
     live = table("hoyle-modernized", 3, 1)
     with pytest.raises(views.TableError, match="no such seat"):
         live.answer(3)
+
+
+def test_the_knowledge_is_built_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the server, the people's knowledge comes from the view workers: were the
+    server's own process to build it, this test's broken ``seat_knowledge`` would fail the
+    answers; they are the answers built from scratch."""
+    from starlette.testclient import TestClient
+
+    from popejoan_solver.web.app import create_app
+    from popejoan_solver.web.limits import Limits
+    from tests.table_helpers import auth, create
+
+    app = create_app(Limits(study_workers=1, play_workers=1))
+    with TestClient(app) as client:
+        table_id, tokens = create(client, players=3, seats=["person"] * 3, seed=9)
+        live = app.state.hub.tables[table_id]
+        expected = {p: views.answer_for(live.session, p - 1, live.result(), None)
+                    for p in tokens}
+
+        def refused(session: Session, player: int) -> Any:
+            raise AssertionError("the seat's knowledge was built on the event loop")
+
+        monkeypatch.setattr(views, "seat_knowledge", refused)
+        for p, token in tokens.items():
+            answer = client.get(f"/api/tables/{table_id}", headers=auth(token))
+            assert answer.status_code == 200, answer.text
+            assert answer.json() == expected[p]
+        mine = client.get(f"/api/tables/{table_id}", headers=auth(tokens[1])).json()
+        seat = mine["to_play"]
+        played = client.post(f"/api/tables/{table_id}/play", headers=auth(tokens[seat]),
+                             json={"card": client.get(f"/api/tables/{table_id}",
+                                                      headers=auth(tokens[seat])).json()
+                                   ["legal"][0]})
+        assert played.status_code == 200, played.text
+        assert len(played.json()["plays"]) >= 1
+    app.state.hub.close()
+    app.state.scheduler.close()

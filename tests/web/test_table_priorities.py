@@ -76,5 +76,6 @@ def test_a_commit_does_not_hold_the_event_loop() -> None:
         gate.set()
         hub.close()
         scheduler.close()
-    assert running and locked
+    assert running
+    assert locked
     assert version == 1

@@ -27,7 +27,7 @@ from ...model.errors import clip
 from ...model.play import Choice
 from ...model.referee import RecordReplay, replay
 from ..scheduler import Scheduler
-from .answers import AnswerCache
+from .answers import AnswerCache, ViewPool
 from .decide import decide
 from .session import By, Event, EventKind, Session
 from .session import replay as replay_session
@@ -144,6 +144,7 @@ class Hub:
         self.limits = limits or TableLimits()
         self.tables: dict[str, Live] = {}
         self.streams = 0
+        self.views = ViewPool()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._sweeper: asyncio.Task[None] | None = None
         for stored in store.load():
@@ -202,6 +203,19 @@ class Hub:
                 raise
             live.bump()
         return True
+
+    async def view(self, live: Live, player: int | None, with_knowledge: bool = False
+                   ) -> dict[str, Any]:
+        """The answer for ``player`` (from 0; None: a watcher) at the table's version, the
+        people's knowledge built off the event loop (:class:`.answers.ViewPool`), once."""
+        async with live.lock:
+            wanted = live.answers.wanted(live.session, live.result())
+            if wanted is not None:
+                players, args = wanted
+                built = await self.views.knowledge(args)
+                if built is not None:
+                    live.answers.keep(live.session, players, built)
+            return live.answer(player, with_knowledge)
 
     # ------------------------------------------------------------------ the drivers
 
@@ -269,10 +283,10 @@ class Hub:
             while True:
                 changed = live.changed
                 if live.version != sent:
-                    async with live.lock:
-                        sent = live.version
-                        body = json.dumps(live.answer(player), ensure_ascii=False,
-                                          separators=(",", ":")).encode()  # one line
+                    answer = await self.view(live, player)
+                    sent = answer["version"]
+                    body = json.dumps(answer, ensure_ascii=False,
+                                      separators=(",", ":")).encode()  # one line
                     yield b"id: %d\ndata: %s\n\n" % (sent, body)
                     continue
                 try:
@@ -305,6 +319,7 @@ class Hub:
                 self._expire()
 
     def close(self) -> None:
+        self.views.close()
         for live in self.tables.values():
             if live.task is not None:
                 live.task.cancel()
