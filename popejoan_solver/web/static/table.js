@@ -53,7 +53,10 @@ async function host() {
     const n = Number($("h-players").value);
     for (let s = 1; s <= n; s++) {
       const pick = el("select", {id: `h-seat-${s}`});
-      for (const kind of ["person", ...options.bots]) pick.append(el("option", {value: kind, selected: kind === (s <= 2 ? "person" : "pimc")}, kind));
+      // The bots a table seats (not the study page's list), its default opponent chosen.
+      const bots = options.table_bots || options.bots;
+      const fallback = options.table_bot || bots[0];
+      for (const kind of ["person", ...bots]) pick.append(el("option", {value: kind, selected: kind === (s <= 2 ? "person" : fallback)}, kind));
       box.append(el("label", {}, `Seat ${s} `, pick));
     }
   };
