@@ -101,16 +101,17 @@ class AnswerCache:
             self._key = key
         return self._public
 
-    def wanted(self, session: Session, result: RecordReplay
+    def wanted(self, session: Session, result: RecordReplay, player: int | None
                ) -> tuple[tuple[int, ...], ViewArgs] | None:
-        """The people whose knowledge at this version is not built yet, and what a worker
-        needs to build it (None: nothing to build, or nothing hidden between deals)."""
+        """``player`` (from 0), if its knowledge at this version is not built yet, and what a
+        worker needs to build it (None: nothing to build: a watcher, a seat known already, or
+        nothing hidden between deals). One seat at a time: a play's answer waits for its own
+        seat's knowledge only, and the workers build the others' side by side."""
         self._parts(session, result)
-        if session.phase != "playing":
+        if session.phase != "playing" or player is None or player in self._known \
+                or not 0 <= player < session.n:
             return None
-        players = tuple(p for p in session.spec.people if p not in self._known)
-        if not players:
-            return None
+        players = (player,)
         return players, (session.deal, tuple(session.runs), session.lead, session.path,
                          tuple(session.seat_of(p) for p in players))
 

@@ -209,7 +209,7 @@ class Hub:
         """The answer for ``player`` (from 0; None: a watcher) at the table's version, the
         people's knowledge built off the event loop (:class:`.answers.ViewPool`), once."""
         async with live.lock:
-            wanted = live.answers.wanted(live.session, live.result())
+            wanted = live.answers.wanted(live.session, live.result(), player)
             if wanted is not None:
                 players, args = wanted
                 built = await self.views.knowledge(args)
