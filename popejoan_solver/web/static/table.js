@@ -93,7 +93,8 @@ async function play(card) {
   showError("");
   try {
     const state = await api(`/api/tables/${table.id}/play`, {method: "POST",
-      headers: {...headers(), "Content-Type": "application/json"}, body: JSON.stringify({card})});
+      headers: {...headers(), "Content-Type": "application/json"},
+      body: JSON.stringify({card, version: table.state ? table.state.version : undefined})});
     render(state);
   } catch (error) { showError(error.message); }
 }

@@ -83,6 +83,22 @@ def _event(live: Live, player: int, body: object) -> Event:
     return Event(EventKind.LEAD, player, parse_card(text.removeprefix("+")), By.PERSON)
 
 
+def _seen(body: object) -> int | None:
+    """The table's ``version`` the play was chosen at, if the body says (the page does): a
+    play chosen before the table moved on (a bot played for the seat out of time, and the
+    seat is to lead again) is refused rather than played where it was not meant."""
+    version = body.get("version") if isinstance(body, dict) else None
+    if version is not None and (type(version) is not int or version < 0):
+        raise TableError(f"'version' must be the table's version the play was chosen at (a "
+                         f"whole number), not {clip(repr(version))}")
+    return version
+
+
+def _moved_on(seen: int | None) -> TableError:
+    return TableError(f"the table moved on since version {seen}: look again before playing",
+                      409)
+
+
 def _name(card: int) -> str:
     from ...model.cards import card_name
 
@@ -126,8 +142,13 @@ class TableRoutes:
         live, player = self._live(request)
         if player is None:
             raise TableError("a watcher cannot play: send the seat's token", 403)
-        event = _event(live, player, await _body(request))
-        await self.hub.apply(live, event)
+        body = await _body(request)
+        seen = _seen(body)
+        if seen is not None and seen != live.version:
+            raise _moved_on(seen)
+        event = _event(live, player, body)
+        if not await self.hub.apply(live, event, seen):
+            raise _moved_on(seen)
         return _json(await self.hub.view(live, player))
 
     async def ready(self, request: Request) -> Response:
