@@ -29,7 +29,7 @@ from .spec import TableError
 from .views import PublicState
 
 VIEW_WORKERS: Final = 2
-"""Worker processes that build the seats' knowledge (a change's seats go to one of them)."""
+"""Worker processes that build the seats' knowledge (one seat a job, side by side)."""
 
 ViewArgs = tuple[Deal, tuple[Run, ...], Card | None, tuple[int, ...], tuple[int, ...]]
 """What a worker needs: the deal, the runs played, the lead and options of a run waiting at a
