@@ -53,7 +53,11 @@ def person(base: str, table: str, token: str, think: float, stop: float,
             if state["state"] == "over":
                 return
             if state["state"] == "between-deals" and state["seat"] not in state["ready"]:
-                call(base, f"/api/tables/{table}/ready", token, {})
+                try:  # a state read late: the next deal may have started (409)
+                    call(base, f"/api/tables/{table}/ready", token, {})
+                except urllib.error.HTTPError as exc:
+                    if exc.code != 409:
+                        raise
             if state["to_play"] != state["seat"]:
                 continue
             time.sleep(think * rng.random() * 2)

@@ -292,9 +292,13 @@ def api_deal(query: Mapping[str, str]) -> dict[str, Any]:
 
 
 def api_options() -> dict[str, Any]:
-    """``GET /api/options``: what the page's menus offer: rulesets, numbers of players, bots."""
+    """``GET /api/options``: what the pages' menus offer: rulesets, numbers of players, the
+    study page's bots (``bots``), the bots a table can seat (``table_bots``) and the one it
+    seats by default (``table_bot``)."""
+    from .tables.spec import DEFAULT_BOT, table_bots
+
     return {"rules": list(RULESETS), "players": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
-            "bots": list(WEB_BOTS)}
+            "bots": list(WEB_BOTS), "table_bots": list(table_bots()), "table_bot": DEFAULT_BOT}
 
 
 def api_bot(data: bytes) -> dict[str, Any]:

@@ -35,6 +35,11 @@ POLL_SECONDS: Final = 0.05
 START_SECONDS: Final = 60
 """How long a worker process may take to start (its modules loaded) on a loaded machine."""
 
+STUDY_NICENESS: Final = 10
+"""How much lower the study lane's processes run than the server's (the event loop that
+answers the tables) and the game's lane: on a machine whose cores study keeps busy, the
+tables' plays are answered first."""
+
 RETRY_AFTER: Final = ("Retry-After", "5")
 
 LOST: Final = "a search process died (killed?) before it answered: ask again"
@@ -72,8 +77,9 @@ class Lane:
     """Worker processes of their own and the fair queue of the requests waiting for them."""
 
     def __init__(self, name: str, workers: int, limits: Limits,
-                 preload: tuple[str, ...]) -> None:
+                 preload: tuple[str, ...], niceness: int = 0) -> None:
         self.name = name
+        self.niceness = niceness
         self._limits = limits
         self._preload = preload
         self._lock = threading.Condition()
@@ -177,7 +183,7 @@ class Lane:
                 raise OSError("the server is shutting down")
         if worker is not None:
             worker.close()
-        worker = WorkerProcess(self._preload)
+        worker = WorkerProcess(self._preload, self.niceness)
         with self._lock:  # kept before it is ready, so that a shutdown ends it too
             closed = self._closed
             if not closed:
@@ -255,7 +261,7 @@ class Scheduler:
         self.limits = limits
         self._lanes: dict[str, Lane] = {
             "play": Lane("play", limits.play_workers, limits, preload),
-            "study": Lane("study", study_workers, limits, preload),
+            "study": Lane("study", study_workers, limits, preload, STUDY_NICENESS),
         }
         self._ids = itertools.count(1)
 

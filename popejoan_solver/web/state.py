@@ -122,8 +122,9 @@ def _sorted_names(cards: Sequence[Card], deal: Deal) -> list[str]:
 
 
 def table_json(table: Table, view: View, seat: int | None) -> dict[str, Any]:
-    """What the page draws. ``seat`` (0-based) hides the other hands (a player's view);
-    ``view`` decides whether the dead hand is shown and which stops are marked."""
+    """What the page draws. ``seat`` (0-based) hides the other hands (a player's view) while
+    the deal is played; ``view`` decides whether the dead hand is shown and which stops are
+    marked. Once the deal is over every hand and the dead hand are shown, as at a table."""
     deal, position = table.deal, table.position
     game = position.game
     rules_table = compile_rules(deal.rules)
@@ -131,11 +132,11 @@ def table_json(table: Table, view: View, seat: int | None) -> dict[str, Any]:
     seats = []
     for s in range(deal.players):
         held = game.held(position.played, s)
-        shown = seat is None or s == seat
+        shown = seat is None or s == seat or table.over
         seats.append({"seat": s + 1, "count": held.bit_count(),
                       "hand": _sorted_names(list(iter_mask(held)), deal) if shown else None,
                       "played": _names(game.dealt[s] & position.played)})
-    show_dead = view is View.REFEREE
+    show_dead = view is View.REFEREE or table.over
     stops = analyse_stops(now, view)
     return {
         "rules": deal.rules.name,

@@ -141,12 +141,16 @@ def answer_job(job: Job) -> Answer:
 
 
 def serve_jobs(connection: Connection, target: Any, server: int,
-               preload: tuple[str, ...]) -> None:
+               preload: tuple[str, ...], niceness: int = 0) -> None:
     """A worker process's life: jobs from ``connection``, one at a time, each answered on it,
-    until the server closes it. Ctrl-C is the server's to handle; the process dies with the
-    server, even by ``kill -9``."""
+    until the server closes it (at ``niceness`` above the server's: study yields the cores to
+    the tables). Ctrl-C is the server's to handle; the process dies with the server, even by
+    ``kill -9``."""
     from ..jobs.pool import die_with_parent
 
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _Running.target = target
     signal.signal(signal.SIGUSR1, _on_stop)
@@ -172,12 +176,12 @@ class WorkerProcess:
     """A worker process as the server sees it (started at once; spawned, so it shares no
     thread or lock with the server)."""
 
-    def __init__(self, preload: tuple[str, ...] = ()) -> None:
+    def __init__(self, preload: tuple[str, ...] = (), niceness: int = 0) -> None:
         context = get_context("spawn")
         self._target = context.Value("q", 0, lock=False)
         self._connection, child = context.Pipe()
         self._process = context.Process(
-            target=serve_jobs, args=(child, self._target, os.getpid(), preload),
+            target=serve_jobs, args=(child, self._target, os.getpid(), preload, niceness),
             name="popejoan-web-worker", daemon=True)
         self._process.start()
         child.close()

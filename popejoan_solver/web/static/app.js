@@ -235,6 +235,10 @@ function render() {
   renderHistory(t);
   renderValues();
   renderSettlement(t);
+  // Stepping through lines is study: in a game against bots "◀" would only see the bots
+  // play again, so the steps are not offered there.
+  $("step-controls").querySelectorAll(".step").forEach((b) => { b.hidden = state.seat !== null; });
+  if ($("advice-out").dataset.position !== positionKey()) $("advice-out").replaceChildren();
   $("back").disabled = !state.line.length;
   $("to-start").disabled = !state.line.length;
   const next = planned();
@@ -435,12 +439,20 @@ async function checkPasted() {
   }
 }
 
+// The position shown, as a key: advice is for one position and goes once another is shown.
+function positionKey() {
+  return `${state.deal}|${state.line.join(",")}`;
+}
+
 async function advice() {
   const out = $("advice-out");
   out.replaceChildren();
+  const asked = positionKey();
   try {
     const a = await api("/api/advice", { deal: state.deal, line: state.line,
                                          seed: Number($("seed").value) || 0 });
+    if (asked !== positionKey()) return;   // a move was made meanwhile: this advice is stale
+    out.dataset.position = asked;
     const pct = (x) => `${Math.round(100 * x)}%`;
     out.append(el("h3", {}, `Advice for seat ${a.seat}`),
                el("p", { class: "note" }, `${a.deals} deals sampled among the ${bigCount(a.consistent_deals)} it cannot tell apart (${a.model} opponents)`),

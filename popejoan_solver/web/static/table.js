@@ -53,7 +53,10 @@ async function host() {
     const n = Number($("h-players").value);
     for (let s = 1; s <= n; s++) {
       const pick = el("select", {id: `h-seat-${s}`});
-      for (const kind of ["person", ...options.bots]) pick.append(el("option", {value: kind, selected: kind === (s <= 2 ? "person" : options.bots[0])}, kind));
+      // The bots a table seats (not the study page's list), its default opponent chosen.
+      const bots = options.table_bots || options.bots;
+      const fallback = options.table_bot || bots[0];
+      for (const kind of ["person", ...bots]) pick.append(el("option", {value: kind, selected: kind === (s <= 2 ? "person" : fallback)}, kind));
       box.append(el("label", {}, `Seat ${s} `, pick));
     }
   };
@@ -90,7 +93,8 @@ async function play(card) {
   showError("");
   try {
     const state = await api(`/api/tables/${table.id}/play`, {method: "POST",
-      headers: {...headers(), "Content-Type": "application/json"}, body: JSON.stringify({card})});
+      headers: {...headers(), "Content-Type": "application/json"},
+      body: JSON.stringify({card, version: table.state ? table.state.version : undefined})});
     render(state);
   } catch (error) { showError(error.message); }
 }

@@ -27,12 +27,12 @@ from ...model.errors import clip
 from ...model.play import Choice
 from ...model.referee import RecordReplay, replay
 from ..scheduler import Scheduler
+from .answers import AnswerCache, ViewPool
 from .decide import decide
 from .session import By, Event, EventKind, Session
 from .session import replay as replay_session
 from .spec import DEFAULT_BOT, PERSON, TableError, TableSpec
 from .store import Store
-from .views import answer_for
 
 TOKEN_BYTES: Final = 16
 _TOKEN: Final = re.compile(r"[0-9a-f]{32}")
@@ -72,6 +72,7 @@ class Live:
         self.task: asyncio.Task[None] | None = None
         self._result: tuple[int, RecordReplay] | None = None
         self.grades: dict[int, Any] = {}
+        self.answers = AnswerCache()
 
     @property
     def version(self) -> int:
@@ -120,7 +121,10 @@ class Live:
         return found
 
     def answer(self, player: int | None, with_knowledge: bool = False) -> dict[str, Any]:
-        return answer_for(self.session, player, self.result(), self.deadline(), with_knowledge)
+        """The answer for ``player`` (from 0; None: a watcher) at the table's version (its
+        parts built once per change, :class:`.answers.AnswerCache`)."""
+        return self.answers.answer(self.session, self.result(), self.deadline(), player,
+                                   with_knowledge)
 
 
 def _empty(live: Live) -> RecordReplay:
@@ -140,6 +144,7 @@ class Hub:
         self.limits = limits or TableLimits()
         self.tables: dict[str, Live] = {}
         self.streams = 0
+        self.views = ViewPool()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._sweeper: asyncio.Task[None] | None = None
         for stored in store.load():
@@ -191,13 +196,26 @@ class Hub:
             if version is not None and live.version != version:
                 return False
             live.session.apply(event)
-            try:
-                self.store.append(live.id, live.version - 1, event)
+            try:  # committed (an fsync) in a thread: the other tables go on meanwhile
+                await asyncio.to_thread(self.store.append, live.id, live.version - 1, event)
             except Exception:
                 live.session = replay_session(live.session.spec, live.session.events[:-1])
                 raise
             live.bump()
         return True
+
+    async def view(self, live: Live, player: int | None, with_knowledge: bool = False
+                   ) -> dict[str, Any]:
+        """The answer for ``player`` (from 0; None: a watcher) at the table's version, the
+        people's knowledge built off the event loop (:class:`.answers.ViewPool`), once."""
+        async with live.lock:
+            wanted = live.answers.wanted(live.session, live.result(), player)
+            if wanted is not None:
+                players, args = wanted
+                built = await self.views.knowledge(args)
+                if built is not None:
+                    live.answers.keep(live.session, players, built)
+            return live.answer(player, with_knowledge)
 
     # ------------------------------------------------------------------ the drivers
 
@@ -265,10 +283,10 @@ class Hub:
             while True:
                 changed = live.changed
                 if live.version != sent:
-                    async with live.lock:
-                        sent = live.version
-                        body = json.dumps(live.answer(player), ensure_ascii=False,
-                                          separators=(",", ":")).encode()  # one line
+                    answer = await self.view(live, player)
+                    sent = answer["version"]
+                    body = json.dumps(answer, ensure_ascii=False,
+                                      separators=(",", ":")).encode()  # one line
                     yield b"id: %d\ndata: %s\n\n" % (sent, body)
                     continue
                 try:
@@ -301,6 +319,7 @@ class Hub:
                 self._expire()
 
     def close(self) -> None:
+        self.views.close()
         for live in self.tables.values():
             if live.task is not None:
                 live.task.cancel()

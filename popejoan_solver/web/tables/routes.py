@@ -36,7 +36,11 @@ PASS_WORDS: Final = ("pass", "-", "decline", "no")
 
 
 def _json(data: Any, status: int = 200) -> Response:
-    return Response(json_bytes(data), status, media_type="application/json")
+    """A table's answer in one line (the compiled encoder: a seat's state is asked for at
+    every change, and the commands' indented JSON is written by Python code, 20 times
+    slower)."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return Response(body.encode(), status, media_type="application/json")
 
 
 def _error(exc: PopeJoanError) -> Response:
@@ -79,6 +83,22 @@ def _event(live: Live, player: int, body: object) -> Event:
     return Event(EventKind.LEAD, player, parse_card(text.removeprefix("+")), By.PERSON)
 
 
+def _seen(body: object) -> int | None:
+    """The table's ``version`` the play was chosen at, if the body says (the page does): a
+    play chosen before the table moved on (a bot played for the seat out of time, and the
+    seat is to lead again) is refused rather than played where it was not meant."""
+    version = body.get("version") if isinstance(body, dict) else None
+    if version is not None and (type(version) is not int or version < 0):
+        raise TableError(f"'version' must be the table's version the play was chosen at (a "
+                         f"whole number), not {clip(repr(version))}")
+    return version
+
+
+def _moved_on(seen: int | None) -> TableError:
+    return TableError(f"the table moved on since version {seen}: look again before playing",
+                      409)
+
+
 def _name(card: int) -> str:
     from ...model.cards import card_name
 
@@ -116,17 +136,20 @@ class TableRoutes:
     async def state(self, request: Request) -> Response:
         live, player = self._live(request)
         wanted = request.query_params.get("knowledge", "") in ("1", "true", "yes")
-        async with live.lock:
-            return _json(live.answer(player, wanted))
+        return _json(await self.hub.view(live, player, wanted))
 
     async def play(self, request: Request) -> Response:
         live, player = self._live(request)
         if player is None:
             raise TableError("a watcher cannot play: send the seat's token", 403)
-        event = _event(live, player, await _body(request))
-        await self.hub.apply(live, event)
-        async with live.lock:
-            return _json(live.answer(player))
+        body = await _body(request)
+        seen = _seen(body)
+        if seen is not None and seen != live.version:
+            raise _moved_on(seen)
+        event = _event(live, player, body)
+        if not await self.hub.apply(live, event, seen):
+            raise _moved_on(seen)
+        return _json(await self.hub.view(live, player))
 
     async def ready(self, request: Request) -> Response:
         live, player = self._live(request)
@@ -134,8 +157,7 @@ class TableRoutes:
             raise TableError("a watcher cannot deal: send the seat's token", 403)
         if player not in live.session.ready:
             await self.hub.apply(live, Event(EventKind.READY, player, 0, By.PERSON))
-        async with live.lock:
-            return _json(live.answer(player))
+        return _json(await self.hub.view(live, player))
 
     async def events(self, request: Request) -> Response:
         live, player = self._live(request)
@@ -152,18 +174,21 @@ class TableRoutes:
 
     async def record(self, request: Request) -> Response:
         live = self.hub.find(request.path_params["table"])
-        record = live.session.record()
+        async with live.lock:  # a deal's last play is told of only once it is committed
+            record = live.session.record()
         if not record.deals:
             raise TableError("no deal of this table is finished yet", 409)
         if request.query_params.get("format") == "text":
             return Response(record_to_text(record), media_type="text/plain; charset=utf-8")
-        return _json(record_to_json(record))
+        return Response(json_bytes(record_to_json(record)),  # as the commands write it
+                        media_type="application/json")
 
     async def grade(self, request: Request) -> Response:
         live, player = self._live(request)
         if player is None:
             raise TableError("a seat's grade needs its token", 403)
-        done = live.session.done
+        async with live.lock:
+            done = list(live.session.done)
         missing = [index for index in range(len(done)) if index not in live.grades]
         if missing:
             args = ([(done[i].deal, done[i].runs) for i in missing],

@@ -7,6 +7,7 @@ session is played by. A seat is ``"person"`` or a bot spec (``docs/bots.md``).
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import secrets
 from collections.abc import Mapping
@@ -76,6 +77,16 @@ class TableSpec:
         return {"rules": self.rules.name, "players": self.players, "seats": list(self.seats),
                 "deals": self.deals, "seed": self.seed, "turn_seconds": self.turn_seconds,
                 "pace": self.pace}
+
+
+def table_bots() -> tuple[str, ...]:
+    """The bots a table can seat (every bot of ``docs/bots.md`` this installation can run:
+    ``ismcts`` only with OpenSpiel), the default opponent first: what the host's form offers."""
+    from ...bots.registry import BOTS
+
+    names = (DEFAULT_BOT, *(name for name in BOTS if name != DEFAULT_BOT))
+    return tuple(name for name in names
+                 if name != "ismcts" or importlib.util.find_spec("open_spiel") is not None)
 
 
 def _whole(body: Mapping[str, Any], key: str, low: int, high: int, default: int) -> int:

@@ -24,7 +24,7 @@ from ...model.board import Compartment
 from ...model.cards import Card, Mask, card_name, iter_mask
 from ...model.deal import Deal
 from ...model.leads import legal_leads
-from ...model.play import Choice
+from ...model.play import Choice, Run, RunTree
 from ...model.referee import DealReplay, RecordReplay
 from ...model.settlement import Transfer
 from ...model.table import ChoiceKind, compile_rules
@@ -155,12 +155,18 @@ def seat_knowledge(session: Session, player: int) -> Knowledge | None:
     """What ``player`` knows in the deal under way (None between deals: all is public)."""
     if session.phase != "playing":
         return None
-    seat = session.seat_of(player)
-    node = session.node
+    return position_knowledge(session.deal, tuple(session.runs), session.lead, session.node,
+                              session.seat_of(player))
+
+
+def position_knowledge(deal: Deal, runs: tuple[Run, ...], lead: Card | None,
+                       node: RunTree | None, seat: int) -> Knowledge:
+    """What ``seat`` (0-based) knows once ``runs`` are played, and, while a run waits at a
+    choice (``node``), before its ``lead``'s run goes on."""
     if isinstance(node, Choice):
-        assert session.lead is not None
-        return knowledge_at_choice(session.deal, seat, tuple(session.runs), session.lead, node)
-    return knowledge(session.deal, seat, tuple(session.runs))
+        assert lead is not None
+        return knowledge_at_choice(deal, seat, runs, lead, node)
+    return knowledge(deal, seat, runs)
 
 
 def knowledge_json(k: Knowledge, public: PublicState) -> dict[str, Any]:
