@@ -16,7 +16,8 @@ and an ``[expect]`` table, each key optional:
   ``dressing_board`` (the fresh board; a compartment not named holds none);
 - ``out`` (the seat out at the end of the line, 0 for none), ``next_leader`` (who leads after
   it), ``runs`` (the cards of each run of the line), ``deal_played`` (false when the turn-up
-  ends the deal), ``legal_leads`` (exactly the cards the seat on lead may lead after the line).
+  ends the deal), ``legal_leads`` (exactly the cards the seat on lead may lead after the line),
+  ``refused`` (steps the rules forbid at the outset: the model must refuse each).
 
 Each backend checks what it can express: the model all of it; the engines the play's net for
 every seat (exactly from every position of the line from which the rest of it is the only
@@ -235,6 +236,8 @@ def _check_model(example: Example, positions: list[Position], runs: list[Run]) -
         found.append(("legal leads", sorted(card_name(parse_card(c))
                                             for c in expect["legal_leads"]),
                       sorted(card_name(c) for c in legal)))
+    found += [(f"step {step} refused at the outset", "refused", "played")
+              for step in expect.get("refused", ()) if _plays(positions[0], step)]
     settled = settle(deal, end.played, end.winner) if end.is_over or not runs else None
     if "deal_played" in expect:
         found.append(("deal played", expect["deal_played"],
@@ -245,6 +248,15 @@ def _check_model(example: Example, positions: list[Position], runs: list[Run]) -
         found += _dressing_checks(example, list(settled.dressing))
     return [Mismatch(example.name, "model", what, want, got) for what, want, got in found
             if want != got]
+
+
+def _plays(position: Position, step: str) -> bool:
+    """Whether the model plays ``step`` from ``position`` (False: it refuses it)."""
+    try:
+        parse_step(position, step)
+    except PopeJoanError:
+        return False
+    return True
 
 
 def _payment_checks(example: Example,
