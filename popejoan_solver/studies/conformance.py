@@ -33,14 +33,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any, Final
 
+from ..files.reading import read_bounded, read_text_file
 from ..logic.semantics import PlaySemantics
 from ..logic.settlement_values import encoded_settlement
 from ..model.board import Board, Compartment
 from ..model.cards import CardSet, card_name, parse_card
 from ..model.deal import Deal
-from ..model.errors import NotationError, PopeJoanError
+from ..model.errors import NotationError, PopeJoanError, clip
 from ..model.notation import decode_toml, parse_step
 from ..model.play import Position, Run
 from ..model.rules import Ruleset, get_ruleset
@@ -113,6 +115,37 @@ class Mismatch:
                 f"found {self.found}")
 
 
+@dataclass(frozen=True)
+class ExampleResult:
+    """An example and what every backend reported on it."""
+
+    example: Example
+    mismatches: tuple[Mismatch, ...]
+
+    @property
+    def agrees(self) -> bool:
+        return not self.mismatches
+
+    def to_json(self) -> dict[str, Any]:
+        """The example's name, its source and quoted phrase, what it covers, whether every
+        backend agrees, and each mismatch (the backend, what, expected and found)."""
+        return {"name": self.example.name, "work": self.example.work.citation(),
+                "section": self.example.section, "phrase": self.example.phrase,
+                "covers": list(self.example.covers), "agrees": self.agrees,
+                "mismatches": [{"backend": m.backend, "what": m.what,
+                                "expected": _plain(m.expected), "found": _plain(m.found)}
+                               for m in self.mismatches]}
+
+
+def _plain(value: object) -> object:
+    """A mismatch's value as JSON takes it (lists and dicts of numbers and strings)."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value if isinstance(value, (int, str, bool)) or value is None else str(value)
+
+
 def examples_folder() -> Traversable:
     """The folder of the conformance examples, inside the installed package."""
     return resources.files("popejoan_solver") / "data" / "conformance"
@@ -121,8 +154,11 @@ def examples_folder() -> Traversable:
 def load_examples(folder: Traversable | None = None) -> list[Example]:
     """Every example (``*.toml``) of ``folder`` (the packaged ones by default), by file name."""
     where = folder if folder is not None else examples_folder()
-    files = sorted((f for f in where.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name)
-    examples = [load_example(f.name, f.read_text(encoding="utf-8")) for f in files]
+    files = sorted((f for f in where.iterdir() if f.name.endswith(".toml") and f.is_file()),
+                   key=lambda f: f.name)
+    if not files:
+        raise NotationError(f"no conformance examples (*.toml) in {clip(str(where))}")
+    examples = [load_example(f.name, _read(f)) for f in files]
     names = [e.name for e in examples]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -130,9 +166,20 @@ def load_examples(folder: Traversable | None = None) -> list[Example]:
     return examples
 
 
+def _read(path: Traversable) -> str:
+    """An example file's text, bounded like every input file (a packaged one too)."""
+    if isinstance(path, Path):
+        return read_text_file(path)
+    with path.open("rb") as handle:
+        return read_bounded(handle, path.name)
+
+
 def load_example(filename: str, text: str) -> Example:
     """One example from its TOML text; :class:`NotationError` when it is malformed."""
-    data = decode_toml(text)
+    try:
+        data = decode_toml(text)
+    except PopeJoanError as exc:
+        raise NotationError(f"{filename}: {exc}") from None
     if not isinstance(data, dict):
         raise NotationError(f"{filename}: an example is a TOML table")
     try:
@@ -166,8 +213,23 @@ def check_examples(examples: Sequence[Example]) -> Iterator[Mismatch]:
         yield from check_example(example)
 
 
+def example_results(examples: Sequence[Example]) -> Iterator[ExampleResult]:
+    """Each example's result, in order, as it is checked."""
+    for example in examples:
+        yield ExampleResult(example, tuple(check_example(example)))
+
+
 def check_example(example: Example) -> list[Mismatch]:
-    """The example through the model, both engines and the z3 settlement."""
+    """The example through the model, both engines and the z3 settlement; a malformed
+    expectation (a compartment or kind not known, a value of the wrong type) is a
+    :class:`NotationError`."""
+    try:
+        return _check_example(example)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise NotationError(f"{example.name}: malformed expectation: {exc!r}") from None
+
+
+def _check_example(example: Example) -> list[Mismatch]:
     try:
         positions, runs = _play(example)
     except PopeJoanError as exc:
@@ -386,6 +448,6 @@ def _check_z3(example: Example, end: Position) -> list[Mismatch]:
             for what, want, got in checks if want != got]
 
 
-__all__ = ["COVERS", "PLAY_KINDS", "Example", "Mismatch", "check_example", "check_examples",
-           "examples_folder", "expected_nets", "expected_payments", "load_example",
-           "load_examples"]
+__all__ = ["COVERS", "PLAY_KINDS", "Example", "ExampleResult", "Mismatch", "check_example",
+           "check_examples", "example_results", "examples_folder", "expected_nets",
+           "expected_payments", "load_example", "load_examples"]
