@@ -13,7 +13,9 @@ and an ``[expect]`` table, each key optional:
 - ``payments``: every transfer of the turn-up and the play, exactly: ``{from, to, amount,
   kind}``, a seat from 1 or a compartment's name, and a :class:`TransferKind` value;
 - ``dressing_pays`` (what each seat pays to dress a fresh board, eldest first) and
-  ``dressing_board`` (the fresh board; a compartment not named holds none);
+  ``dressing_board`` (the fresh board; a compartment not named holds none); ``dressings``, a
+  list of ``{players, pays, board}``, the same for other numbers of players (checked on a deal
+  of one card a seat);
 - ``out`` (the seat out at the end of the line, 0 for none), ``next_leader`` (who leads after
   it), ``runs`` (the cards of each run of the line), ``deal_played`` (false when the turn-up
   ends the deal), ``legal_leads`` (exactly the cards the seat on lead may lead after the line),
@@ -237,7 +239,35 @@ def _check_example(example: Example) -> list[Mismatch]:
     found = _check_model(example, positions, runs)
     found += _check_engines(example, positions)
     found += _check_z3(example, positions[-1])
+    for dressing in example.expect.get("dressings", ()):
+        found += _check_dressing(example, dressing)
     return found
+
+
+DRESSING_HANDS: Final = ("4C", "6H", "7S", "9H", "TH", "3S", "QC", "5H")
+"""One card a seat for the deals of ``dressings`` (eldest's 4C ends the deal at once)."""
+
+
+def _check_dressing(example: Example, dressing: Mapping[str, Any]) -> list[Mismatch]:
+    """One entry of ``dressings``: for ``players`` players under the example's ruleset, what
+    each seat pays and the fresh board, from the model and from the z3 settlement (on a deal
+    of one card a seat)."""
+    players = int(dressing["players"])
+    rules = example.deal.rules
+    hands = tuple(CardSet.parse(h).mask for h in DRESSING_HANDS[:players])
+    held = sum(hands)
+    deal = Deal.create(hands, rules.pack & ~held, example.deal.turnup, rules)
+    transfers = settle(deal, hands[0], 0).dressing
+    pays = [-net(transfers, s) for s in range(players)]
+    board = {t.payee.value: t.amount for t in transfers if isinstance(t.payee, Compartment)}
+    want_pays, want_board = list(dressing["pays"]), dict(dressing["board"])
+    z3_pays = [-v for v in encoded_settlement(deal, hands[0]).dressing]
+    where = f"{players} players"
+    checks = [("model", f"each seat pays, {where}", want_pays, pays),
+              ("model", f"the fresh board, {where}", want_board, board),
+              ("z3 settlement", f"each seat pays, {where}", want_pays, z3_pays)]
+    return [Mismatch(example.name, backend, what, want, got)
+            for backend, what, want, got in checks if want != got]
 
 
 def _play(example: Example) -> tuple[list[Position], list[Run]]:

@@ -59,6 +59,20 @@ def test_the_examples_cover_several_player_counts_and_every_kind_of_payment() ->
 WITH_COPY = sorted(name for name, example in EXAMPLES.items() if example.work.file is not None)
 
 
+def test_every_dressing_and_pool_rule_is_pinned_for_every_player_count() -> None:
+    """Each dressing under eight and five pools, and Spinado's, for three to eight players."""
+    pinned: dict[tuple[str, str, str], set[int]] = {}
+    for example in EXAMPLES.values():
+        rules = example.deal.rules
+        counts = {int(d["players"]) for d in example.expect.get("dressings", ())}
+        counts |= {example.deal.players} if "dressing_pays" in example.expect else set()
+        key = (rules.game.value, rules.dressing.value, rules.pools.value)
+        pinned.setdefault(key, set()).update(counts)
+    wanted = {("pope-joan", d, p) for d in ("dealer", "players", "peel", "britannica-1911")
+              for p in ("eight", "five")} | {("spinado", "dealer", "eight")}
+    assert {key for key, counts in pinned.items() if counts >= set(range(3, 9))} >= wanted
+
+
 @pytest.mark.parametrize("name", WITH_COPY)
 def test_each_example_quotes_its_work_verbatim(name: str) -> None:
     """The phrase stands in our copy's passages (kept in tests/sources)."""
