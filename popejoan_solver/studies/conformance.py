@@ -377,6 +377,15 @@ def _dressing_checks(example: Example,
     return found
 
 
+def exactly_checked_steps(example: Example) -> int:
+    """How many of the line's last steps the engines check exactly: those from which the rest
+    of the line is the only play (0 for a line that does not end the deal)."""
+    positions, _ = _play(example)
+    if not positions[-1].is_over:
+        return 0
+    return len(positions) - 1 - _forced_from(positions)
+
+
 def _forced_from(positions: list[Position]) -> int:
     """The first index of the line from which the rest of it is the only play (one legal
     lead, one way for its run to go, at every step); the end's index when there is none."""
@@ -478,6 +487,19 @@ def _check_z3(example: Example, end: Position) -> list[Mismatch]:
             for what, want, got in checks if want != got]
 
 
-__all__ = ["COVERS", "PLAY_KINDS", "Example", "ExampleResult", "Mismatch", "check_example",
-           "check_examples", "example_results", "examples_folder", "expected_nets",
-           "expected_payments", "load_example", "load_examples"]
+__all__ = [
+    "COVERS",
+    "PLAY_KINDS",
+    "Example",
+    "ExampleResult",
+    "Mismatch",
+    "check_example",
+    "check_examples",
+    "exactly_checked_steps",
+    "example_results",
+    "examples_folder",
+    "expected_nets",
+    "expected_payments",
+    "load_example",
+    "load_examples",
+]

@@ -21,6 +21,7 @@ from popejoan_solver.studies.conformance import (
     COVERS,
     check_example,
     check_examples,
+    exactly_checked_steps,
     load_example,
     load_examples,
 )
@@ -38,6 +39,15 @@ def test_the_compiled_core_is_built() -> None:
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_every_backend_agrees_with_the_example(name: str) -> None:
     assert [str(m) for m in check_example(EXAMPLES[name])] == []
+
+
+def test_the_engines_check_the_end_of_every_line_exactly() -> None:
+    """Every line that ends the deal ends with steps that are its only play, so that both
+    engines' values there must equal the example's nets; one example shows another seat's ace
+    following a king, which needs a choice of leads (its engines' check is a bound)."""
+    loose = {name for name, example in EXAMPLES.items()
+             if example.expect.get("out") and exactly_checked_steps(example) == 0}
+    assert loose == {"parlett-king-is-not-a-stop"}
 
 
 def test_the_examples_cover_every_corner_of_the_rules() -> None:
