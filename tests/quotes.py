@@ -17,6 +17,7 @@ from pathlib import Path
 from popejoan_solver.model import referee
 from popejoan_solver.model.rules import OPTIONS, RULESET_SOURCES
 from popejoan_solver.model.sources import MODEL, Source, find_quotation
+from popejoan_solver.studies.conformance import load_examples
 from tests.conftest import SOURCES
 
 WHOLE_TEXTS = Path(os.environ.get("POPEJOAN_SOURCES") or SOURCES)
@@ -46,11 +47,15 @@ def every_source() -> list[tuple[str, Source]]:
 
 
 def quoted_phrases() -> dict[str, set[str]]:
-    """The phrases quoted from each work we hold a text of, by its file."""
+    """The phrases quoted from each work we hold a text of, by its file: the rules' and the
+    conformance examples'."""
     phrases: dict[str, set[str]] = defaultdict(set)
     for _, source in every_source():
         if source.work is not MODEL and source.file is not None:
             phrases[source.file].add(source.phrase)
+    for example in load_examples():  # the conformance examples' (studies/conformance.py)
+        if example.work.file is not None:
+            phrases[example.work.file].add(example.phrase)
     return dict(phrases)
 
 

@@ -184,6 +184,14 @@ PROVE_TESTS = checks("tests/logic/test_prover.py::test_hoyle_theorems_are_proved
                      "tests/logic/test_prover.py::test_mutants_are_refuted",
                      name="logic/test_prover.py prove tests")
 
+CONFORMANCE = checks(
+    "tests/studies/test_conformance.py::test_every_backend_agrees_with_the_example",
+    name="conformance suite")
+"""The hand-worked examples of the rule texts, through the model, both engines and the z3
+settlement (studies/conformance.py): a slip every backend follows still fails them."""
+CHOICE_CORNERS = checks("tests/search/test_choice_corners.py", name="test_choice_corners.py")
+"""The engines against the reference on deals generated to reach each corner of the choices."""
+
 CORE_C = "popejoan_solver/search/_core.c"
 """The fast engine's compiled core: a mutant of it is rebuilt in its copy (see Session.run)."""
 
@@ -807,6 +815,63 @@ MUTANTS: tuple[Mutant, ...] = (
               "    return held & ~at_or_below("),),
         (checks("tests/search/test_solver.py::test_the_own_runs_floor_agrees_with_reference"),
          DIFFERENTIAL),
+    ),
+    Mutant(
+        "table-spinado-pairs-divided",
+        "Spinado's Matrimony and Intrigue shared by the holders of a divided pair (against "
+        "\"go only to a player able to play both cards concerned\"): every backend follows",
+        (Hunk("popejoan_solver/model/table.py",
+              "    pair_taker = Taker.DIVIDED if rules.pairs is PairRule.DIVIDED else "
+              "Taker.SAME_PLAYER\n    diamond = partial(make_card, Suit.DIAMONDS)",
+              "    pair_taker = Taker.DIVIDED\n    diamond = partial(make_card, Suit.DIAMONDS)"),),
+        (CONFORMANCE,),
+    ),
+    Mutant(
+        "table-spinado-kings-swapped",
+        "Spinado's Kings paid by the wrong suit: 2 for the king of clubs, 1 for the king of "
+        "diamonds",
+        (Hunk("popejoan_solver/model/table.py",
+              "SPINADO_KINGS = ((Suit.CLUBS, 1), (Suit.DIAMONDS, 2),",
+              "SPINADO_KINGS = ((Suit.CLUBS, 2), (Suit.DIAMONDS, 1),"),),
+        (CONFORMANCE,),
+    ),
+    Mutant(
+        "table-exemption-from-wrong-option",
+        "the Pope's exemption read from the wrong option (pools) in the rule table",
+        (Hunk("popejoan_solver/model/table.py",
+              "        exempt_card=POPE if rules.pope_exemption else None,",
+              "        exempt_card=POPE if rules.pools is Pools.FIVE else None,"),),
+        (CONFORMANCE,),
+    ),
+    Mutant(
+        "table-pope-turnup-readings-swapped",
+        "the turn-up that ends the deal read the other way round: Hoffmann's Pope turn-up ends "
+        "the deal, the early Hoyle's is played",
+        (Hunk("popejoan_solver/model/table.py",
+              "ends_deal_turnup=POPE if rules.pope_turnup is PopeTurnup.ENDS_DEAL else None,",
+              "ends_deal_turnup=POPE if rules.pope_turnup is PopeTurnup.COMPARTMENT else None,"),),
+        (CONFORMANCE,),
+    ),
+    Mutant(
+        "encoding-ends-deal-without-game",
+        "the z3 settlement of a Pope turn-up that ends the deal leaves Game on the board (the "
+        "dealer's 40 counters become 39 in the encoding only)",
+        (Hunk("popejoan_solver/logic/settlement_encoding.py",
+              "        take[Compartment.GAME] = any_of([take[Compartment.GAME], ends])",
+              "        take[Compartment.GAME] = take[Compartment.GAME]"),),
+        (CONFORMANCE,),
+    ),
+    Mutant(
+        "c-spin-not-on-a-stop",
+        "the C core does not offer Spin on a card that stops the run anyway (the same seat "
+        "leads next either way, but under the lowest-card leads it may not lead the A-diamond)",
+        (Hunk(CORE_C,
+              "    if (spin < 0 || slot == spin || c->holder[spin] != seat || "
+              "(played >> spin & 1))",
+              "    if (spin < 0 || slot == spin || c->holder[spin] != seat || (played >> spin & 1)"
+              "\n        || slot % 13 == 12 || !(c->in_play >> (slot + 1) & 1)"
+              " || (played >> (slot + 1) & 1))"),),
+        (CHOICE_CORNERS,),
     ),
 )
 

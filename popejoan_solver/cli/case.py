@@ -48,7 +48,12 @@ def add_case_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_cases_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dir", help=DIR_HELP)
+    parser.add_argument("--dir", help=DIR_HELP + "; with --conformance, a folder of "
+                        "conformance examples")
+    parser.add_argument("--conformance", action="store_true",
+                        help="check the conformance examples instead: small examples worked "
+                        "by hand from the rule texts, each through the rules model, both "
+                        "search engines and the z3 settlement (docs/proofs.md)")
     parser.add_argument("--workers", type=positive, metavar="K",
                         help="processes checking the cases that need the prover, one ruleset "
                         "each (default: one per core; 1: all in this process)")
@@ -97,6 +102,8 @@ def run_cases(args: argparse.Namespace) -> int:
     from ..search.api import usable_cores
     from ..studies.cases import check_cases, load_cases
 
+    if args.conformance:
+        return run_conformance(args)
     cases = load_cases(cases_dir(args.dir))
     width = max(len(c.name) for c in cases)
     progress = tty_progress("case") if wants_json(args) else None
@@ -125,6 +132,33 @@ def run_cases(args: argparse.Namespace) -> int:
     return EXIT_OK if all(r.agrees for r in results) else EXIT_DISAGREE
 
 
+def run_conformance(args: argparse.Namespace) -> int:
+    """``cases --conformance``: each example's verdict as it is checked, each mismatch under
+    it (the backend, what, expected and found); with ``--json`` one document at the end."""
+    from ..studies.conformance import example_results, load_examples
+
+    folder = None
+    if args.dir is not None:
+        folder = cases_dir(args.dir)
+    examples = load_examples(folder)
+    width = max(len(e.name) for e in examples)
+    results = []
+    for result in example_results(examples):
+        results.append(result)
+        if not wants_json(args):
+            verdict = "agrees" if result.agrees else "DISAGREES"
+            print(f"{result.example.name:{width}}  {verdict}  ({result.example.work.citation()})",
+                  flush=True)
+            for m in result.mismatches:
+                print(f"  {m.backend}: {m.what}: expected {m.expected}, found {m.found}")
+    if wants_json(args):
+        print_json({"conformance": [r.to_json() for r in results]})
+    else:
+        agree = sum(r.agrees for r in results)
+        print(f"{agree} of {len(results)} conformance examples agree with every backend")
+    return EXIT_OK if all(r.agrees for r in results) else EXIT_DISAGREE
+
+
 COMMAND = Command(
     name="case",
     summary="check one published example against the model",
@@ -141,5 +175,6 @@ CASES_COMMAND = Command(
     description="Check every published example against the model, one line each as it is "
                 "checked, then how many agree. Exit status 1 when any disagrees, 4 on an "
                 "internal error of a proof.",
-    examples=("popejoan cases", "popejoan cases --dir my-cases --json"),
+    examples=("popejoan cases", "popejoan cases --dir my-cases --json",
+              "popejoan cases --conformance"),
     add_arguments=add_cases_arguments, run=run_cases)
