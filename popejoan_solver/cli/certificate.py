@@ -19,13 +19,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cvc5", dest="cvc5", action="store_false",
                         help="solve the queries with z3 only (by default cvc5 too, when "
                         "installed)")
+    parser.add_argument("--no-regenerate", dest="regenerate", action="store_false",
+                        help="do not run prove's theorems again to compare every query with "
+                        "the tool's (by default they are)")
     add_format(parser, "every check")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..logic.certificate_check import check_certificate
 
-    report = check_certificate(args.folder, use_cvc5=args.cvc5)
+    report = check_certificate(args.folder, use_cvc5=args.cvc5, regenerate=args.regenerate)
     failed = [f for f in report.findings if not f.ok and not f.skipped]
     if wants_json(args):
         print_json({"folder": report.folder, "certificate": report.kind,
@@ -49,7 +52,8 @@ COMMAND = Command(
                 "claim (its opening comment, its :named parts deal-frame, rules and "
                 "negated-claim, and its companion, the same text without the negated claim) "
                 "and unsat for z3 and cvc5 (if installed); each companion sat, its model a "
-                "deal the rules model deals and plays out; the replayed deals and lines; each "
+                "deal the rules model deals and plays out; each query asked again by the tool "
+                "under the manifest's ruleset and compared; the replayed deals and lines; each "
                 "CNF's variable names and lemmas, and its DRUP proof (dratify, if installed). "
                 "Exit status 0 when every check holds, 1 when one fails, 2 when DIR is no "
                 "certificate.",

@@ -34,12 +34,17 @@ from .certificates import (
     PARTS,
     CertificateError,
     Cvc5Process,
+    Memo,
     check_drat,
+    named_parts,
+    numbered_name,
     query_comment,
+    scope_name,
     sha256_of,
+    smtlib_named,
 )
 from .encoding import SymbolicDeal
-from .prover import ProofError, check_sat
+from .prover import Counterexample, ProofError, SharedKey, Workspace, check_sat
 from .semantics import PlaySemantics
 
 Z3_SECONDS: Final = 300.0
@@ -99,8 +104,11 @@ def load_manifest(folder: Path) -> dict[str, Any]:
     return data
 
 
-def check_certificate(directory: str, use_cvc5: bool = True) -> CheckReport:
-    """Re-check the certificate in ``directory`` (see the module's docstring)."""
+def check_certificate(directory: str, use_cvc5: bool = True,
+                      regenerate: bool = True) -> CheckReport:
+    """Re-check the certificate in ``directory`` (see the module's docstring); with
+    ``regenerate``, a ``prove`` certificate's queries are asked again by the tool
+    (:func:`_regenerate`)."""
     folder = Path(directory)
     manifest = load_manifest(folder)
     report = CheckReport(directory, manifest["certificate"], str(manifest.get("ruleset")))
@@ -112,6 +120,8 @@ def check_certificate(directory: str, use_cvc5: bool = True) -> CheckReport:
         return report
     if report.kind == "popejoan prove":
         _check_prove(folder, manifest, rules, report, use_cvc5)
+        if regenerate:
+            _regenerate(folder, manifest, rules, report)
     else:
         _check_find(folder, manifest, report)
     return report
@@ -169,6 +179,65 @@ def _check_prove(folder: Path, manifest: dict[str, Any], rules: Ruleset, report:
             cvc5.close()
     for claim in manifest.get("claims") or []:
         _check_deals(folder, claim, report)
+
+
+@dataclass
+class _Regenerated:
+    """A recorder for a ``prove`` run that compares each unsat query it is told of with the
+    file of the same name: the same assertions, term for term (z3 parses both)."""
+
+    folder: Path
+    wanted: set[str]
+    same: dict[str, bool] = field(default_factory=dict)
+    _names: set[str] = field(default_factory=set)
+    _memo: Memo = field(default_factory=dict)
+
+    def unsat(self, scope: SharedKey | str, solver: z3.Solver, players: int, query: str,
+              seconds: float, deal_frame: int = 0) -> None:
+        name = numbered_name(self._names, scope_name(scope), players, query)
+        if name not in self.wanted:
+            return
+        text = smtlib_named(named_parts(solver.assertions(), deal_frame), [], [],
+                            self._memo).query
+        self.same[name] = _same_terms(text, (self.folder / name).read_text(encoding="utf-8"))
+
+    def witness(self, scope: str, example: Counterexample, role: str) -> None:
+        """Deals and lines are replayed by :func:`_check_deals`."""
+
+
+def _same_terms(ours: str, theirs: str) -> bool:
+    try:
+        mine, other = z3.parse_smt2_string(ours), z3.parse_smt2_string(theirs)
+    except z3.Z3Exception:
+        return False
+    return len(mine) == len(other) and all(a.eq(b) for a, b in zip(mine, other, strict=True))
+
+
+def _regenerate(folder: Path, manifest: dict[str, Any], rules: Ruleset,
+                report: CheckReport) -> None:
+    """Run the manifest's theorems again under its ruleset, for the player counts its
+    queries are about, and compare every query the run asks with the file (a query whose
+    claim, comment and hash were all rewritten to match is still caught here)."""
+    from .theorems import prove
+
+    records = [record for _, record in _records(manifest)]
+    wanted = {str(r.get("file")) for r in records if _safe_name(r.get("file"))
+              and (folder / str(r.get("file"))).is_file()}
+    players = tuple(sorted({int(r.get("players", 0)) for r in records}))
+    names = [str(c.get("theorem")) for c in manifest.get("claims") or []]
+    regenerated = _Regenerated(folder, wanted)
+    try:
+        workspace = Workspace(PlaySemantics.of(rules), players=players, recorder=regenerated)
+        prove(rules, names, workspace)
+    except (PopeJoanError, ProofError) as exc:
+        report.add(MANIFEST, False, f"the proofs cannot be run again: {clip(str(exc), 160)}")
+        return
+    for name in sorted(wanted):
+        same = regenerated.same.get(name)
+        report.add(name, bool(same), "regenerated from the manifest's ruleset: the same query"
+                   if same else "not the query the tool asks for this claim under the "
+                   "manifest's ruleset" if same is not None else
+                   "the tool, run again, asks no such query")
 
 
 def _script(path: Path) -> tuple[list[str], list[str]]:

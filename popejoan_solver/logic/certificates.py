@@ -425,6 +425,18 @@ def companion_comment(query_file: str) -> list[str]:
             "and a model is a deal the rules model deals and plays"]
 
 
+def numbered_name(names: set[str], scope: str, players: int, query: str) -> str:
+    """``scope.Np.query.smt2``, numbered when the same query is asked again (``names``: the
+    names given so far, to which it is added)."""
+    base = f"{scope}.{players}p.{query}"
+    name, n = f"{base}.smt2", 1
+    while name in names:
+        n += 1
+        name = f"{base}.{n}.smt2"
+    names.add(name)
+    return name
+
+
 def scope_name(key: SharedKey | str) -> str:
     """A theorem's name, or ``invariant-5p`` for shared work."""
     return key if isinstance(key, str) else f"{key[0]}-{key[1]}p"
@@ -476,14 +488,7 @@ class ProofRecorder:
             raise ProofError(f"z3 and cvc5 disagree on {name}: z3 unsat, cvc5 sat")
 
     def _file_name(self, scope: str, players: int, query: str) -> str:
-        """``scope.Np.query.smt2``, numbered when the same query is asked again."""
-        base = f"{scope}.{players}p.{query}"
-        name, n = f"{base}.smt2", 1
-        while name in self._names:
-            n += 1
-            name = f"{base}.{n}.smt2"
-        self._names.add(name)
-        return name
+        return numbered_name(self._names, scope, players, query)
 
     def witness(self, scope: str, example: Counterexample, role: str) -> None:
         """Keep a deal and line replayed through the rules model, and what it shows."""

@@ -139,6 +139,32 @@ def test_a_query_swapped_for_another_theorems_is_caught(prove_certificate: Path,
     assert "opening comment is not the manifest's claim" in failed[POPE_QUERY][0]
 
 
+def _claim_block(text: str) -> tuple[int, int, list[str]]:
+    lines = text.splitlines()
+    start = max(i for i, line in enumerate(lines) if line.startswith("(assert"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("(check-sat"))
+    return start, end, lines
+
+
+def test_a_claim_rewritten_consistently_is_caught_by_regenerating(
+        prove_certificate: Path, tmp_path: Path) -> None:
+    """Pope's query given the Kings' negated claim, its comment, companion and hash left
+    consistent: every check of the files alone passes (it is unsat, its companion sat), and
+    only the tool, asking the query again under the manifest's ruleset, sees it."""
+    folder = _copy(prove_certificate, tmp_path)
+    _, _, kings = _claim_block((folder / KINGS_QUERY).read_text())
+    k_start, k_end, _ = _claim_block((folder / KINGS_QUERY).read_text())
+    start, end, lines = _claim_block((folder / POPE_QUERY).read_text())
+    lines[start:end] = kings[k_start:k_end]
+    (folder / POPE_QUERY).write_text("\n".join(lines) + "\n")
+    _rehash(folder)
+    report = check_certificate(str(folder), use_cvc5=False, regenerate=False)
+    assert report.holds
+    failed = _failures(folder)
+    assert failed == {POPE_QUERY: ["not the query the tool asks for this claim under the "
+                                   "manifest's ruleset"]}
+
+
 def test_a_changed_hash_is_caught(prove_certificate: Path, tmp_path: Path,
                                   capsys: pytest.CaptureFixture[str]) -> None:
     folder = _copy(prove_certificate, tmp_path)
