@@ -44,7 +44,14 @@ from .certificates import (
     smtlib_named,
 )
 from .encoding import SymbolicDeal
-from .prover import Counterexample, ProofError, SharedKey, Workspace, check_sat
+from .prover import (
+    PLAYER_COUNTS,
+    Counterexample,
+    ProofError,
+    SharedKey,
+    Workspace,
+    check_sat,
+)
 from .semantics import PlaySemantics
 
 Z3_SECONDS: Final = 300.0
@@ -118,13 +125,23 @@ def check_certificate(directory: str, use_cvc5: bool = True,
     except PopeJoanError as exc:
         report.add(MANIFEST, False, f"its ruleset is none the tool knows: {exc}")
         return report
-    if report.kind == "popejoan prove":
-        _check_prove(folder, manifest, rules, report, use_cvc5)
-        if regenerate:
-            _regenerate(folder, manifest, rules, report)
-    else:
-        _check_find(folder, manifest, report)
+    try:
+        if report.kind == "popejoan prove":
+            _check_prove(folder, manifest, rules, report, use_cvc5)
+            if regenerate:
+                _regenerate(folder, manifest, rules, report)
+        else:
+            _check_find(folder, manifest, report)
+    except MALFORMED as exc:  # a manifest or a file not as written: a failed check
+        report.add(MANIFEST, False, f"the folder is not as the tool writes it: "
+                   f"{type(exc).__name__}: {clip(str(exc), 160)}")
     return report
+
+
+MALFORMED: Final = (AttributeError, KeyError, TypeError, ValueError, UnicodeDecodeError,
+                    OSError)
+"""What a manifest or file altered by hand raises when read (JSON of the wrong shape, text
+that is not UTF-8, a name that is no file)."""
 
 
 def _safe_name(name: object) -> bool:
@@ -225,6 +242,9 @@ def _regenerate(folder: Path, manifest: dict[str, Any], rules: Ruleset,
               and (folder / str(r.get("file"))).is_file()}
     players = tuple(sorted({int(r.get("players", 0)) for r in records}))
     names = [str(c.get("theorem")) for c in manifest.get("claims") or []]
+    if not players or not set(players) <= set(PLAYER_COUNTS):
+        report.add(MANIFEST, False, f"its queries are about {players} players, not 3-8")
+        return
     regenerated = _Regenerated(folder, wanted)
     try:
         workspace = Workspace(PlaySemantics.of(rules), players=players, recorder=regenerated)

@@ -214,3 +214,15 @@ def test_a_folder_that_is_no_certificate_is_bad_input(
     assert captured.out == ""
     assert captured.err.startswith("error: ")
     assert captured.err.count("\n") == 1
+
+
+def test_a_file_altered_out_of_shape_is_a_failed_check(
+        find_certificate: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A lemma file that is no longer JSON: a failed check (status 1), never a traceback."""
+    folder = _copy(find_certificate, tmp_path)
+    (lemmas,) = folder.glob("*.lemmas.json")
+    lemmas.write_text("{")
+    _rehash(folder)
+    assert main(["certificate", "check", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  manifest.json: the folder is not as the tool writes it: JSONDecodeError" in out
