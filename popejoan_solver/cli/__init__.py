@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from functools import partial
 from typing import Final
 
 from ..model.errors import PopeJoanError, clip, escape_controls
@@ -21,6 +22,7 @@ from . import (
     advise,
     batch,
     case,
+    certificate,
     check,
     deal,
     find,
@@ -50,11 +52,15 @@ COMMANDS: Final[tuple[Command, ...]] = (
     rules.COMMAND, deal.COMMAND, stops.COMMAND, graph.COMMAND, case.COMMAND,
     case.CASES_COMMAND, solve.COMMAND, check.COMMAND, grade.COMMAND, prove.COMMAND,
     find.COMMAND, batch.COMMAND, stats.COMMAND, study.COMMAND, advise.COMMAND, match.COMMAND,
-    play.COMMAND, serve.COMMAND, standings.COMMAND, view.COMMAND,
+    play.COMMAND, serve.COMMAND, standings.COMMAND, view.COMMAND, certificate.COMMAND,
 )
 """Every command, in the order of ``popejoan --help``: the rules and the deal first, then
 solving and checking, proofs and searches, many deals at once, one seat's view, bots and
 the web (the order of the message naming the commands is kept as scripts saw it)."""
+
+COMMAND_COLUMN: Final = 14
+"""The column of the help lines in ``popejoan --help``, as scripts have seen it: a longer
+command name (``certificate``) has its help line on the next line instead of moving all."""
 
 STOPPED_BY_CTRL_C: Final = frozenset(c.name for c in COMMANDS if c.ends_on_ctrl_c)
 """Commands whose normal way to end is Ctrl-C: they shut down and exit 0 (the launcher does
@@ -90,7 +96,8 @@ def build_parsers(width: int | None = None
     """The ``popejoan`` parser and each command's own, by name (``docs/cli.md`` shows their
     help)."""
     parser = CommandParser(prog="popejoan", description="Pope Joan rules checker and solver.",
-                           epilog=EPILOG, formatter_class=help_formatter(width))
+                           epilog=EPILOG, formatter_class=partial(
+                               help_formatter(width), max_help_position=COMMAND_COLUMN))
     parser.add_argument("--version", action="version", version=f"popejoan {_version()}")
     # metavar "command": the name argparse's errors give it ("argument command: invalid
     # choice", "required: command"), as scripts have seen them.

@@ -10,6 +10,7 @@ deals and lines, replayed through the rules model. See ``docs/proofs.md``, "Cert
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
@@ -39,8 +40,14 @@ CVC5_SECONDS: Final = 120.0
 PACKAGES: Final = ("cvc5", "dratify")
 INSTALL_HINT: Final = "pip install 'popejoan-solver[certificates]'"
 HOW_TO_CHECK: Final = (
-    "Each *.smt2 file is one query, standard SMT-LIB 2.6 (QF_LIA); every one listed in this "
-    "manifest is unsatisfiable: `cvc5 FILE.smt2` or `z3 FILE.smt2` prints `unsat`.",
+    "'files' gives the SHA-256 of every other file of the folder: `sha256sum FILE`.",
+    "Each *.smt2 file listed as a query is one query, standard SMT-LIB 2.6 (QF_LIA), its "
+    "parts named (deal-frame, rules, negated-claim); every one is unsatisfiable: `cvc5 "
+    "FILE.smt2` or `z3 FILE.smt2` prints `unsat`. Its *.companion.smt2 is the same text "
+    "without the negated-claim assertion (`diff` shows it) and is satisfiable: the premises "
+    "are not contradictory, so the unsat answer is the claim's.",
+    "`popejoan certificate check DIR` re-checks all of it, and decodes each companion's model "
+    "into a deal that the rules model replays.",
     "Each *.cnf file is DIMACS CNF, unsatisfiable, with a DRUP proof beside it: "
     "`drat-trim FILE.cnf FILE.drat` prints `s VERIFIED` (or, in Python, dratify's "
     "check_proof).",
@@ -129,6 +136,24 @@ class CertificateDir:
 def write_json(path: Path, data: Any) -> None:
     """Readable JSON, UTF-8."""
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+MANIFEST: Final = "manifest.json"
+
+
+def sha256_of(path: Path) -> str:
+    """The SHA-256 of a file, in hex (read in blocks: the files reach tens of MB)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        while block := stream.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def file_hashes(folder: Path) -> dict[str, str]:
+    """The SHA-256 of every file of a certificate but its manifest, by name (sorted)."""
+    return {p.name: sha256_of(p) for p in sorted(folder.iterdir())
+            if p.is_file() and p.name != MANIFEST}
 
 
 # ----------------------------------------------------------------------------- SMT-LIB
@@ -221,6 +246,58 @@ def smtlib(assertions: Iterable[z3.BoolRef], comment: Sequence[str],
     if any(op in text for op in ("(_ pb", "(_ at-least", "(_ at-most")):
         raise ProofError("a pseudo-Boolean term was left in an SMT-LIB certificate")
     return text
+
+
+PARTS: Final = ("deal-frame", "rules", "negated-claim")
+"""The ``:named`` parts of every query, in order: the dealing constraints, the rules (the
+position, the lead or the settlement the claim is about) and the claim negated. The
+companion asserts the first two only."""
+COMPANION: Final = ".companion.smt2"
+
+
+@dataclass(frozen=True)
+class NamedQuery:
+    """A query and its satisfiable companion as SMT-LIB text: the same script but for the
+    negated claim's assertion."""
+
+    query: str
+    companion: str
+
+
+def named_parts(assertions: Sequence[z3.BoolRef], deal_frame: int
+                ) -> list[tuple[str, z3.BoolRef]]:
+    """The query's assertions as :data:`PARTS`: the first ``deal_frame`` are the deal's
+    frame, the last is the negated claim, the rest the rules."""
+    if len(assertions) <= deal_frame:
+        raise ProofError("a query without a claim after its deal's frame cannot be certified")
+
+    def conj(terms: Sequence[z3.BoolRef]) -> z3.BoolRef:
+        return z3.And(*terms) if len(terms) > 1 else terms[0] if terms else z3.BoolVal(True)
+    return list(zip(PARTS, (conj(assertions[:deal_frame]), conj(assertions[deal_frame:-1]),
+                            assertions[-1]), strict=True))
+
+
+def smtlib_named(parts: Sequence[tuple[str, z3.BoolRef]], comment: Sequence[str],
+                 companion_comment: Sequence[str], memo: Memo | None = None) -> NamedQuery:
+    """A query whose assertions carry their parts' names (``(! TERM :named NAME)``), and its
+    companion: the same text without the last part's assertion (so ``diff`` shows only it)."""
+    text = smtlib([term for _, term in parts], [], memo)
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("(assert")]
+    end = next(i for i, line in enumerate(lines) if line.startswith("(check-sat"))
+    if len(starts) != len(parts):
+        raise ProofError(f"a query printed {len(starts)} assertions for {len(parts)} parts")
+    head, tail = lines[:starts[0]], lines[end:]
+    blocks = []
+    for (name, _), start, stop in zip(parts, starts, [*starts[1:], end], strict=True):
+        block = "\n".join(lines[start:stop])
+        blocks.append(f"(assert (! {block[len('(assert'):-1].strip()}\n :named {name}))")
+    body = [*head, *blocks]
+
+    def script(comments: Sequence[str], blocks_kept: int) -> str:
+        return "\n".join([*(f"; {c}" for c in comments), *body[:len(head) + blocks_kept],
+                          *tail]) + "\n"
+    return NamedQuery(script(comment, len(blocks)), script(companion_comment, len(blocks) - 1))
 
 
 def cvc5_check(path: Path, seconds: float = CVC5_SECONDS) -> str:
@@ -323,11 +400,41 @@ class QueryRecord:
     cvc5: str
     z3_seconds: float
     cvc5_seconds: float
+    companion: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"file": self.file, "players": self.players, "query": self.query,
+        return {"file": self.file, "companion": self.companion, "scope": self.scope,
+                "players": self.players, "query": self.query,
                 "z3": self.z3, "cvc5": self.cvc5, "z3_seconds": round(self.z3_seconds, 3),
                 "cvc5_seconds": round(self.cvc5_seconds, 3)}
+
+
+def query_comment(scope: str, players: int, query: str) -> list[str]:
+    """The comment a query opens with: what it is (``certificate check`` compares it with
+    the manifest) and what its answer means."""
+    return [f"popejoan-solver certificate: {scope}, {players} players, {query}",
+            "z3 answered unsat; the claim needs unsat. Parts (:named): deal-frame (the "
+            "dealing), rules (what the claim is about), negated-claim",
+            "companion: the same premises without negated-claim, satisfiable"]
+
+
+def companion_comment(query_file: str) -> list[str]:
+    """The comment a companion opens with."""
+    return [f"popejoan-solver certificate: companion of {query_file}",
+            "the same premises (deal-frame, rules) without the negated claim: satisfiable, "
+            "and a model is a deal the rules model deals and plays"]
+
+
+def numbered_name(names: set[str], scope: str, players: int, query: str) -> str:
+    """``scope.Np.query.smt2``, numbered when the same query is asked again (``names``: the
+    names given so far, to which it is added)."""
+    base = f"{scope}.{players}p.{query}"
+    name, n = f"{base}.smt2", 1
+    while name in names:
+        n += 1
+        name = f"{base}.{n}.smt2"
+    names.add(name)
+    return name
 
 
 def scope_name(key: SharedKey | str) -> str:
@@ -356,14 +463,19 @@ class ProofRecorder:
             self._cvc5 = None
 
     def unsat(self, scope: SharedKey | str, solver: z3.Solver, players: int, query: str,
-              seconds: float) -> None:
-        """Certify one query z3 found unsat; a cvc5 ``sat`` is a ProofError (they disagree)."""
+              seconds: float, deal_frame: int = 0) -> None:
+        """Certify one query z3 found unsat; a cvc5 ``sat`` is a ProofError (they disagree).
+        Its companion (the premises without the negated claim) is written beside it; the
+        first ``deal_frame`` assertions are the deal's frame."""
         name = self._file_name(scope_name(scope), players, query)
+        companion = name.removesuffix(".smt2") + COMPANION
         path = self.folder.path(name)
-        comment = [f"popejoan-solver certificate: {scope_name(scope)}, {players} players, "
-                   f"{query}", "z3 answered unsat; the claim needs unsat"]
         start = time.perf_counter()
-        path.write_text(smtlib(solver.assertions(), comment, self._memo), encoding="utf-8")
+        written = smtlib_named(named_parts(solver.assertions(), deal_frame),
+                               query_comment(scope_name(scope), players, query),
+                               companion_comment(name), self._memo)
+        path.write_text(written.query, encoding="utf-8")
+        self.folder.path(companion).write_text(written.companion, encoding="utf-8")
         self.write_seconds += time.perf_counter() - start
         if self._cvc5 is None:
             self._cvc5 = Cvc5Process()
@@ -371,19 +483,12 @@ class ProofRecorder:
         answer = self._cvc5.check(path, self.cvc5_seconds)
         elapsed = time.perf_counter() - start
         self.records.append(QueryRecord(name, scope_name(scope), players, query, "unsat",
-                                        answer, seconds, elapsed))
+                                        answer, seconds, elapsed, companion))
         if answer == "sat":
             raise ProofError(f"z3 and cvc5 disagree on {name}: z3 unsat, cvc5 sat")
 
     def _file_name(self, scope: str, players: int, query: str) -> str:
-        """``scope.Np.query.smt2``, numbered when the same query is asked again."""
-        base = f"{scope}.{players}p.{query}"
-        name, n = f"{base}.smt2", 1
-        while name in self._names:
-            n += 1
-            name = f"{base}.{n}.smt2"
-        self._names.add(name)
-        return name
+        return numbered_name(self._names, scope, players, query)
 
     def witness(self, scope: str, example: Counterexample, role: str) -> None:
         """Keep a deal and line replayed through the rules model, and what it shows."""
@@ -433,8 +538,9 @@ def prove_manifest(recorder: ProofRecorder, results: Sequence[TheoremResult],
         })
     z3_time = sum(r.z3_seconds for r in recorder.records)
     cvc5_time = sum(r.cvc5_seconds for r in recorder.records)
-    write_json(recorder.folder.path("manifest.json"), {
+    write_json(recorder.folder.path(MANIFEST), {
         **header, "solvers": solver_versions(), "how_to_check": list(HOW_TO_CHECK),
+        "files": file_hashes(recorder.folder.work),
         "claims": claims,
         "queries": len(recorder.records),
         "seconds": {"z3_unsat_queries": round(z3_time, 3), "cvc5": round(cvc5_time, 3),
@@ -570,11 +676,12 @@ def find_certified(query: FindQuery, directory: str, command: Sequence[str],
             name = f"{query.prop.value}.{'none' if not result.deals else 'no-more'}"
             check = certify_none(folder, name, result.formula, comment).to_json()
             none, more = (check, None) if not result.deals else (None, check)
-        write_json(folder.path("manifest.json"), {
+        write_json(folder.path(MANIFEST), {
             "certificate": "popejoan find", "command": list(command),
             "property": query.prop.value, "description": DESCRIPTIONS[query.prop],
             "ruleset": query.rules.name, "players": query.players, "seat": query.seat + 1,
             "solvers": solver_versions(), "how_to_check": list(HOW_TO_CHECK),
+            "files": file_hashes(folder.work),
             "claims": {"deals_found": deals, "no_such_deal": none, "no_more_deals": more,
                        "undecided_candidates": result.stats.undecided,
                        "timed_out": result.stats.timed_out}})

@@ -168,19 +168,24 @@ class DealEncoding:
         self.table = compile_rules(rules)
         self.cards = list(iter_mask(self.table.pack))
         self.clauses: list[list[int]] = []
+        self.aux_names: dict[int, str] = {}
+        """The cardinality encodings' own variables, named after their constraint."""
         n = rules.cards_per_player(players)
         for c in self.cards:
             places = [self.holds(c, s) for s in range(players)] + [self.dead(c)]
-            self._add(CardEnc.equals(places, 1, vpool=self.pool, encoding=EncType.pairwise))
+            self._add(CardEnc.equals(places, 1, vpool=self.pool, encoding=EncType.pairwise),
+                      f"one-place[{card_name(c)}]")
             self.clauses.append([-self.turnup(c), self.dead(c)])
         for s in range(players):
-            self._add(CardEnc.equals([self.holds(c, s) for c in self.cards], n, vpool=self.pool,
-                                     encoding=EncType.seqcounter))
-        self._add(CardEnc.equals([self.dead(c) for c in self.cards],
-                                 rules.dead_hand_size(players), vpool=self.pool,
-                                 encoding=EncType.seqcounter))
-        self._add(CardEnc.equals([self.turnup(c) for c in self.cards], 1, vpool=self.pool,
-                                 encoding=EncType.seqcounter))
+            held = [self.holds(c, s) for c in self.cards]
+            self._add(CardEnc.equals(held, n, vpool=self.pool, encoding=EncType.seqcounter),
+                      f"hand-size[{s + 1}]")
+        dead = [self.dead(c) for c in self.cards]
+        self._add(CardEnc.equals(dead, rules.dead_hand_size(players), vpool=self.pool,
+                                 encoding=EncType.seqcounter), "dead-size")
+        turned = [self.turnup(c) for c in self.cards]
+        self._add(CardEnc.equals(turned, 1, vpool=self.pool, encoding=EncType.seqcounter),
+                  "one-turnup")
         for suit in range(4):  # trumps[suit] <-> the turn-up is of that suit
             in_suit = [self.turnup(c) for c in self.cards if card_suit(c) == suit]
             self.clauses.append([-self.trumps(suit), *in_suit])
@@ -188,8 +193,17 @@ class DealEncoding:
         self.ends = compile_rules(rules).ends_deal_turnup
         """The turn-up that ends the deal unplayed (early-hoyle, cassell), or None."""
 
-    def _add(self, formula: Any) -> None:
+    def _add(self, formula: Any, what: str) -> None:
+        """Add a cardinality constraint's clauses; its new variables (the pool's ids that
+        name nothing) are named ``counter[WHAT].K``."""
+        fresh = sorted({abs(lit) for clause in formula.clauses for lit in clause}
+                       - set(self.pool.id2obj) - set(self.aux_names))
+        self.aux_names.update({v: f"counter[{what}].{k}" for k, v in enumerate(fresh, 1)})
         self.clauses += formula.clauses
+
+    def names(self) -> dict[int, str]:
+        """Every variable's name (a DIMACS certificate's variable map)."""
+        return {**{int(v): str(k) for k, v in self.pool.obj2id.items()}, **self.aux_names}
 
     def holds(self, card: Card, seat: int) -> int:
         return int(self.pool.id(f"holds[{card_name(card)},{seat + 1}]"))
@@ -502,8 +516,7 @@ def find_deals(query: FindQuery, progress: FindProgress | None = None) -> FindRe
                 progress(len(found), query.count, candidates)
     stats = FindStats(candidates, learned, undecided, exhausted, timed_out,
                       time.monotonic() - started)
-    names = {int(v): str(k) for k, v in enc.pool.obj2id.items()}
-    formula = FindFormula(tuple(tuple(c) for c in enc.clauses), tuple(lemmas), names)
+    formula = FindFormula(tuple(tuple(c) for c in enc.clauses), tuple(lemmas), enc.names())
     return FindResult(tuple(found), stats, formula)
 
 

@@ -56,7 +56,9 @@ class QueryRecorder(Protocol):
     every unsat query, every replayed line."""
 
     def unsat(self, scope: SharedKey | str, solver: z3.Solver, players: int, query: str,
-              seconds: float) -> None: ...
+              seconds: float, deal_frame: int = 0) -> None:
+        """``solver``'s assertions are the deal's frame (the first ``deal_frame``), the rules
+        and, last, the negated claim."""
 
     def witness(self, scope: str, example: Counterexample, role: str) -> None: ...
 
@@ -358,6 +360,7 @@ class Workspace:
     recorder: QueryRecorder | None = None
     """With ``--certificate``: told of every unsat answer and every replayed line."""
     _scope: list[SharedKey | str] = field(default_factory=lambda: [""])
+    _deal_frames: dict[int, int] = field(default_factory=dict)
 
     def check(self, solver: z3.Solver, players: int, query: str) -> z3.CheckSatResult:
         """:func:`check_sat`; an unsat answer is certified when a recorder is set."""
@@ -365,8 +368,14 @@ class Workspace:
         result = check_sat(solver)
         if result == z3.unsat and self.recorder is not None:
             self.recorder.unsat(self._scope[-1], solver, players, query,
-                                time.perf_counter() - start)
+                                time.perf_counter() - start, self.deal_frame_size(players))
         return result
+
+    def deal_frame_size(self, players: int) -> int:
+        """How many assertions the deal's frame is (every query asserts it first)."""
+        if players not in self._deal_frames:
+            self._deal_frames[players] = len(SymbolicDeal(self.semantics, players).constraints())
+        return self._deal_frames[players]
 
     # The time of shared work, charged to every theorem that needs it.
 

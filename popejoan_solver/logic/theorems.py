@@ -731,6 +731,10 @@ def _vetted(guard: Guard, name: str, outcome: Outcome) -> Outcome:
            f"run's first proof): {validated}"] if validated else [])))
 
 
+_FRAMES: Final = ("frames", 3)
+"""The shared work of checking every frame of the run's theorems (3-8 players) before any."""
+
+
 @functools.lru_cache(maxsize=4)
 def shared_workspace(semantics: PlaySemantics) -> Workspace:
     """One workspace per semantics, so that theorems proved one call at a time share encodings."""
@@ -784,9 +788,13 @@ def prove(semantics: PlaySemantics | Ruleset, names: Iterable[str] | None = None
     guard = Guard(ws)
     try:
         with safe_interrupts():
+            # The frames first, each with a time limit: an empty one is reported at once,
+            # where the proofs in it might run for minutes before the guard saw it.
+            ws.shared(_FRAMES, lambda: guard.frames_first(PREMISES[n] for n in chosen))
             for name in chosen:
                 theorem = THEOREMS[name]
                 ws.start_theorem(name)
+                ws.rests_on(_FRAMES)
                 start = time.perf_counter()
                 outcome = _vetted(guard, name, theorem.check(ws))
                 seconds = ws.theorem_seconds(time.perf_counter() - start)

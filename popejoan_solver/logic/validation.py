@@ -30,12 +30,13 @@ import random
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from typing import Final
 
 import z3
 
 from ..model.board import Compartment
 from ..model.cards import Card, Mask, card_name, format_cards, iter_mask, parse_cards
-from ..model.deal import Deal
+from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, deal_random
 from ..model.play import Position, Run
 from ..model.settlement import net, settle
 from ..model.table import ChoiceKind
@@ -324,7 +325,8 @@ goes on from the 10♦); for Spin, a run of three and a King."""
 def validate_for_prove(semantics: PlaySemantics) -> ValidationReport:
     """The cheap part, run by ``prove``: every 3-player deal of hands 2, 1, 1 from
     :data:`PROVE_WINDOW` (the fifth card dead), exhaustively; for each of the table's choice
-    points, the same from its card and :data:`CHOICE_WINDOWS`."""
+    points, the same from its card and :data:`CHOICE_WINDOWS`. The turn-ups these deals
+    never have are checked by :func:`validate_turnups`."""
     windows = [parse_cards(PROVE_WINDOW)]
     windows += [[point.card, *parse_cards(CHOICE_WINDOWS[point.kind])]
                 for point in semantics.table.choice_points]
@@ -334,14 +336,63 @@ def validate_for_prove(semantics: PlaySemantics) -> ValidationReport:
     return report
 
 
-def window_deals(semantics: PlaySemantics, window: Iterable[Card],
-                 hand_sizes: tuple[int, ...]) -> Iterator[Deal]:
-    """Every deal in which the seats hold ``hand_sizes`` cards of ``window`` (the rest of the
-    window is dead, as is every card outside it; the turn-up is the lowest card outside the
-    window that does not end the deal, so that every deal is played)."""
-    cards = [c for c in window if semantics.pack >> c & 1]
+TURNUP_WINDOWS: Final = ("JD QD KD AD 2D", "JC QC KC AC 2C")
+"""The windows of :func:`validate_turnups`' played deals: the first without the turn-up."""
+TURNUP_DEALS: Final = 1
+"""Played deals per awarded turn-up (every position of each, every finished line settled)."""
+TURNUP_SEED: Final = "validate-turnups"
+
+
+def turnup_cards(semantics: PlaySemantics) -> list[Card]:
+    """The turn-ups the settlement treats apart from the others: each card the table awards
+    the dealer compartments for (Pope and the honours of trumps, under every ``pope_turnup``
+    reading) and the card that ends the deal unplayed, if any."""
+    table = semantics.table
+    ends = table.ends_deal_turnup
+    return [c for c in iter_mask(semantics.pack) if table.turnup_awards(c) or c == ends]
+
+
+def validate_turnups(semantics: PlaySemantics) -> ValidationReport:
+    """The encoding's settlement against the model's under every turn-up of
+    :func:`turnup_cards`: a turn-up that ends the deal on a full deal of each player count
+    (its stakes count the cards dealt), each other one on :data:`TURNUP_DEALS` small played
+    deals, every position and every finished line of each."""
     ends = semantics.table.ends_deal_turnup
-    turnup = next(c for c in iter_mask(semantics.pack) if c not in cards and c != ends)
+    cases: list[tuple[Deal, Iterable[Position]]] = []
+    for card in turnup_cards(semantics):
+        if card == ends:
+            cases += [(with_turnup(deal_random(p, TURNUP_SEED, semantics.rules), card), ())
+                      for p in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
+            continue
+        window = next(w for w in map(parse_cards, TURNUP_WINDOWS) if card not in w)
+        deals = itertools.islice(window_deals(semantics, window, (2, 1, 1), card), TURNUP_DEALS)
+        cases += [(deal, _reachable(deal)) for deal in deals]
+    return _validate(semantics, cases)
+
+
+def with_turnup(deal: Deal, card: Card) -> Deal:
+    """``deal`` with ``card`` turned up: moved to the dead hand (exchanged for a dead card
+    other than the turn-up) if a seat holds it."""
+    hands = [deal.dealt_hand(s) for s in range(deal.players)]
+    dead = deal.dead
+    holder = deal.holder(card)
+    if holder >= 0:
+        spare = next(c for c in iter_mask(dead) if c != deal.turnup)
+        hands[holder] = hands[holder] & ~(1 << card) | 1 << spare
+        dead = dead & ~(1 << spare) | 1 << card
+    return Deal.create(hands, dead, card, deal.rules)
+
+
+def window_deals(semantics: PlaySemantics, window: Iterable[Card],
+                 hand_sizes: tuple[int, ...], turnup: Card | None = None) -> Iterator[Deal]:
+    """Every deal in which the seats hold ``hand_sizes`` cards of ``window`` (the rest of the
+    window is dead, as is every card outside it; the turn-up is ``turnup``, by default the
+    lowest card outside the window that does not end the deal, so that every deal is
+    played)."""
+    cards = [c for c in window if semantics.pack >> c & 1 and c != turnup]
+    ends = semantics.table.ends_deal_turnup
+    if turnup is None:
+        turnup = next(c for c in iter_mask(semantics.pack) if c not in cards and c != ends)
     for hands in _assignments(cards, hand_sizes):
         held = 0
         for hand in hands:
@@ -452,5 +503,5 @@ def validate_symbolic(semantics: PlaySemantics, players: Iterable[int]) -> float
 
 
 __all__ = ["PROVE_WINDOW", "ValidationError", "ValidationReport", "symbolic_query",
-           "validate_deals", "validate_for_prove", "validate_line", "validate_symbolic",
-           "window_deals"]
+           "turnup_cards", "validate_deals", "validate_for_prove", "validate_line",
+           "validate_symbolic", "validate_turnups", "window_deals", "with_turnup"]

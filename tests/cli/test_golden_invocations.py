@@ -164,6 +164,12 @@ INVOCATIONS: dict[str, tuple[Steps, bytes | None]] = {
     "find-nine-players": ([["find", "forced-win", "--players", "9"]], None),
     "find-bad-hold": ([["find", "forced-win", "--hold", "9:AC"]], None),
     "find-bad-property": ([["find", "nonesuch"]], None),
+    "certificate-check-find": ([["find", "first-lead-out", "--players", "8", "--seat", "2",
+                                 "--hold", "1:2H", "--hold", "2:3H,4H,5H,6H,8H", "--dead", "7H",
+                                 "--certificate", "<TMP>/c"],
+                                ["certificate", "check", "<TMP>/c"]], None),
+    "certificate-check-no-manifest": ([["certificate", "check", "<TMP>"]], None),
+    "certificate-check-missing": ([["certificate", "check", "<TMP>/nonesuch"]], None),
     # batch, stats, study
     "batch-stats": ([["batch", "--rules", "hoyle-modernized,parlett", "--players", "3-4",
                       "--deals", "2", "--seed", "1", "--workers", "1", "--out", "<TMP>/b.db"],

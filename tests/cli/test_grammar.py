@@ -86,7 +86,8 @@ DEALS_OR_SOLVES = {
 def test_every_command_that_deals_or_solves_is_listed() -> None:
     """Every command but those that read a record (which names its ruleset), a result file,
     the published cases or nothing about rules at all."""
-    others = {"rules", "case", "cases", "check", "grade", "stats", "standings", "serve"}
+    others = {"rules", "case", "cases", "check", "grade", "stats", "standings", "serve",
+              "certificate"}
     assert {c.name for c in COMMANDS} == set(DEALS_OR_SOLVES) | others
 
 
@@ -317,7 +318,8 @@ def _formatted() -> list[str]:
 
 def test_every_command_printing_json_has_format_and_json() -> None:
     assert _formatted() == sorted(["rules", "stops", "case", "cases", "solve", "check", "grade",
-                                   "prove", "find", "stats", "advise", "standings", "view"])
+                                   "prove", "find", "stats", "advise", "standings", "view",
+                                   "certificate"])
 
 
 @pytest.mark.parametrize("name", _formatted())
@@ -326,7 +328,8 @@ def test_json_is_format_json(name: str) -> None:
             "cases": ["cases"], "solve": ["solve"], "check": ["check", "r"],
             "grade": ["grade", "r"], "prove": ["prove"], "find": ["find", "forced-win"],
             "stats": ["stats", "f"], "advise": ["advise", SMALL, "--seat", "1"],
-            "standings": ["standings", "f"], "view": ["view", SMALL, "--seat", "1"]}[name]
+            "standings": ["standings", "f"], "view": ["view", SMALL, "--seat", "1"],
+            "certificate": ["certificate", "check", "d"]}[name]
     parser = build_parser()
     assert parser.parse_args(base).format == "text"
     assert parser.parse_args([*base, "--json"]).format == "json"

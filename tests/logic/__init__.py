@@ -1,0 +1,1 @@
+"""Tests of the logic package: proofs, their guards and their certificates."""
