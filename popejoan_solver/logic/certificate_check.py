@@ -36,6 +36,7 @@ from .certificates import (
     Cvc5Process,
     Memo,
     check_drat,
+    installed,
     named_parts,
     numbered_name,
     query_comment,
@@ -183,7 +184,7 @@ def _records(manifest: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
 def _check_prove(folder: Path, manifest: dict[str, Any], rules: Ruleset, report: CheckReport,
                  use_cvc5: bool) -> None:
     semantics = PlaySemantics.of(rules)
-    cvc5 = Cvc5Process() if use_cvc5 and _installed("cvc5") else None
+    cvc5 = Cvc5Process() if use_cvc5 and installed("cvc5") else None
     try:
         for _theorem, record in _records(manifest):
             name = str(record.get("file"))
@@ -354,14 +355,6 @@ def _replayed(model: z3.ModelRef, semantics: PlaySemantics, players: int) -> tup
                   f"({leads} leads)")
 
 
-def _installed(module: str) -> bool:
-    try:
-        __import__(module)
-    except ImportError:
-        return False
-    return True
-
-
 def _check_deals(folder: Path, claim: dict[str, Any], report: CheckReport) -> None:
     """Every deal and line of a claim's ``.deals.json``, replayed through the rules model."""
     name = claim.get("deals_and_lines")
@@ -447,7 +440,7 @@ def _check_cnf(folder: Path, entry: dict[str, Any], report: CheckReport) -> None
         return
     report.add(cnf, True, f"every variable named; {encoding} clauses of the encoding and "
                f"{len(listed)} lemma(s), each listed in {lemmas}")
-    if not _installed("dratify"):
+    if not installed("dratify"):
         report.add(proof, False, "dratify is not installed: the proof is not checked",
                    skipped=True)
         return

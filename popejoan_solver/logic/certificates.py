@@ -61,14 +61,18 @@ class CertificateError(PopeJoanError):
     """A certificate folder that cannot be used, or the packages to check one missing."""
 
 
+def installed(name: str) -> bool:
+    """Whether the optional package ``name`` (a checker: cvc5, dratify) can be imported."""
+    try:
+        __import__(name)
+    except ImportError:
+        return False
+    return True
+
+
 def require_packages() -> None:
     """Refuse at once (bad input, status 2) when cvc5 or dratify is not installed."""
-    missing = []
-    for name in PACKAGES:
-        try:
-            __import__(name)
-        except ImportError:
-            missing.append(name)
+    missing = [name for name in PACKAGES if not installed(name)]
     if missing:
         raise CertificateError(f"--certificate needs the package(s) {', '.join(missing)}: "
                                f"{INSTALL_HINT}")
