@@ -119,6 +119,18 @@ def interrupt_cli(args: Sequence[str], *, after: float, timeout: float = 30,
                    err.decode("utf-8", "replace"), time.monotonic() - sent, proc.pid)
 
 
+def assert_interrupted_past_warnings(outcome: Outcome) -> None:
+    """Ctrl-C's contract for a command that may warn first (``find``, ``prove``, ``graph``):
+    status 130 within 1.5 s, the ``warning:`` lines aside exactly one ``error: interrupted``,
+    nothing on standard output (nothing half-written)."""
+    assert "Traceback" not in outcome.stderr, outcome.stderr
+    assert outcome.status == 130, (outcome.status, outcome.stderr[-2000:])
+    assert [line for line in outcome.stderr.splitlines()
+            if not line.startswith("warning:")] == ["error: interrupted"], outcome.stderr
+    assert outcome.seconds < 1.5, outcome.seconds
+    assert outcome.stdout == ""
+
+
 def assert_interrupted(outcome: Outcome, within: float = 1.5) -> None:
     """Ctrl-C's contract: status 130 soon after the signal, one ``error: interrupted`` line,
     nothing on standard output (nothing half-written)."""

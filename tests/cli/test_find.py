@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
-
 import pytest
 
-from tests.contract import ROOT, assert_contract, default_sigint, run_cli
+from tests.contract import (
+    assert_contract,
+    assert_interrupted_past_warnings,
+    interrupt_cli,
+    run_cli,
+)
 
 
 @pytest.mark.parametrize("count", ["1001", "99999999999"])
@@ -71,37 +70,9 @@ def test_bad_input_is_one_error_line_and_status_2(what: str, argv: list[str],
     assert outcome.stdout == ""
 
 
-def _interrupt(argv: list[str], after: float) -> tuple[int, str, str, float]:
-    """Start a command, send its process group SIGINT ``after`` seconds later; returns the
-    status, stdout, stderr and the seconds it took to stop once signalled."""
-    proc = subprocess.Popen([sys.executable, "-m", "popejoan_solver", *argv],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                            start_new_session=True, preexec_fn=default_sigint)
-    try:
-        time.sleep(after)
-        assert proc.poll() is None, "the command ended before the signal"
-        sent = time.monotonic()
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-    except BaseException:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise
-    return proc.returncode, out.decode(), err.decode(), time.monotonic() - sent
-
-
-def _assert_interrupted(status: int, out: str, err: str, seconds: float) -> None:
-    assert "Traceback" not in err, err
-    assert status == 130, (status, err[-2000:])
-    assert [line for line in err.splitlines() if not line.startswith("warning:")] == [
-        "error: interrupted"], err
-    assert seconds < 1.5, seconds
-    assert out == ""  # nothing half-written
-
-
 def test_ctrl_c_during_find_is_status_130() -> None:
     """Ctrl-C during ``find`` is status 130 and one line, never python-sat's own "Caught
     keyboard interrupt" error and a traceback."""
     for after in (1.5, 4.0):
-        _assert_interrupted(*_interrupt(["find", "forced-win", "--players", "8", "--count",
-                                         "50", "--json"], after))
+        assert_interrupted_past_warnings(interrupt_cli(
+            ["find", "forced-win", "--players", "8", "--count", "50", "--json"], after=after))

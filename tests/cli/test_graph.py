@@ -8,13 +8,18 @@ import resource
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from popejoan_solver.model.examples import HOYLE_DEAD_HAND_LINE
-from tests.contract import ROOT, assert_contract, default_sigint, run_cli
+from tests.contract import (
+    ROOT,
+    assert_contract,
+    assert_interrupted_past_warnings,
+    interrupt_cli,
+    run_cli,
+)
 
 
 def _fifo(tmp: Path) -> str:
@@ -100,38 +105,9 @@ def test_a_failed_graph_write_leaves_no_half_written_file(tmp_path: Path) -> Non
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.dot"]
 
 
-def _interrupt(argv: list[str], after: float) -> tuple[int, str, str, float]:
-    """Start a command, send its process group SIGINT ``after`` seconds later; returns the
-    status, stdout, stderr and the seconds it took to stop once signalled."""
-    proc = subprocess.Popen([sys.executable, "-m", "popejoan_solver", *argv],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                            start_new_session=True, preexec_fn=default_sigint)
-    try:
-        time.sleep(after)
-        assert proc.poll() is None, "the command ended before the signal"
-        sent = time.monotonic()
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-    except BaseException:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise
-    return proc.returncode, out.decode(), err.decode(), time.monotonic() - sent
-
-
-def _assert_interrupted(status: int, out: str, err: str, seconds: float) -> None:
-    assert "Traceback" not in err, err
-    assert status == 130, (status, err[-2000:])
-    assert [line for line in err.splitlines() if not line.startswith("warning:")] == [
-        "error: interrupted"], err
-    assert seconds < 1.5, seconds
-    assert out == ""  # nothing half-written
-
-
 def test_ctrl_c_during_graph_is_status_130_and_writes_nothing(tmp_path: Path) -> None:
     target = tmp_path / "g.dot"
-    status, out, err, seconds = _interrupt(
+    assert_interrupted_past_warnings(interrupt_cli(
         ["graph", HOYLE_DEAD_HAND_LINE, "--max-states", "10000000", "--format", "dot",
-         "--output", str(target)], 6.0)
-    _assert_interrupted(status, out, err, seconds)
+         "--output", str(target)], after=6.0))
     assert list(tmp_path.iterdir()) == []
