@@ -119,6 +119,34 @@ def interrupt_cli(args: Sequence[str], *, after: float, timeout: float = 30,
                    err.decode("utf-8", "replace"), time.monotonic() - sent, proc.pid)
 
 
+def live_group_members(pgid: int) -> list[int]:
+    """Processes of the group that are still running (a zombie waiting to be reaped by
+    whoever adopted it is not running)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return []
+    live = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            live.append(int(entry.name))
+    return live
+
+
+def assert_group_gone(pgid: int, within: float = 5) -> None:
+    """No process of the group ``pgid`` is left running ``within`` seconds from now."""
+    deadline = time.monotonic() + within
+    while (live := live_group_members(pgid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not live, f"processes {live} of the batch are still running"
+
+
 def assert_interrupted_past_warnings(outcome: Outcome) -> None:
     """Ctrl-C's contract for a command that may warn first (``find``, ``prove``, ``graph``):
     status 130 within 1.5 s, the ``warning:`` lines aside exactly one ``error: interrupted``,

@@ -18,7 +18,14 @@ from typing import Any
 import pytest
 
 from popejoan_solver.jobs.batch import MAX_DEALS, parse_players, read_rows, run_batch
-from tests.contract import ROOT, Outcome, assert_contract, default_sigint, run_cli
+from tests.contract import (
+    ROOT,
+    Outcome,
+    assert_contract,
+    assert_group_gone,
+    default_sigint,
+    run_cli,
+)
 
 BATCH = ["batch", "--rules", "hoyle-modernized", "--players", "5", "--deals", "60", "--seed",
          "4", "--workers", "2"]
@@ -48,33 +55,6 @@ def _wait_for_rows(proc: subprocess.Popen[str], out: Path, count: int,
         assert proc.poll() is None, f"the batch ended first: {proc.communicate()[1][-2000:]}"
         assert time.monotonic() < deadline, f"{out} never reached {count} rows"
         time.sleep(0.1)
-
-
-def _live_members(pgid: int) -> list[int]:
-    """Processes of the group that are still running (a zombie waiting to be reaped by
-    whoever adopted it is not running)."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return []
-    live = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
-            live.append(int(entry.name))
-    return live
-
-
-def _assert_gone(pgid: int, within: float = 5) -> None:
-    deadline = time.monotonic() + within
-    while (live := _live_members(pgid)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not live, f"processes {live} of the batch are still running"
 
 
 def _children(pid: int) -> list[int]:
@@ -166,7 +146,7 @@ def test_the_largest_batch_streams_its_tasks_in_flat_memory(tmp_path: Path) -> N
     assert_contract(Outcome(proc.returncode, "", err, time.monotonic() - started), status=143,
                     within=5)
     assert err.startswith("error: terminated"), err
-    _assert_gone(proc.pid)
+    assert_group_gone(proc.pid)
 
 
 def _cap(memory: int) -> None:
@@ -289,7 +269,7 @@ def test_a_killed_worker_is_one_error_the_rows_kept_and_a_rerun_completes(
     assert_contract(Outcome(proc.returncode, "", err, time.monotonic() - started), within=10)
     assert "worker process died" in err, err
     assert "resume" in err, err
-    _assert_gone(proc.pid)
+    assert_group_gone(proc.pid)
     assert 3 <= _count(out) < 60
     _resumes_to(out, clean)
 
@@ -335,7 +315,7 @@ def test_killing_the_batch_leaves_no_worker_and_a_rerun_completes(
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    _assert_gone(proc.pid, within=5)
+    assert_group_gone(proc.pid, within=5)
     if how == signal.SIGTERM:
         assert_contract(Outcome(proc.returncode, "", err, time.monotonic() - started),
                         status=143, within=5)

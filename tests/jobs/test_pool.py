@@ -9,39 +9,10 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from tests.contract import ROOT
-
-
-def _live_members(pgid: int) -> list[int]:
-    """Processes of the group that are still running (a zombie waiting to be reaped by
-    whoever adopted it is not running)."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return []
-    live = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
-            live.append(int(entry.name))
-    return live
-
-
-def _assert_gone(pgid: int, within: float = 5) -> None:
-    deadline = time.monotonic() + within
-    while (live := _live_members(pgid)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not live, f"processes {live} of the batch are still running"
-
+from tests.contract import ROOT, assert_group_gone, live_group_members
 
 WORKER_SCRIPT = """
 import ctypes, os, sys, time
@@ -75,11 +46,11 @@ def test_each_guard_alone_kills_a_worker_whose_parent_died(alone: str) -> None:
         (worker,) = [int(pid) for pid in proc.stdout.readline().split()]
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-        _assert_gone(proc.pid, within=3)
+        assert_group_gone(proc.pid, within=3)
     finally:
-        if _live_members(proc.pid):
+        if live_group_members(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
-    assert worker not in _live_members(proc.pid)
+    assert worker not in live_group_members(proc.pid)
 
 
 def test_stopping_a_pool_waits_for_its_manager_thread() -> None:
