@@ -6,7 +6,6 @@ Screenshots of each view go to test-artifacts/web/."""
 from __future__ import annotations
 
 import json
-import shutil
 import socket
 import threading
 import time
@@ -18,36 +17,27 @@ from urllib.parse import quote
 
 import pytest
 
-pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
-playwright_api = pytest.importorskip("playwright.sync_api",
-                                     reason="Playwright: pip install playwright")
-
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"))
-                 if p), None)
-if CHROMIUM is None:
-    pytest.skip("headless Chromium is not installed: apt-get install chromium",
-                allow_module_level=True)
-
-import uvicorn  # noqa: E402
+from tests.web.chromium import Page, launched, ready, shot  # the skip comes first
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from popejoan_solver.model.deal import deal_random  # noqa: E402
-from popejoan_solver.model.notation import deal_to_line  # noqa: E402
-from popejoan_solver.model.rules import get_ruleset  # noqa: E402
-from popejoan_solver.web.app import create_app  # noqa: E402
+from popejoan_solver.model.deal import deal_random
+from popejoan_solver.model.notation import deal_to_line
+from popejoan_solver.model.rules import get_ruleset
+from popejoan_solver.web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 LINE = deal_to_line(deal_random(5, 8, get_ruleset("hoyle-modernized")))
-Page = Any
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The app served by uvicorn on 127.0.0.1, on a free port, stopped at the end."""
+    import uvicorn  # the web extra: present, or tests.web.chromium skipped the module
+
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
@@ -69,10 +59,7 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 @pytest.fixture
@@ -96,15 +83,6 @@ def api() -> Iterator[TestClient]:
         test_client = TestClient(app)
     yield test_client
     app.state.scheduler.close()
-
-
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def ready(page: Page) -> int:
-    return int(page.evaluate("Number(document.body.dataset.ready || 0)"))
 
 
 def wait_after(page: Page, before: int) -> None:
@@ -145,12 +123,12 @@ def test_deal_page_shows_cards_stops_and_values(page: Page, server: str,
     assert cards(page, ".dead .card") == table["dead"]
     turnup = page.text_content(".compartment[data-compartment=queen] .count")
     assert turnup == "0"  # the turned-up QD took Queen before play
-    shot(page, "deal")
+    shot(page, ARTIFACTS, "deal")
     before = ready(page)
     page.uncheck("#referee")
     wait_after(page, before)
     assert cards(page, ".dead .card") == [""] * len(table["dead"])  # face down
-    shot(page, "player-view")
+    shot(page, ARTIFACTS, "player-view")
 
 
 def test_step_through_the_whole_optimal_line(page: Page, server: str,
@@ -165,13 +143,13 @@ def test_step_through_the_whole_optimal_line(page: Page, server: str,
         wait_after(page, before)
         assert page.locator("#history li").count() == k + 1
         if k == len(steps) // 2:
-            shot(page, "optimal-line-middle")
+            shot(page, ARTIFACTS, "optimal-line-middle")
     assert page.is_disabled("#forward")
     winner = solved["line"][-1]["out"]
     assert f"seat {winner} went out" in page.text_content("#status")
     assert page.is_visible("#settlement h3")
     assert f"line={quote(','.join(steps), safe=',')}" in page.url.replace("%2C", ",")
-    shot(page, "optimal-line-end")
+    shot(page, ARTIFACTS, "optimal-line-end")
     before = ready(page)
     page.click("#back")
     wait_after(page, before)
@@ -186,7 +164,7 @@ def test_play_a_deal_to_its_end_against_bots(page: Page, server: str,
     page.wait_for_selector("#advice-out li.best", timeout=60_000)
     advised = page.get_attribute("#advice-out li.best", "data-card")
     assert advised in cards(page, '[data-seat="1"] button.card')
-    shot(page, "advice")
+    shot(page, ARTIFACTS, "advice")
     for _ in range(60):
         if page.is_visible("#settlement h3"):
             break
@@ -198,7 +176,7 @@ def test_play_a_deal_to_its_end_against_bots(page: Page, server: str,
         mine.first.click()
         wait_after(page, before)
     assert page.is_visible("#settlement h3")
-    shot(page, "played-against-bots")
+    shot(page, ARTIFACTS, "played-against-bots")
     with page.expect_download() as download:
         page.click("#record")
     record = Path(download.value.path()).read_text(encoding="utf-8")
@@ -210,7 +188,7 @@ def test_play_a_deal_to_its_end_against_bots(page: Page, server: str,
     assert page.input_value("#seat") == "5"
     assert "session: deal 2" in page.text_content("#settlement")
     assert page.locator('[data-seat="5"] .hand .card[data-card=""]').count() == 0
-    shot(page, "session-next-deal")
+    shot(page, ARTIFACTS, "session-next-deal")
 
 
 def test_a_bad_deal_pasted_shows_the_error(page: Page, server: str, api: TestClient) -> None:
@@ -222,7 +200,7 @@ def test_a_bad_deal_pasted_shows_the_error(page: Page, server: str, api: TestCli
     expected = api.post("/api/load", content="nonsense ^").json()["error"]
     assert page.is_visible("#error")
     assert page.text_content("#error") == f"error: {expected}"
-    shot(page, "bad-deal")
+    shot(page, ARTIFACTS, "bad-deal")
     leads = api.post("/api/table", json={"deal": LINE}).json()["leads"]
     record = api.post("/api/record", json={"deal": LINE, "line": [leads[0]["card"]]}
                       ).json()["record"]
@@ -236,4 +214,4 @@ def test_a_bad_deal_pasted_shows_the_error(page: Page, server: str, api: TestCli
     shown = page.eval_on_selector_all("#check-out p", "ns => ns.map(n => n.textContent)")
     assert shown[0] == "ILLEGAL"
     assert verdict["error"]["message"] in shown[1]
-    shot(page, "illegal-record")
+    shot(page, ARTIFACTS, "illegal-record")

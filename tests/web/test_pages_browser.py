@@ -6,7 +6,6 @@ chosen. Any script error or CSP violation fails. Screenshots go to test-artifact
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,30 +13,28 @@ from urllib.parse import quote
 
 import pytest
 
-pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
-playwright_api = pytest.importorskip("playwright.sync_api",
-                                     reason="Playwright: pip install playwright")
+from tests.web.chromium import (  # first: it skips the module without the web extra
+    Page,
+    launched,
+    ready,
+    shot,
+)
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"))
-                 if p), None)
-if CHROMIUM is None:
-    pytest.skip("headless Chromium is not installed: apt-get install chromium",
-                allow_module_level=True)
+# isort: split
 
-from popejoan_solver.model.deal import deal_random  # noqa: E402
-from popejoan_solver.model.notation import deal_to_line  # noqa: E402
-from popejoan_solver.model.rules import get_ruleset  # noqa: E402
-from popejoan_solver.web.app import create_app  # noqa: E402
-from popejoan_solver.web.limits import Limits  # noqa: E402
-from popejoan_solver.web.tables.spec import DEFAULT_BOT, table_bots  # noqa: E402
-from tests.web_helpers import serving  # noqa: E402
+from popejoan_solver.model.deal import deal_random
+from popejoan_solver.model.notation import deal_to_line
+from popejoan_solver.model.rules import get_ruleset
+from popejoan_solver.web.app import create_app
+from popejoan_solver.web.limits import Limits
+from popejoan_solver.web.tables.spec import DEFAULT_BOT, table_bots
+from tests.web_helpers import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "pages"
 LINE = deal_to_line(deal_random(4, 8, get_ruleset("hoyle-modernized")))
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
-Page = Any
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +48,7 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 @pytest.fixture
@@ -76,15 +70,6 @@ def opened(browser: Any) -> Iterator[Any]:
     for context in contexts:
         context.close()
     assert errors == []
-
-
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def ready(page: Page) -> int:
-    return int(page.evaluate("Number(document.body.dataset.ready || 0)"))
 
 
 def wait_after(page: Page, before: int) -> None:
@@ -112,7 +97,7 @@ def test_the_study_page_folds_on_a_phone(opened: Any, server: str) -> None:
     card = box(page, '[data-seat="1"] .hand .card >> nth=0')
     assert card["width"] >= 40  # cards readable
     assert box(page, "#new-deal")["height"] >= 44  # touch targets
-    shot(page, "study-phone")
+    shot(page, ARTIFACTS, "study-phone")
 
 
 def test_no_step_back_in_a_game_but_in_study(opened: Any, server: str) -> None:
@@ -149,7 +134,7 @@ def test_a_game_drops_stale_advice_and_shows_every_hand_at_its_end(opened: Any,
         assert page.locator(f'[data-seat="{seat}"] .card[data-card=""]').count() == 0
     assert page.locator('.dead .card[data-card=""]').count() == 0
     assert page.locator(".dead .card").count() > 0
-    shot(page, "game-over-phone")
+    shot(page, ARTIFACTS, "game-over-phone")
 
 
 def test_the_host_form_offers_the_tables_bots(opened: Any, server: str) -> None:

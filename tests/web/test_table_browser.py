@@ -7,7 +7,6 @@ Screenshots go to test-artifacts/tables/."""
 from __future__ import annotations
 
 import json
-import shutil
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -16,25 +15,22 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("uvicorn", reason="the web extra: pip install 'popejoan-solver[web]'")
-playwright_api = pytest.importorskip("playwright.sync_api",
-                                     reason="Playwright: pip install playwright")
+from tests.web.chromium import (  # first: it skips the module without the web extra
+    Page,
+    launched,
+    shot,
+)
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"))
-                 if p), None)
-if CHROMIUM is None:
-    pytest.skip("headless Chromium is not installed: apt-get install chromium",
-                allow_module_level=True)
+# isort: split
 
-from popejoan_solver.model.record import parse_record_text  # noqa: E402
-from popejoan_solver.model.referee import replay  # noqa: E402
-from popejoan_solver.web.app import create_app  # noqa: E402
-from popejoan_solver.web.limits import Limits  # noqa: E402
-from tests.web_helpers import serving  # noqa: E402
+from popejoan_solver.model.record import parse_record_text
+from popejoan_solver.model.referee import replay
+from popejoan_solver.web.app import create_app
+from popejoan_solver.web.limits import Limits
+from tests.web_helpers import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "tables"
-Page = Any
 
 
 @pytest.fixture(scope="module")
@@ -48,10 +44,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+    yield from launched()
 
 
 def open_page(browser: Any, errors: list[str], **options: Any) -> Page:
@@ -61,11 +54,6 @@ def open_page(browser: Any, errors: list[str], **options: Any) -> Page:
     page.on("console", lambda message: errors.append(message.text)
             if "Content Security Policy" in message.text else None)
     return page
-
-
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def act(page: Page) -> str | None:
@@ -105,7 +93,7 @@ def test_two_people_a_bot_and_a_watcher_play_a_session(server: str, browser: Any
     links.first.wait_for()
     urls = [links.nth(i).get_attribute("href") for i in range(links.count())]
     watch = hostess.locator("a.watch-link").get_attribute("href")
-    shot(hostess, "host")
+    shot(hostess, ARTIFACTS, "host")
     assert len(urls) == 2
     assert all(u and "#" in u for u in urls)
     assert watch
@@ -130,7 +118,7 @@ def test_two_people_a_bot_and_a_watcher_play_a_session(server: str, browser: Any
             people[1].reload()
             people[1].locator("#status").filter(has_text="Deal").wait_for()
             reloaded = True
-            shot(people[0], "wide-seat-1")
+            shot(people[0], ARTIFACTS, "wide-seat-1")
         if not timed_out and now["to_play"] == 2 and now["waiting"] == "lead":
             before = now["version"]  # seat 2 leaves it: a bot plays that turn
             while state(server, table)["version"] == before:
@@ -146,8 +134,8 @@ def test_two_people_a_bot_and_a_watcher_play_a_session(server: str, browser: Any
     assert timed_out
     for page in (*people, watcher):
         page.locator("#status").filter(has_text="The session is over").wait_for()
-    shot(people[0], "over-seat-1")
-    shot(watcher, "over-watcher")
+    shot(people[0], ARTIFACTS, "over-seat-1")
+    shot(watcher, ARTIFACTS, "over-watcher")
     people[0].click("#grade-btn")
     people[0].locator("#grade li").first.wait_for()
     with urllib.request.urlopen(f"{server}/api/tables/{table}/record") as answer:
@@ -181,12 +169,12 @@ def test_a_phone_plays_a_deal(server: str, browser: Any) -> None:
     label = phone.locator("#hand button").first.get_attribute("aria-label")
     assert label is not None
     assert " of " in label
-    shot(phone, "phone")
+    shot(phone, ARTIFACTS, "phone")
     deadline = time.monotonic() + 60
     while "over" not in phone.locator("#status").inner_text():
         assert time.monotonic() < deadline
         act(phone)
         time.sleep(0.1)
     phone.locator("#reveal .hand-shown").first.wait_for()
-    shot(phone, "phone-over")
+    shot(phone, ARTIFACTS, "phone-over")
     assert errors == []
