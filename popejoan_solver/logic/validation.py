@@ -239,26 +239,10 @@ def _hands(deal: Deal) -> str:
     return " / ".join(format_cards(deal.dealt_hand(s)) for s in range(deal.players))
 
 
-def _reachable(deal: Deal) -> Iterator[Position]:
-    """Every position play reaches from the deal's outset, each once."""
-    start = Position.from_deal(deal)
-    seen = {(start.played, start.leader)}
-    todo = [start]
-    while todo:
-        position = todo.pop()
-        yield position
-        for lead in position.legal_leads():
-            for run in position.outcomes(lead):
-                after = position.after(run)
-                if (after.played, after.leader) not in seen:
-                    seen.add((after.played, after.leader))
-                    todo.append(after)
-
-
 def validate_deals(semantics: PlaySemantics, deals: Iterable[Deal]) -> ValidationReport:
     """Every reachable position of each deal, every card its leader holds, and the settlement
     of every finished line: the encoding against the model."""
-    return _validate(semantics, ((deal, _reachable(deal)) for deal in deals))
+    return _validate(semantics, ((deal, Position.from_deal(deal).reachable()) for deal in deals))
 
 
 def validate_line(semantics: PlaySemantics, deal: Deal, rng: random.Random) -> ValidationReport:
@@ -366,7 +350,7 @@ def validate_turnups(semantics: PlaySemantics) -> ValidationReport:
             continue
         window = next(w for w in map(parse_cards, TURNUP_WINDOWS) if card not in w)
         deals = itertools.islice(window_deals(semantics, window, (2, 1, 1), card), TURNUP_DEALS)
-        cases += [(deal, _reachable(deal)) for deal in deals]
+        cases += [(deal, Position.from_deal(deal).reachable()) for deal in deals]
     return _validate(semantics, cases)
 
 

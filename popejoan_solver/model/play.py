@@ -8,6 +8,7 @@ state graph and the solvers possible.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
@@ -332,3 +333,18 @@ class Position:
             raise IllegalPlayError(f"a position moves on by a Run, not {type(run).__name__}")
         next_leader = run.next_leader if run.winner < 0 else self.leader
         return Position(self.game, self.played | run.mask, next_leader)
+
+    def reachable(self) -> Iterator[Position]:
+        """Every position play reaches from this one (this one first), each once: every
+        legal lead and every outcome of its run (a choice's options too)."""
+        seen = {(self.played, self.leader)}
+        todo = [self]
+        while todo:
+            position = todo.pop()
+            yield position
+            for lead in position.legal_leads():
+                for run in position.outcomes(lead):
+                    after = position.after(run)
+                    if (after.played, after.leader) not in seen:
+                        seen.add((after.played, after.leader))
+                        todo.append(after)

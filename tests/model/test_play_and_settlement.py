@@ -263,3 +263,24 @@ def test_every_line_terminates_and_conserves_counters(variant: str, players: int
     with_dressing = sum(result.net(s, include_dressing=True) for s in range(players))
     layout = compile_rules(deal.rules).dressing(players).layout
     assert with_dressing == moved - layout.total()  # the players paid for the fresh board
+
+
+@pytest.mark.parametrize("name", ["hoyle-modernized", "spinado"])
+def test_reachable_gives_every_position_play_reaches_once(name: str) -> None:
+    """From a short deal's outset: the outset first, no position twice, and every outcome of
+    every legal lead of each position is among them (closed under play); a finished deal is
+    reached."""
+    from tests.conftest import short_deal
+
+    start = Position.from_deal(short_deal(3, 3, 4, get_ruleset(name)))
+    found = list(start.reachable())
+    keys = [(p.played, p.leader) for p in found]
+    assert keys[0] == (start.played, start.leader)
+    known = set(keys)
+    assert len(keys) == len(known)
+    for position in found:
+        for lead in position.legal_leads():
+            for run in position.outcomes(lead):
+                after = position.after(run)
+                assert (after.played, after.leader) in known
+    assert any(p.is_over for p in found)

@@ -60,21 +60,6 @@ def expected_corners(rules: Ruleset, holder: int | None = None) -> set[str]:
     return set(LIEU_CORNERS) | ({LIEU_AFTER_KING} if after_king else set())
 
 
-def _positions(game: Game) -> Iterator[Position]:
-    """Every position play reaches from the outset."""
-    start = Position(game, 0, 0)
-    seen, todo = {(0, 0)}, [start]
-    while todo:
-        position = todo.pop()
-        yield position
-        for lead in position.legal_leads():
-            for run in position.outcomes(lead):
-                after = position.after(run)
-                if (after.played, after.leader) not in seen:
-                    seen.add((after.played, after.leader))
-                    todo.append(after)
-
-
 def _runs(tree: RunTree) -> Iterator[Run]:
     if isinstance(tree, Run):
         yield tree
@@ -93,7 +78,7 @@ def _choices(tree: RunTree) -> Iterator[Choice]:
 def corners_of(game: Game) -> set[str]:
     """The corners of the choices that play of ``game`` reaches."""
     found: set[str] = set()
-    for position in _positions(game):
+    for position in Position(game, 0, 0).reachable():
         for lead in position.legal_leads():
             tree = game.run_tree(position.played, position.leader, lead)
             for choice in _choices(tree):
