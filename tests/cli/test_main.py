@@ -45,7 +45,6 @@ def check_golden(name: str, text: str, update: bool) -> None:
     ("graph-small.txt", ["graph", SMALL]),
     ("solve-small.txt", ["solve", SMALL]),
     ("solve-small.json", ["solve", SMALL, "--json"]),
-    ("cases.txt", ["cases"]),
 ])
 def test_golden_outputs(capsys: pytest.CaptureFixture[str], update_golden: bool, name: str,
                         argv: list[str]) -> None:

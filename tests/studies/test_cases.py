@@ -163,8 +163,11 @@ def test_the_wheel_ships_the_cases_and_cases_runs_from_it(tmp_path: Path) -> Non
 
 
 def test_cases_prints_each_line_as_soon_as_its_case_is_checked(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """Before each case after the first is checked, the line of the one before is out."""
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Before each case after the first is checked, the line of the one before is out (four
+    published cases, a proof case among them; their lines are the golden run's)."""
+    names = ["early-hoyle-fixed-stops", "hoyle-dead-hand", "peel-dressing", REFUTED]
     printed: list[str] = []
     checking = cases.check_cases
 
@@ -173,11 +176,19 @@ def test_cases_prints_each_line_as_soon_as_its_case_is_checked(
             printed.append(capsys.readouterr().out)
             yield result
     monkeypatch.setattr(cases, "check_cases", spy)
-    assert main(["cases", "--workers", "1"]) == 0
+    assert main(["cases", "--workers", "1", "--dir", str(_folder(tmp_path, names))]) == 0
     last = capsys.readouterr().out
-    golden = (GOLDEN / "cases.txt").read_text(encoding="utf-8").splitlines(keepends=True)
-    assert printed == ["", *golden[:-2]]
-    assert last == "".join(golden[-2:])
+    lines = (GOLDEN / "cases.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    golden = [line for line in lines if line.split()[0] in names]
+    golden.append(lines[-1].replace(f"{len(lines) - 1} of {len(lines) - 1}", "4 of 4"))
+    assert len(golden) == len(names) + 1
+    assert [_words(out) for out in printed] == ["", *map(_words, golden[:-2])]
+    assert _words(last) == _words("".join(golden[-2:]))
+
+
+def _words(text: str) -> str:
+    """The lines with their padding closed up (a folder of shorter names pads less)."""
+    return "\n".join(" ".join(line.split()) for line in text.splitlines())
 
 
 def test_cases_json_is_one_document_of_every_case_in_order(
