@@ -50,7 +50,7 @@ from ..model.errors import DealError, PopeJoanError, clip
 from ..model.notation import deal_to_json
 from ..model.play import Game, Run
 from ..model.rules import Ruleset
-from ..model.table import LeadId, RuleTable, compile_rules
+from ..model.table import LeadId, RuleTable, Taker, compile_rules
 from ..search.api import forced_win
 from .lines import LineSearchTimeoutError, Verdict, find_line
 from .sat import solve_interruptibly
@@ -258,7 +258,12 @@ def _necessary(enc: DealEncoding, query: FindQuery) -> None:
     rules = query.rules
     if query.prop is not Property.MATRIMONY_NEVER_PAID:
         enc.clauses += [[lit] for lit in enc.played()]
-    if query.prop in (Property.MATRIMONY_NEVER_PAID, Property.MATRIMONY_ALWAYS_PAID):
+    if query.prop is Property.MATRIMONY_ALWAYS_PAID and _matrimony_divided(enc.table):
+        # Both cards of Matrimony must be played, by anyone (pairs=divided): neither is dead.
+        for suit in range(4):
+            enc.clauses += [[-enc.trumps(suit), -enc.dead(card)]
+                            for card in _matrimony_cards(enc.table, suit)]
+    elif query.prop in (Property.MATRIMONY_NEVER_PAID, Property.MATRIMONY_ALWAYS_PAID):
         # The cards of Matrimony (the table's award: K and Q of trumps) dealt to one player.
         together = []
         for suit in range(4):
@@ -352,6 +357,13 @@ def _matrimony_cards(table: RuleTable, trumps: int) -> tuple[Card, ...]:
     awards (none if the board has no Matrimony)."""
     award = table.award_of(Compartment.MATRIMONY, trumps)
     return award.cards if award is not None else ()
+
+
+def _matrimony_divided(table: RuleTable) -> bool:
+    """Whether Matrimony is paid when its cards are played by different players (the table's
+    award taker: ``pairs=divided``)."""
+    award = table.award_of(Compartment.MATRIMONY, 0)
+    return award is not None and award.taker is Taker.DIVIDED
 
 
 def _matrimony_goal(deal: Deal, want_paid: bool) -> Any:

@@ -21,7 +21,7 @@ from popejoan_solver.logic.find import FindQuery, Property, find_deals
 from popejoan_solver.model.cards import PACK, POPE, Rank, iter_mask, make_card, parse_card
 from popejoan_solver.model.deal import Deal
 from popejoan_solver.model.play import Game, Position
-from popejoan_solver.model.rules import PopeTurnup, Ruleset, get_ruleset
+from popejoan_solver.model.rules import PairRule, PopeTurnup, Ruleset, get_ruleset
 
 Hands = tuple[int, ...]
 
@@ -80,10 +80,12 @@ def has_property(deal: Deal, prop: Property, seat: int) -> bool:
     king, queen = make_card(deal.trumps, Rank.KING), make_card(deal.trumps, Rank.QUEEN)
     pair = 1 << king | 1 << queen
     endings = frozenset({0}) if _unplayed(deal) else _endings(deal.rules, deal.hands)
-    paid = {e & pair == pair for e in endings}
+    together = deal.holder(king) == deal.holder(queen) >= 0
+    divided = deal.rules.pairs is PairRule.DIVIDED  # both played, by anyone, pays
+    paid = {e & pair == pair and (together or divided) for e in endings}
     if prop is Property.MATRIMONY_ALWAYS_PAID:
         return paid == {True}
-    return deal.holder(king) == deal.holder(queen) >= 0 and True not in paid
+    return together and True not in paid
 
 
 def completions(rules: Ruleset, players: int, hold: dict[int, int],
@@ -165,6 +167,27 @@ def test_find_agrees_with_exhaustive_enumeration(prop: Property, name: str, play
         free = sum(1 << c for c in rng.sample(list(iter_mask(PACK)), count))
         hold, dead = _released(base, free)
         assert check_against_enumeration(prop, rules, players, seat, hold, dead)
+
+
+def test_matrimony_always_paid_under_divided_pairs_needs_no_one_hand() -> None:
+    """Under ``pairs=divided`` (Parlett: "one player takes all, or two players take half
+    each") Matrimony is paid whoever plays its cards: deals with the King and Queen of trumps
+    in two hands have the property too, and ``find`` returns them."""
+    rules = get_ruleset("parlett+pairs=divided")
+    base = find_deals(FindQuery(Property.MATRIMONY_ALWAYS_PAID, rules, 8, 0, seed=3,
+                                time_limit=60)).deals[0]
+    king, queen = (make_card(base.trumps, r) for r in (Rank.KING, Rank.QUEEN))
+    rng = random.Random(5)
+    others = [c for c in iter_mask(PACK) if c not in (king, queen, base.turnup)]
+    free = 1 << king | 1 << queen | sum(1 << c for c in rng.sample(others, 2))
+    hold, dead = _released(base, free)
+    expected = check_against_enumeration(Property.MATRIMONY_ALWAYS_PAID, rules, 8, 0, hold, dead)
+    assert any(hands_of(h, king) != hands_of(h, queen) for h in expected)
+
+
+def hands_of(hands: Hands, card: int) -> int | None:
+    """The seat (0-based) whose hand holds ``card``, None if dead."""
+    return next((s for s, hand in enumerate(hands) if hand >> card & 1), None)
 
 
 POPE_DEAL = ["7D TD QD KD 9S", "4D 5D AS 4S JS", "2C 3C 9C JC JH", "AC 5C 6C 6D 6H",
