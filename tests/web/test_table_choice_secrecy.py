@@ -94,10 +94,11 @@ def _until(test: Any, seconds: float = 30) -> None:
         time.sleep(0.01)
 
 
-def at_a_choice(server: tuple[str, Any], rules: str, players: int,
+def at_a_choice(server: tuple[str, Any], rules: str, players: int, pause: float = 0.0,
                 **spec: Any) -> Scene:
     """Play people's first legal leads (declining their own choices) until a choice waits for
-    a seat that did not lead; every seat and the watcher asked before each lead."""
+    a seat that did not lead; every seat and the watcher asked before each lead, ``pause``
+    seconds before it."""
     url, app = server
     for seed in range(40):
         made = httpx.post(f"{url}/api/tables", json={
@@ -118,6 +119,7 @@ def at_a_choice(server: tuple[str, Any], rules: str, players: int,
             before = {p: _get(url, table, tokens.get(p or 0)) for p in askers}
             known = {p: _get(url, table, tokens[p], knowledge="1") for p in tokens}
             version = live.version
+            time.sleep(pause)
             out: list[httpx.Response] = []
             thread = _post(url, table, tokens[leader], before[leader]["legal"][0], out,
                            version=before[leader]["version"])
@@ -182,6 +184,20 @@ def test_while_a_choice_waits_the_others_see_the_table_as_before_the_lead(
         after = _get(url, table, tokens.get(p or 0))
         assert after["version"] == scene.before[p]["version"] + 1, \
             "a declined choice moves no one's version but its chooser's"
+
+
+def test_the_others_time_runs_on_from_before_the_lead(server: tuple[str, Any]) -> None:
+    """With a time limit, the seconds left that the others see while a choice waits go on
+    counting down the leader's time (not restarted by the lead, as the chooser's are)."""
+    scene = at_a_choice(server, "spinado", 3, pause=1.0, turn_seconds=60)
+    url, table, tokens = scene.url, scene.table, scene.tokens
+    for p in [None, *tokens]:
+        if p != scene.chooser:
+            now = _get(url, table, tokens.get(p or 0))
+            assert now["deadline"] <= scene.before[p]["deadline"] - 0.9
+    assert _get(url, table, tokens[scene.chooser])["deadline"] > 59
+    _post(url, table, tokens[scene.chooser], "pass", []).join()
+    scene.lead.join(60)
 
 
 @pytest.mark.parametrize(("rules", "players"), CASES[:2])
