@@ -255,3 +255,54 @@ def test_the_versions_count_runs_and_timed_out_choices_stay_unseen(
 
 
 SEED = 12
+
+
+@pytest.mark.parametrize("rules", ["spinado", "peel+pope_in_lieu=run-continues",
+                                   "peel+pope_in_lieu=pope-leads",
+                                   "hoyle-modernized+pope_in_lieu=pope-leads-after-king"])
+def test_every_choice_of_random_sessions_is_held_from_the_others(rules: str) -> None:
+    """At every choice of random sessions (choices taken or declined at random), every asker
+    but the chooser gets, with and without ``knowledge``, the answer it had before the lead;
+    once the run is over each of them has seen exactly one change."""
+    import random
+
+    from popejoan_solver.web.tables.hub import Live
+    from popejoan_solver.web.tables.session import By, Event, EventKind, Session
+    from popejoan_solver.web.tables.spec import read_spec
+
+    rng = random.Random(rules)
+    choices = 0
+    for seed in range(6):
+        players = rng.randint(3, 6)
+        spec = read_spec({"rules": rules, "players": players, "seats": ["person"] * players,
+                          "deals": 2, "seed": seed, "pace": 0})
+        live = Live("0" * 24, Session(spec), (None,) * players, time.time())
+        session = live.session
+        askers: list[int | None] = [None, *range(players)]
+        before: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        asked: set[int] = set()
+        while session.phase != "over":
+            turn = session.turn()
+            if turn is None:
+                for player in session.waiting_for():
+                    session.apply(Event(EventKind.READY, player, 0, By.PERSON))
+                continue
+            if turn.kind == "lead":
+                before = {(p, k): live.answer(p, k) for p in askers for k in (False, True)}
+                asked = set()
+                card = rng.choice(session.position.legal_leads())
+                session.apply(Event(EventKind.LEAD, turn.player, card, By.PERSON))
+            else:
+                choices += 1
+                asked.add(turn.player)
+                for (p, k), answer in before.items():
+                    if p != turn.player:
+                        assert live.answer(p, k) == answer, (rules, seed, p, k)
+                assert live.answer(turn.player)["choice"] is not None
+                session.apply(Event(EventKind.CHOOSE, turn.player, rng.randrange(2),
+                                    By.PERSON))
+            if session.chooser() is None and session.phase == "playing" and before:
+                for p in askers:
+                    if p not in asked:
+                        assert live.answer(p)["version"] == before[p, False]["version"] + 1
+    assert choices > 5, "the sessions reach choices"

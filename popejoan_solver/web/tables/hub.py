@@ -226,19 +226,20 @@ class Hub:
                              "answer", 409)
         live.playing.add(player)
         try:
-            made = False
+            made: int | None = None  # the version this seat saw once its play was made
             while True:
                 changed = live.changed
                 async with live.lock:
-                    if not made and not live.session.held_from(player):
-                        if seen is not None and seen != live.session.version_of(player):
+                    session = live.session
+                    if made is None and not session.held_from(player):
+                        if seen is not None and seen != session.version_of(player):
                             raise TableError(f"the table moved on since version {seen}: look "
                                              "again before playing", 409)
                         await self._commit(live, make())
-                        made = True
-                        changed = live.changed
-                    if made and not live.session.held_from(player):
-                        return
+                        made, changed = live.session.version_of(player), live.changed
+                    if made is not None and (not live.session.held_from(player)
+                                             or live.session.version_of(player) != made):
+                        return  # its run is over (the next may be held: as before its lead)
                 await changed.wait()
                 if live.id not in self.tables:
                     raise TableError("the table was closed (idle too long)", 404)
