@@ -166,6 +166,9 @@ def test_while_a_choice_waits_the_others_see_the_table_as_before_the_lead(
             known = _get(url, table, tokens[p], knowledge="1")
             assert not _same(known, scene.known[p]), f"{who}'s knowledge moved"
     assert not scene.lead_answer, "the lead's answer waits until the run is over"
+    record = httpx.get(f"{url}/api/tables/{table}/record", timeout=30)
+    assert record.status_code == 409, "the deal under way never appears in the record"
+    assert "choice" not in record.text
     mine = _get(url, table, tokens[scene.chooser])
     assert mine["waiting"] == "choice"
     assert mine["to_play"] == scene.chooser
@@ -214,6 +217,10 @@ def test_a_play_sent_while_a_choice_waits_is_answered_after_the_run(
                  version=scene.before[other]["version"])
     sent.join(0.5)
     assert not held, "answered while the choice waits"
+    again = httpx.post(f"{url}/api/tables/{table}/play", headers=auth(tokens[other]),
+                       json={"card": "pass"}, timeout=30)
+    assert again.status_code == 409, "one play of a seat at a time"
+    assert "still being answered" in again.json()["error"]
     _post(url, table, tokens[scene.chooser], "+" + _get(url, table, tokens[scene.chooser])[
         "choice"]["card"], []).join()
     sent.join(60)
