@@ -275,6 +275,7 @@ def test_every_choice_of_random_sessions_is_held_from_the_others(rules: str) -> 
 
     from popejoan_solver.web.tables.hub import Live
     from popejoan_solver.web.tables.session import By, Event, EventKind, Session
+    from popejoan_solver.web.tables.session import replay as replay_session
     from popejoan_solver.web.tables.spec import read_spec
 
     rng = random.Random(rules)
@@ -306,6 +307,10 @@ def test_every_choice_of_random_sessions_is_held_from_the_others(rules: str) -> 
                     if p != turn.player:
                         assert live.answer(p, k) == answer, (rules, seed, p, k)
                 assert live.answer(turn.player)["choice"] is not None
+                restarted = Live("0" * 24, replay_session(spec, list(session.events)),
+                                 (None,) * players, time.time())
+                for p in askers:  # a server started again holds the run from the same askers
+                    assert restarted.answer(p) == live.answer(p)
                 session.apply(Event(EventKind.CHOOSE, turn.player, rng.randrange(2),
                                     By.PERSON))
             if session.chooser() is None and session.phase == "playing" and before:
