@@ -151,3 +151,22 @@ def test_the_scan_reads_words_too(client: TestClient) -> None:
     words = f"{RANKS[hidden % 13]} of {SUITS[hidden // 13]}"
     with pytest.raises(LeakError):
         scan(json.dumps({"text": f"The {words.title()}"}), session, 0, "words")
+
+
+def test_the_scan_catches_a_choice_shown_to_all(client: TestClient,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were a run waiting for a choice shown to everyone (its cards so far, whose choice, of
+    which card), the scan fails."""
+    original = views.public_state
+
+    def shown(session: Any, result: Any, deadline: Any, at_choice: bool = False
+              ) -> views.PublicState:
+        return original(session, result, deadline, at_choice or session.chooser() is not None)
+
+    def sessions() -> None:
+        for seed in range(20):
+            play_session(client, "spinado", 3, random.Random(seed))
+
+    monkeypatch.setattr(views, "public_state", shown)
+    with pytest.raises(LeakError, match="names"):
+        sessions()
