@@ -10,7 +10,9 @@ watcher and every seat but the chooser (the leader too) get exactly the answer t
 the lead, on ``GET``, with ``?knowledge=1`` and on the stream; a play sent meanwhile is
 answered only once the run is over; and the versions they see count runs, never choices
 declined. Real uvicorn on loopback, real HTTP (``httpx``), the server's own tables inspected
-only to know when a choice is pending.
+only to know when a choice is pending; and, without a server, every choice of random sessions
+of each ruleset with choices (every reading of the Pope in lieu), and a server started again
+in the middle of one.
 """
 
 from __future__ import annotations
