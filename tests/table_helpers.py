@@ -5,12 +5,17 @@ and in words, "seven of diamonds", as the page says them) and compares them with
 seat can know, read from the true deal through ``popejoan_solver.seat`` (its own hand, the
 cards played, the turn-up where shown, and the cards whose place its knowledge fixes); a
 watcher may know only the cards played and the turn-up.
+
+A play is sent from a thread (:func:`send_play`): a lead whose run waits for another seat's
+choice is answered only once the run is over, so one thread playing several seats would wait
+for itself.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -36,20 +41,22 @@ def cards_named(text: str) -> set[int]:
 
 
 def may_know(session: Any, player: int | None) -> Mask:
-    """The cards ``player`` (from 0; None: a watcher) may see named in the deal under way."""
+    """The cards ``player`` (from 0; None: a watcher) may see named in the deal under way: a
+    run waiting for a choice is its chooser's alone (the others know the table as before its
+    lead, and nothing of who holds the choice's card)."""
     deal = session.deal
+    mine = player is not None and session.chooser() == player
     played = 0
-    for _, card, _ in session.public_plays():
+    for _, card, _ in session.public_plays(chooser=mine):
         played |= 1 << card
     if compile_rules(deal.rules).turns_up:
         played |= 1 << deal.turnup
-    node = session.node
-    if player is None:  # at a choice, all know who holds its card (the table waits for it)
-        point = compile_rules(deal.rules).choice(node.kind) if isinstance(node, Choice) else None
-        return played | (1 << point.card if point is not None else 0)
+    if player is None:
+        return played
     seat = session.seat_of(player)
+    node = session.node
     k = (knowledge_at_choice(deal, seat, tuple(session.runs), session.lead, node)
-         if isinstance(node, Choice) else knowledge(deal, seat, tuple(session.runs)))
+         if mine and isinstance(node, Choice) else knowledge(deal, seat, tuple(session.runs)))
     known = k.own | k.known_dead | played
     for mask in k.known_held:
         known |= mask
@@ -91,3 +98,25 @@ def wait_for(client: TestClient, table: str, test: Any, seconds: float = 60) -> 
         if time.monotonic() > deadline:
             raise AssertionError(f"the table did not get there in {seconds} s: {state}")
         time.sleep(0.02)
+
+
+_SENDERS = ThreadPoolExecutor(8, thread_name_prefix="table-play")
+
+
+def send_play(client: TestClient, table: str, token: str, body: dict[str, Any],
+              seconds: float = 60, wait: bool = True) -> Future[Any]:
+    """POST a play from a thread; returns once it is answered or the table has moved on (a
+    lead whose run waits for a choice of another seat is answered when the run is over), or
+    at once (``wait`` false)."""
+    live = client.app.state.hub.tables[table]  # type: ignore[attr-defined]
+    version = live.version
+    answer = _SENDERS.submit(client.post, f"/api/tables/{table}/play", headers=auth(token),
+                             json=body)
+    if not wait:
+        return answer
+    deadline = time.monotonic() + seconds
+    while not answer.done() and live.version == version:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the play {body} was neither answered nor played")
+        time.sleep(0.002)
+    return answer

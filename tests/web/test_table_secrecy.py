@@ -29,7 +29,7 @@ from popejoan_solver.model.rules import RULESETS
 from popejoan_solver.web.app import create_app
 from popejoan_solver.web.limits import Limits
 from popejoan_solver.web.tables import views
-from tests.table_helpers import RANKS, SUITS, LeakError, auth, create, scan
+from tests.table_helpers import RANKS, SUITS, LeakError, auth, create, scan, send_play
 
 RULES = [*RULESETS, "peel+pope_in_lieu=run-continues", "hoyle-modernized+pope_in_lieu=pope-leads"]
 BOTS = ("lowest", "random", "hoyle")
@@ -51,21 +51,26 @@ def _checked(client: TestClient, table: str, player: int | None, token: str | No
     live = client.app.state.hub.tables[table]  # type: ignore[attr-defined]
     for _ in range(50):
         data = json.loads(text)
-        if "version" not in data or data["version"] == live.version:
-            if data.get("state", "playing") == "playing" and live.session.phase == "playing":
-                scan(text, live.session, player, where)
+        session = live.session
+        if "version" not in data or data["version"] == session.version_of(player):
+            if data.get("state", "playing") == "playing" and session.phase == "playing":
+                scan(text, session, player, where)
             return
         text = client.get(f"/api/tables/{table}", headers=auth(token)).text
     raise AssertionError("the table never stood still long enough to check")
 
 
 def play_session(client: TestClient, rules: str, players: int, rng: random.Random) -> int:
-    """One random session played through; the number of answers scanned."""
+    """One random session played through; the number of answers scanned. Whose decision the
+    table waits for is read from the table itself (a run waiting for a choice is shown to its
+    chooser alone); plays are sent from threads (a lead's answer waits for its run's end)."""
     kinds = ["person" if rng.random() < 0.6 else rng.choice(BOTS) for _ in range(players)]
     kinds[rng.randrange(players)] = "person"
     table, tokens = create(client, rules=rules, players=players, seats=kinds,
                            deals=rng.randint(1, 2), seed=rng.randrange(1 << 30))
+    live = client.app.state.hub.tables[table]  # type: ignore[attr-defined]
     scanned = 0
+    sent: list[tuple[Any, int, str, str]] = []
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         for player, token in [(None, None), *((p - 1, t) for p, t in tokens.items())]:
@@ -73,36 +78,38 @@ def play_session(client: TestClient, rules: str, players: int, rng: random.Rando
                                 params={"knowledge": "1"} if rng.random() < 0.3 else {})
             _checked(client, table, player, token, answer.text, f"{rules}, {players} players")
             scanned += 1
-        state = json.loads(answer.text)
-        if state["state"] == "over":
+        for future, player, token, where in [s for s in sent if s[0].done()]:
+            reply = future.result()
+            assert reply.status_code in (200, 400, 409), reply.text
+            _checked(client, table, player, token, reply.text, where)
+        sent = [s for s in sent if not s[0].done()]
+        session = live.session
+        if session.phase == "over":
             return scanned
-        if state["state"] == "between-deals":
+        if session.phase == "between-deals":
             for token in tokens.values():
                 client.post(f"/api/tables/{table}/ready", headers=auth(token))
             continue
-        if state["to_play"] not in tokens:
+        turn = session.turn()
+        if turn is None or turn.player + 1 not in tokens:
             time.sleep(0.005)
             continue
-        player, token = state["to_play"], tokens[state["to_play"]]
+        player, token = turn.player + 1, tokens[turn.player + 1]
         mine = client.get(f"/api/tables/{table}", headers=auth(token)).json()
         if rng.random() < 0.15:  # out of turn, or illegal: refused, and says nothing secret
-            other = rng.choice(list(tokens.values()))
-            wrong = client.post(f"/api/tables/{table}/play", headers=auth(other),
-                                json={"card": card_name(rng.randrange(52))})
-            assert wrong.status_code in (200, 400, 409)
-            _checked(client, table, next(p - 1 for p, t in tokens.items() if t == other),
-                     other, wrong.text, "an error")
+            other = rng.choice(list(tokens))
+            wrong = send_play(client, table, tokens[other],
+                              {"card": card_name(rng.randrange(52))}, wait=False)
+            sent.append((wrong, other - 1, tokens[other], "an error"))
             continue
         if mine["waiting"] == "choice":
             card = rng.choice(mine["options"])["card"]
-        elif mine["legal"]:
+        elif mine["legal"] and mine["to_play"] == player:
             card = rng.choice(mine["legal"])
         else:
             continue
-        played = client.post(f"/api/tables/{table}/play", headers=auth(token),
-                             json={"card": card})
-        assert played.status_code in (200, 409), played.text
-        _checked(client, table, player - 1, token, played.text, "a play's answer")
+        played = send_play(client, table, token, {"card": card, "version": mine["version"]})
+        sent.append((played, player - 1, token, "a play's answer"))
     raise AssertionError("the session did not end")
 
 
@@ -144,3 +151,22 @@ def test_the_scan_reads_words_too(client: TestClient) -> None:
     words = f"{RANKS[hidden % 13]} of {SUITS[hidden // 13]}"
     with pytest.raises(LeakError):
         scan(json.dumps({"text": f"The {words.title()}"}), session, 0, "words")
+
+
+def test_the_scan_catches_a_choice_shown_to_all(client: TestClient,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were a run waiting for a choice shown to everyone (its cards so far, whose choice, of
+    which card), the scan fails."""
+    original = views.public_state
+
+    def shown(session: Any, result: Any, deadline: Any, at_choice: bool = False
+              ) -> views.PublicState:
+        return original(session, result, deadline, at_choice or session.chooser() is not None)
+
+    def sessions() -> None:
+        for seed in range(20):
+            play_session(client, "spinado", 3, random.Random(seed))
+
+    monkeypatch.setattr(views, "public_state", shown)
+    with pytest.raises(LeakError, match="names"):
+        sessions()

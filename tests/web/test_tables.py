@@ -21,7 +21,7 @@ from popejoan_solver.model.referee import replay
 from popejoan_solver.web.app import create_app
 from popejoan_solver.web.limits import Limits
 from popejoan_solver.web.tables.hub import TableLimits
-from tests.table_helpers import auth, create, scan, wait_for
+from tests.table_helpers import auth, create, scan, send_play, wait_for
 
 LIMITS = Limits(study_workers=1, play_workers=1)
 
@@ -156,29 +156,42 @@ def test_wrong_turn_illegal_card_and_bad_bodies(client: TestClient) -> None:
 def _play_out(client: TestClient, table: str, tokens: dict[int, str],
               chooser: Any = None) -> dict[str, Any]:
     """Play the session through: each person leads its first legal card; a choice is taken
-    by ``chooser(state)`` ("pass" or "+CARD"). Returns the watcher's last state."""
-    while True:
-        state = wait_for(client, table, lambda s: s["state"] == "over" or (
-            s["to_play"] in tokens) or (s["state"] == "between-deals"))
-        if state["state"] == "over":
-            return state
-        if state["state"] == "between-deals":
+    by ``chooser(state)`` ("pass" or "+CARD"). Returns the watcher's last state. (Whose turn
+    it is comes from the table itself: a run waiting for a choice is shown to its chooser
+    alone, and a lead's answer waits until its run is over.)"""
+    live = client.app.state.hub.tables[table]  # type: ignore[attr-defined]
+    sent: list[Any] = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        session = live.session
+        if session.phase == "over":
+            break
+        if session.phase == "between-deals":
             for token in tokens.values():
                 client.post(f"/api/tables/{table}/ready", headers=auth(token))
             continue
-        mine = me(client, table, tokens[state["to_play"]])
+        turn = session.turn()
+        if turn is None or turn.player + 1 not in tokens:
+            time.sleep(0.005)
+            continue
+        mine = me(client, table, tokens[turn.player + 1])
         if mine["waiting"] == "choice":
             card = chooser(mine) if chooser else mine["options"][1]["card"]
-        else:
+        elif mine["legal"] and mine["to_play"] == turn.player + 1:
             card = mine["legal"][0]
-        answer = client.post(f"/api/tables/{table}/play", json={"card": card},
-                             headers=auth(tokens[state["to_play"]]))
-        assert answer.status_code in (200, 409), answer.text  # 409: a time-out won the race
+        else:
+            continue
+        sent.append(send_play(client, table, tokens[turn.player + 1],
+                              {"card": card, "version": mine["version"]}))
+    for answer in sent:
+        result = answer.result(60)
+        assert result.status_code in (200, 409), result.text  # 409: a time-out won the race
+    return wait_for(client, table, lambda s: s["state"] == "over")
 
 
 def test_a_session_with_choices_asked_of_their_holder(client: TestClient) -> None:
     """Spinado: whenever the A♦'s holder plays a card, the table waits for that seat's
-    Spin; the others see whose choice it is, and the record that comes out is legal."""
+    Spin (asked of that seat alone), and the record that comes out is legal."""
     table, tokens = create(client, rules="spinado", players=3, seats=["person"] * 3,
                            deals=2, seed=3)
     asked: list[dict[str, Any]] = []
@@ -206,24 +219,35 @@ def test_a_session_with_choices_asked_of_their_holder(client: TestClient) -> Non
 
 def test_a_choice_out_of_turn_and_badly_named(client: TestClient) -> None:
     table, tokens = create(client, rules="spinado", players=3, seats=["person"] * 3, seed=1)
+    session = session_of(client, table)
     for _ in range(200):
-        state = me(client, table, None)
-        if state["waiting"] == "choice" or state["state"] != "playing":
+        turn = session.turn()
+        if turn.kind == "choice" or session.phase != "playing":
             break
-        mine = me(client, table, tokens[state["to_play"]])
-        client.post(f"/api/tables/{table}/play", json={"card": mine["legal"][0]},
-                    headers=auth(tokens[state["to_play"]]))
-    assert state["waiting"] == "choice", "seed 1 gives Spin a chance at the first lead"
-    chooser = state["choice"]["seat"]
-    other = next(p for p in tokens if p != chooser)
-    assert client.post(f"/api/tables/{table}/play", json={"card": "pass"},
-                       headers=auth(tokens[other])).status_code == 409
+        mine = me(client, table, tokens[turn.player + 1])
+        send_play(client, table, tokens[turn.player + 1], {"card": mine["legal"][0]})
+    assert session.pending is not None, "seed 1 gives Spin a chance at the first lead"
+    chooser = session.chooser() + 1
+    asked = me(client, table, tokens[chooser])
+    assert asked["waiting"] == "choice"
+    assert asked["choice"] == {"seat": chooser, "kind": "Spin", "card": "AD"}
+    leader = session.player_at(session.position.leader) + 1
+    other = next(p for p in tokens if p not in (chooser, leader))
+    held = send_play(client, table, tokens[other], {"card": "pass"}, wait=False) \
+        if chooser != leader else None
+    time.sleep(0.3)
     bad = client.post(f"/api/tables/{table}/play", json={"card": "+KD"},
                       headers=auth(tokens[chooser]))
     assert bad.status_code == 400
     assert "+AD" in bad.json()["error"]
+    if held is not None:
+        assert not held.done(), "another seat's play waits until the run is over"
     assert client.post(f"/api/tables/{table}/play", json={"card": "pass"},
                        headers=auth(tokens[chooser])).status_code == 200
+    if held is not None and session.pending is None:
+        refused = held.result(30)
+        assert refused.status_code == 409
+        assert "Spin" not in refused.text
 
 
 def test_pope_in_lieu_goes_to_the_holder_under_each_reading(client: TestClient) -> None:

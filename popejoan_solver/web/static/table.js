@@ -85,18 +85,24 @@ async function host() {
 
 // ----------------------------------------------------------------------------- playing
 
-const table = {id: null, token: null, state: null, seen: 0, deal: 0, knows: false};
+const table = {id: null, token: null, state: null, seen: 0, deal: 0, knows: false, playing: false};
 
 function headers() { return table.token ? {Authorization: `Bearer ${table.token}`} : {}; }
 
 async function play(card) {
+  // One play at a time: a lead whose run waits for another seat's choice is answered only
+  // once the run is over (till then the table is shown as it stood before the lead).
+  if (table.playing) return;
+  table.playing = true;
   showError("");
+  if (table.state) renderStatus(table.state);
   try {
     const state = await api(`/api/tables/${table.id}/play`, {method: "POST",
       headers: {...headers(), "Content-Type": "application/json"},
       body: JSON.stringify({card, version: table.state ? table.state.version : undefined})});
+    table.playing = false;
     render(state);
-  } catch (error) { showError(error.message); }
+  } catch (error) { showError(error.message); } finally { table.playing = false; }
 }
 
 function seatName(seat, state) {
@@ -166,7 +172,8 @@ function renderStatus(state) {
   let text = `Deal ${state.deal} of ${state.deals} (${state.rules}). `;
   if (state.state === "over") text += "The session is over.";
   else if (state.waiting === "ready") text += "Between deals: waiting for " + (state.seat && !state.ready.includes(state.seat) ? "you and " : "") + "the others to be ready.";
-  else if (state.waiting === "choice") text += state.to_play === state.seat ? `Your choice: ${state.choice.kind}.` : `Seat ${state.to_play} is choosing (${state.choice.kind}).`;
+  else if (table.playing) text += "Your play is on the table.";
+  else if (state.waiting === "choice") text += `Your choice: ${state.choice.kind}.`;
   else text += state.to_play === state.seat ? "Your lead: choose a card marked ✓." : `Seat ${state.to_play} to lead.`;
   if (state.deadline !== null) text += ` ${Math.ceil(state.deadline)} s left.`;
   $("status").textContent = text;

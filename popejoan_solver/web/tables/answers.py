@@ -90,16 +90,24 @@ class AnswerCache:
     def __init__(self) -> None:
         self._key: tuple[int, int] | None = None
         self._public: PublicState | None = None
+        self._at_choice: PublicState | None = None
         self._known: dict[int, Knowledge | None] = {}
 
-    def _parts(self, session: Session, result: RecordReplay) -> PublicState:
+    def _parts(self, session: Session, result: RecordReplay, player: int | None = None
+               ) -> PublicState:
+        """The public part (for the chooser of a run waiting for a choice, the chooser's)."""
         key = (id(session), len(session.events))
         if self._key != key or self._public is None:
             # deadline None here: the seconds left are the answer's own (they change alone)
             self._public = views.public_state(session, result, None)
+            self._at_choice = None
             self._known = {}
             self._key = key
-        return self._public
+        if player is None or session.chooser() != player:
+            return self._public
+        if self._at_choice is None:
+            self._at_choice = views.public_state(session, result, None, at_choice=True)
+        return self._at_choice
 
     def wanted(self, session: Session, result: RecordReplay, player: int | None
                ) -> tuple[tuple[int, ...], ViewArgs] | None:
@@ -112,7 +120,9 @@ class AnswerCache:
                 or not 0 <= player < session.n:
             return None
         players = (player,)
-        return players, (session.deal, tuple(session.runs), session.lead, session.path,
+        mine = session.chooser() == player  # a run held from a seat: known as before its lead
+        return players, (session.deal, tuple(session.runs), session.lead if mine else None,
+                         session.path if mine else (),
                          tuple(session.seat_of(p) for p in players))
 
     def keep(self, session: Session, players: tuple[int, ...],
@@ -135,8 +145,8 @@ class AnswerCache:
         :func:`.views.answer_for` builds it."""
         if player is not None and not 0 <= player < session.n:
             raise TableError("no such seat", 404)
-        public = self._parts(session, result)
+        public = self._parts(session, result, player)
         k = None if player is None else self.knowledge(session, result, player)
-        data = views.seat_answer(public, k, player, with_knowledge)
+        data = views.seat_answer(public, k, player, with_knowledge, session.version_of(player))
         data["deadline"] = deadline
         return data

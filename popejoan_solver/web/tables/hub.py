@@ -6,6 +6,11 @@ of it. A task per table (on the server's event loop) drives it: a bot's turn is 
 worker process of the game's lane (never behind study), after the table's pace; a person out of
 time has a bot decide for that turn; between deals, the table waits for its people to be ready.
 Anyone waiting on the table (a seat's or a watcher's stream) is woken at each change.
+
+While a run waits for a choice, it is held from everyone but the chooser (:mod:`.session`):
+their answers and streams stay as before the lead, and a play from any of them, the leader's
+own lead too, is answered only once the run is over (an answer at once would show the run
+unfinished, and so that someone holds the choice's card).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -38,8 +43,6 @@ TOKEN_BYTES: Final = 16
 _TOKEN: Final = re.compile(r"[0-9a-f]{32}")
 _TABLE_ID: Final = re.compile(r"[0-9a-f]{24}")
 KEEPALIVE_SECONDS: Final = 15.0
-CHOICE_PACE: Final = 0.3
-"""A bot's choice inside a run waits at most this long (the run is already on screen)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,11 @@ class Live:
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.turn_started = time.monotonic()
+        self.public_started = self.turn_started
+        """When the table last changed for everyone (a run held for a choice is no change)."""
+        self._public_version = session.version_of(None)
+        self.playing: set[int] = set()
+        """The players whose play is being answered (one at a time each)."""
         self.streams = 0
         self.task: asyncio.Task[None] | None = None
         self._result: tuple[int, RecordReplay] | None = None
@@ -81,6 +89,9 @@ class Live:
     def bump(self) -> None:
         """Wake everyone waiting: the table moved on."""
         self.turn_started = time.monotonic()
+        public = self.session.version_of(None)
+        if public != self._public_version:
+            self._public_version, self.public_started = public, self.turn_started
         self.touched = time.time()
         self.changed.set()
         self.changed = asyncio.Event()
@@ -92,16 +103,21 @@ class Live:
             self._result = (done, replay(self.session.record()) if done else _empty(self))
         return self._result[1]
 
-    def deadline(self) -> float | None:
-        """Seconds left for the decision a person owes, when the table has a time limit."""
-        spec = self.session.spec
+    def deadline(self, player: int | None = None, public: bool = False) -> float | None:
+        """Seconds left for the decision a person owes, when the table has a time limit: the
+        decision the table truly waits for, or (``public``) the one ``player`` (None: a
+        watcher) sees awaited: a run held from it counts as its leader's lead still to come,
+        timed from when it was that leader's turn."""
+        session, spec = self.session, self.session.spec
         if spec.turn_seconds is None:
             return None
-        turn = self.session.turn()
-        people = ([turn.player] if turn is not None else list(self.session.waiting_for()))
+        seen = public and session.held_from(player)
+        turn = session.public_turn() if seen else session.turn()
+        started = self.public_started if seen else self.turn_started
+        people = ([turn.player] if turn is not None else list(session.waiting_for()))
         if not any(spec.seats[p] == PERSON for p in people):
             return None
-        return round(max(0.0, spec.turn_seconds - (time.monotonic() - self.turn_started)), 1)
+        return round(max(0.0, spec.turn_seconds - (time.monotonic() - started)), 1)
 
     def player_of(self, authorization: str | None) -> int | None:
         """The player a ``Bearer`` token names (None: no token, a watcher); 403 for a token
@@ -123,8 +139,8 @@ class Live:
     def answer(self, player: int | None, with_knowledge: bool = False) -> dict[str, Any]:
         """The answer for ``player`` (from 0; None: a watcher) at the table's version (its
         parts built once per change, :class:`.answers.AnswerCache`)."""
-        return self.answers.answer(self.session, self.result(), self.deadline(), player,
-                                   with_knowledge)
+        return self.answers.answer(self.session, self.result(),
+                                   self.deadline(player, public=True), player, with_knowledge)
 
 
 def _empty(live: Live) -> RecordReplay:
@@ -195,14 +211,50 @@ class Hub:
         async with live.lock:
             if version is not None and live.version != version:
                 return False
-            live.session.apply(event)
-            try:  # committed (an fsync) in a thread: the other tables go on meanwhile
-                await asyncio.to_thread(self.store.append, live.id, live.version - 1, event)
-            except Exception:
-                live.session = replay_session(live.session.spec, live.session.events[:-1])
-                raise
-            live.bump()
+            await self._commit(live, event)
         return True
+
+    async def play(self, live: Live, player: int, make: Callable[[], Event],
+                   seen: int | None) -> None:
+        """A person's play: ``make()`` the event from the table as it stands, refused (409) if
+        the table moved on since ``seen`` (the version the seat saw). Sent while a run waits
+        for another seat's choice, it is made once the run is over; and a lead that leaves its
+        run waiting for another seat's choice is answered once the run is over: till then the
+        run is held from this seat, and an answer would show it unfinished."""
+        if player in live.playing:
+            raise TableError("this seat's last play is still being answered: wait for its "
+                             "answer", 409)
+        live.playing.add(player)
+        try:
+            made: int | None = None  # the version this seat saw once its play was made
+            while True:
+                changed = live.changed
+                async with live.lock:
+                    session = live.session
+                    if made is None and not session.held_from(player):
+                        if seen is not None and seen != session.version_of(player):
+                            raise TableError(f"the table moved on since version {seen}: look "
+                                             "again before playing", 409)
+                        await self._commit(live, make())
+                        made, changed = live.session.version_of(player), live.changed
+                    if made is not None and (not live.session.held_from(player)
+                                             or live.session.version_of(player) != made):
+                        return  # its run is over (the next may be held: as before its lead)
+                await changed.wait()
+                if live.id not in self.tables:
+                    raise TableError("the table was closed (idle too long)", 404)
+        finally:
+            live.playing.discard(player)
+
+    async def _commit(self, live: Live, event: Event) -> None:
+        """Apply ``event`` and store it (the table's lock held), then wake everyone."""
+        live.session.apply(event)
+        try:  # committed (an fsync) in a thread: the other tables go on meanwhile
+            await asyncio.to_thread(self.store.append, live.id, live.version - 1, event)
+        except Exception:
+            live.session = replay_session(live.session.spec, live.session.events[:-1])
+            raise
+        live.bump()
 
     async def view(self, live: Live, player: int | None, with_knowledge: bool = False
                    ) -> dict[str, Any]:
@@ -231,8 +283,8 @@ class Hub:
         turn = session.turn()
         changed = live.changed
         if turn is not None and spec.seats[turn.player] != PERSON:
-            await asyncio.sleep(spec.pace if turn.kind == "lead" else min(spec.pace,
-                                                                           CHOICE_PACE))
+            if turn.kind == "lead":  # a bot's choice is not waited for: no one sees its run
+                await asyncio.sleep(spec.pace)
             await self._bot_turn(live, version, spec.seats[turn.player], By.BOT)
             return
         deadline = live.deadline()
@@ -279,20 +331,26 @@ class Hub:
         live.streams += 1
         self.streams += 1
         try:
-            sent = -1
+            sent, looked = -1, -1
+            last = time.monotonic()
             while True:
                 changed = live.changed
-                if live.version != sent:
+                if live.version != looked:
+                    looked = live.version
                     answer = await self.view(live, player)
-                    sent = answer["version"]
-                    body = json.dumps(answer, ensure_ascii=False,
-                                      separators=(",", ":")).encode()  # one line
-                    yield b"id: %d\ndata: %s\n\n" % (sent, body)
+                    if answer["version"] != sent:  # a change this asker may see
+                        sent = answer["version"]
+                        body = json.dumps(answer, ensure_ascii=False,
+                                          separators=(",", ":")).encode()  # one line
+                        yield b"id: %d\ndata: %s\n\n" % (sent, body)
+                        last = time.monotonic()
                     continue
-                try:
-                    await asyncio.wait_for(changed.wait(), KEEPALIVE_SECONDS)
+                try:  # the keep-alive is timed from what was sent, not from hidden changes
+                    await asyncio.wait_for(changed.wait(),
+                                           max(0.0, last + KEEPALIVE_SECONDS - time.monotonic()))
                 except TimeoutError:
                     yield b": still here\n\n"
+                    last = time.monotonic()
                 if live.id not in self.tables:
                     return
         finally:

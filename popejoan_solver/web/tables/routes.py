@@ -60,13 +60,17 @@ async def _body(request: Request) -> Any:
         raise TableError("the body must be JSON") from None
 
 
-def _event(live: Live, player: int, body: object) -> Event:
+def _card_text(body: object) -> str:
     """A play's body: ``{"card": "3D"}`` to lead, or, at a choice, ``{"card": "+9D"}`` to
     play the choice's card (the record's notation) and ``{"card": "pass"}`` to decline."""
     if not isinstance(body, dict) or not isinstance(body.get("card", body.get("choice")), str):
         raise TableError("the body must be {\"card\": \"3D\"} (at a choice: \"+9D\" to play "
                          "it, \"pass\" to decline)")
-    text = str(body.get("card", body.get("choice"))).strip()
+    return str(body.get("card", body.get("choice"))).strip()
+
+
+def _event(live: Live, player: int, text: str) -> Event:
+    """The decision ``text`` names at the table as it stands (a 409 out of turn)."""
     turn = live.session.turn()
     if turn is None or turn.player != player:  # not this seat's turn, whatever it sent
         live.session.apply(Event(EventKind.LEAD, player, 0, By.PERSON))  # raises the 409
@@ -92,11 +96,6 @@ def _seen(body: object) -> int | None:
         raise TableError(f"'version' must be the table's version the play was chosen at (a "
                          f"whole number), not {clip(repr(version))}")
     return version
-
-
-def _moved_on(seen: int | None) -> TableError:
-    return TableError(f"the table moved on since version {seen}: look again before playing",
-                      409)
 
 
 def _name(card: int) -> str:
@@ -143,12 +142,8 @@ class TableRoutes:
         if player is None:
             raise TableError("a watcher cannot play: send the seat's token", 403)
         body = await _body(request)
-        seen = _seen(body)
-        if seen is not None and seen != live.version:
-            raise _moved_on(seen)
-        event = _event(live, player, body)
-        if not await self.hub.apply(live, event, seen):
-            raise _moved_on(seen)
+        seen, text = _seen(body), _card_text(body)
+        await self.hub.play(live, player, lambda: _event(live, player, text), seen)
         return _json(await self.hub.view(live, player))
 
     async def ready(self, request: Request) -> Response:

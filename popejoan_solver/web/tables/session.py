@@ -12,6 +12,15 @@ The state moves ``playing`` → ``between-deals`` (every person says ready, or r
 → ``playing`` ... → ``over``. Inside ``playing``, the table waits for one decision: the lead of
 the seat to lead, or, once a lead's run reaches a choice (Spin, the Pope in lieu of a stop),
 the choice of the seat that holds its card.
+
+A choice is its chooser's alone until the run is over: face to face, the A♦'s holder "may turn
+any card he plays into a stop by promptly covering it" (Parlett, *The Penguin Book of Card
+Games*, "Spinado") and "Pope Joan is sometimes allowed to be played at any time in lieu of a
+stop" (Peel, *Round Games with Cards*, "Pope Joan"): the card is seen once played, and a holder
+who lets the moment pass shows nothing. So while a run waits for a choice, everyone else's
+view of the table (:meth:`Session.public_turn`, :meth:`Session.public_plays`,
+:meth:`Session.version_of`) stands where it stood before the lead, and the versions the others
+see count leads and readiness, never choices.
 """
 
 from __future__ import annotations
@@ -156,6 +165,8 @@ class Session:
         self._decisions: list[int] = []
         self._timed_out: list[str] = []
         self._playing = False
+        self._public_events = 0
+        self._choices_by = [0] * spec.players
         self._start(None)
 
     # ------------------------------------------------------------------ the state
@@ -189,6 +200,32 @@ class Session:
         if isinstance(self.node, Choice):
             return Turn(self.player_at(self.node.chooser), "choice")
         return Turn(self.player_at(self.position.leader), "lead")
+
+    def public_turn(self) -> Turn | None:
+        """The decision the others see awaited: while a run waits for a choice, still the lead
+        of its leader (the run is not theirs to see before it is over)."""
+        if isinstance(self.node, Choice):
+            return Turn(self.player_at(self.position.leader), "lead")
+        return self.turn()
+
+    def chooser(self) -> int | None:
+        """The player (from 0) whose choice a run waits for, if any."""
+        node = self.node
+        return self.player_at(node.chooser) if isinstance(node, Choice) else None
+
+    def held_from(self, player: int | None) -> bool:
+        """Whether a run under way is held from ``player`` (None: a watcher): it waits for a
+        choice that is not this player's."""
+        chooser = self.chooser()
+        return chooser is not None and chooser != player
+
+    def version_of(self, player: int | None) -> int:
+        """The version ``player`` (None: a watcher) sees: the leads and readiness it may know
+        of (a run held from it not yet), and its own choices; never another's choice."""
+        if player is None:
+            return self._public_events - (1 if self.chooser() is not None else 0)
+        held = 1 if self.held_from(player) else 0
+        return self._public_events - held + self._choices_by[player]
 
     def waiting_for(self) -> tuple[int, ...]:
         """The people the table waits for between deals (not yet ready)."""
@@ -229,6 +266,10 @@ class Session:
         else:
             self._choose(event)
         self.events.append(event)
+        if event.kind is EventKind.CHOOSE:
+            self._choices_by[event.player] += 1
+        else:
+            self._public_events += 1
 
     def _check_turn(self, event: Event, kind: str) -> Turn:
         turn = self.turn()
@@ -331,12 +372,13 @@ class Session:
         return [(seat, card, k == run.chosen) for run in self.runs
                 for k, (card, seat) in enumerate(zip(run.cards, run.seats, strict=True))]
 
-    def public_plays(self) -> list[tuple[int, Card, bool]]:
+    def public_plays(self, chooser: bool = False) -> list[tuple[int, Card, bool]]:
         """The cards played in the deal under way, in order, each with its 0-based seat and
-        whether a choice played it (the run under way's cards too)."""
+        whether a choice played it; the cards of a run waiting for a choice only for its
+        ``chooser``."""
         plays = self._plays_before() if self._playing or not self.done else [
             (p.seat, p.card, p.choice) for p in self.done[-1].plays]
-        pending = self.pending if self._playing else None
+        pending = self.pending if self._playing and chooser else None
         if pending is not None:
             plays += list(zip(pending.seats, pending.cards, [False] * len(pending.cards),
                               strict=True))

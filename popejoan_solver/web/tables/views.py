@@ -6,9 +6,12 @@ An answer is made of two parts, each built from an object that holds nothing els
 - :class:`PublicState`, what everyone at the table sees: the cards played and by whom, the
   turn-up where the ruleset turns one up, the board, the payments, the hands' sizes, whose turn
   it is, the running totals; once a deal is over, the deal itself (every hand is shown then).
-  It is made by :func:`public_state` from the session's public facts.
-- the seat's :class:`~popejoan_solver.seat.Knowledge` (``seat.knowledge``, or
-  ``knowledge_at_choice`` while a run waits for a choice): its own hand, the legal leads among
+  It is made by :func:`public_state` from the session's public facts. While a run waits for a
+  choice, the public facts are those from before its lead: the run is its chooser's to see
+  until it is over, and only the chooser's state (``public_state(..., at_choice=True)``) has
+  the run's cards so far, the choice and its options.
+- the seat's :class:`~popejoan_solver.seat.Knowledge` (``seat.knowledge``; for the chooser of
+  a run waiting for a choice, ``knowledge_at_choice``): its own hand, the legal leads among
   it, and, on request, the cards whose place it can know (dead, or held by another seat) with
   the reasons.
 
@@ -95,17 +98,19 @@ def _final(result: RecordReplay, session: Session) -> dict[str, Any] | None:
             "settlement": [_transfer(t, players) for t in result.final]}
 
 
-def public_state(session: Session, result: RecordReplay, deadline: float | None
-                 ) -> PublicState:
+def public_state(session: Session, result: RecordReplay, deadline: float | None,
+                 at_choice: bool = False) -> PublicState:
     """The public part of every answer about ``session`` (``result``: the referee's replay of
-    the finished deals' record; ``deadline``: seconds left for the decision awaited)."""
+    the finished deals' record; ``deadline``: seconds left for the decision awaited); with
+    ``at_choice``, the table as the chooser of a run waiting for a choice sees it (the run so
+    far and the choice: for the chooser alone)."""
     spec, n = session.spec, session.n
     index = session.index
     players = tuple(session.player_at(seat, index) for seat in range(n))
     deal = session.deal if session.phase == "playing" else session.done[-1].deal
-    turn = session.turn()
-    pending = session.pending if session.phase == "playing" else None
-    plays = session.public_plays()
+    turn = session.turn() if at_choice else session.public_turn()
+    pending = session.pending if session.phase == "playing" and at_choice else None
+    plays = session.public_plays(chooser=at_choice)
     played = 0
     for _, card, _ in plays:
         played |= 1 << card
@@ -117,7 +122,7 @@ def public_state(session: Session, result: RecordReplay, deadline: float | None
         "deal": index + 1,
         "deals": spec.deals,
         "dealer": players[n - 1] + 1,
-        "version": len(session.events),
+        "version": session.version_of(session.chooser() if at_choice else None),
         "seats": [{"seat": p + 1, "kind": "person" if kind == PERSON else "bot",
                    "bot": None if kind == PERSON else kind,
                    "position": session.seat_of(p, index) + 1,
@@ -155,7 +160,9 @@ def seat_knowledge(session: Session, player: int) -> Knowledge | None:
     """What ``player`` knows in the deal under way (None between deals: all is public)."""
     if session.phase != "playing":
         return None
-    return position_knowledge(session.deal, tuple(session.runs), session.lead, session.node,
+    mine = session.chooser() == player
+    return position_knowledge(session.deal, tuple(session.runs),
+                              session.lead if mine else None, session.node if mine else None,
                               session.seat_of(player))
 
 
@@ -186,11 +193,14 @@ def knowledge_json(k: Knowledge, public: PublicState) -> dict[str, Any]:
 
 
 def seat_answer(public: PublicState, k: Knowledge | None, player: int | None,
-                with_knowledge: bool = False) -> dict[str, Any]:
-    """The answer for ``player`` (from 0; None: a watcher): the public state and what the
-    seat alone knows."""
+                with_knowledge: bool = False, version: int | None = None) -> dict[str, Any]:
+    """The answer for ``player`` (from 0; None: a watcher): the public state (the chooser's,
+    for the chooser of a run waiting for a choice) and what the seat alone knows; ``version``
+    the one this seat sees (its own choices counted)."""
     data = dict(public.data)
     data["seat"] = None if player is None else player + 1
+    if version is not None:
+        data["version"] = version
     if player is None or k is None:
         data["hand"] = None if player is None else []
         data["legal"] = []
@@ -220,6 +230,7 @@ def answer_for(session: Session, player: int | None, result: RecordReplay,
     """The whole answer for ``player`` (None: a watcher)."""
     if player is not None and not 0 <= player < session.n:
         raise TableError("no such seat", 404)
-    public = public_state(session, result, deadline)
+    public = public_state(session, result, deadline,
+                          at_choice=player is not None and session.chooser() == player)
     k = None if player is None else seat_knowledge(session, player)
-    return seat_answer(public, k, player, with_knowledge)
+    return seat_answer(public, k, player, with_knowledge, session.version_of(player))
