@@ -285,15 +285,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "going out is noticed only when the run stops, not on the card that empties the hand",
         (Hunk("popejoan_solver/model/play.py",
               "            if not self.dealt[seat] & ~played:\n"
-              "                return Run(leader, tuple(cards), tuple(seats), StopReason.OUT, -1, "
-              "seat)\n"
+              "                return Run(leader, tuple(cards), tuple(seats), StopReason.OUT, None,"
+              " seat)\n"
               "            reason = self.stop_reason(card, played)\n"
               "            if reason is not None:\n",
               "            reason = self.stop_reason(card, played)\n"
               "            if reason is not None:\n"
               "                if not self.dealt[seat] & ~played:\n"
               "                    return Run(leader, tuple(cards), tuple(seats), StopReason.OUT,"
-              " -1, seat)\n"),),
+              " None, seat)\n"),),
         (prove("terminates"), VALIDATION, ENCODED_RUN, DIFFERENTIAL, PLAY),
     ),
     Mutant(

@@ -2,10 +2,11 @@
 and the ``popejoan`` console script (``popejoan_solver.__main__``, which handles Ctrl-C while
 this package loads).
 
-One module per command, each declaring a :class:`~.command.Command`; :data:`COMMANDS` lists
-them in the order ``popejoan --help`` shows them. The options every command shares, their
-types and the readers of deals and records are in :mod:`.args` and :mod:`.inputs`; the exit
-statuses in :mod:`.status` (0 done, 1 a disagreement or refutation, 2 bad input, 3 a time
+One module per command, each declaring a :class:`~..command.Command`; :data:`COMMANDS` lists
+them, and those other interfaces declare (:mod:`.registry`), in the order ``popejoan --help``
+shows them. The options every command shares, their types and the readers of deals and
+records are in :mod:`.args` and :mod:`.inputs`; the exit statuses in
+:mod:`popejoan_solver.command` (0 done, 1 a disagreement or refutation, 2 bad input, 3 a time
 limit or an unsettled theorem, 4 an internal error of a proof, 130 Ctrl-C, 141 a closed pipe).
 """
 
@@ -17,46 +18,18 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Final
 
+from ..command import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_OK, Command
 from ..model.errors import PopeJoanError, clip, escape_controls
-from . import (
-    advise,
-    batch,
-    case,
-    certificate,
-    check,
-    deal,
-    find,
-    grade,
-    graph,
-    match,
-    play,
-    prove,
-    rules,
-    serve,
-    solve,
-    standings,
-    stats,
-    stops,
-    study,
-    view,
-)
-from .args import CommandParser
-from .command import Command, add_command, help_formatter
-from .status import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_OK
+from .args import CommandParser, add_command, help_formatter
+from .registry import commands
 from .stdout import WRITE_ERRORS, flush_stdout, prepare_streams, silence_stdout
 
 __all__ = ["COMMANDS", "STOPPED_BY_CTRL_C", "argv_command", "build_parser", "build_parsers",
            "main"]
 
-COMMANDS: Final[tuple[Command, ...]] = (
-    rules.COMMAND, deal.COMMAND, stops.COMMAND, graph.COMMAND, case.COMMAND,
-    case.CASES_COMMAND, solve.COMMAND, check.COMMAND, grade.COMMAND, prove.COMMAND,
-    find.COMMAND, batch.COMMAND, stats.COMMAND, study.COMMAND, advise.COMMAND, match.COMMAND,
-    play.COMMAND, serve.COMMAND, standings.COMMAND, view.COMMAND, certificate.COMMAND,
-)
-"""Every command, in the order of ``popejoan --help``: the rules and the deal first, then
-solving and checking, proofs and searches, many deals at once, one seat's view, bots and
-the web (the order of the message naming the commands is kept as scripts saw it)."""
+COMMANDS: Final[tuple[Command, ...]] = commands()
+"""Every command, the command line's own and those other interfaces declare (``serve``), in
+the order of ``popejoan --help`` (:mod:`.registry`)."""
 
 COMMAND_COLUMN: Final = 14
 """The column of the help lines in ``popejoan --help``, as scripts have seen it: a longer

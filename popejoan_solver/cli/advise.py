@@ -14,14 +14,13 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from ..command import EXIT_OK, EXIT_TIME_LIMIT, Command, UsageError
 from ..model.deal import Deal
 from ..model.errors import PopeJoanError
 from ..model.play import Run
 from .args import add_format, add_seed, check_seat, seconds, wants_json
-from .command import Command
 from .inputs import read_position
 from .output import print_json
-from .status import EXIT_OK, EXIT_TIME_LIMIT, UsageError
 from .view import add_position_arguments
 
 

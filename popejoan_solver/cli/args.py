@@ -1,4 +1,5 @@
-"""The command line's one grammar: the parser, its argument types and the shared options.
+"""The command line's one grammar: the parser, each command's part of it, its argument types
+and the shared options.
 
 Every command spells a shared option the same way and reads it with the same type here:
 ``--seed`` (a whole number), ``--seat`` (from 1, checked against the players once they are
@@ -14,11 +15,12 @@ import math
 import re
 import sys
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
+from ..command import Command, UsageError
 from ..model.errors import clip
 from ..model.rules import Ruleset, get_ruleset, parse_assignments
-from .status import UsageError
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -44,6 +46,25 @@ class CommandParser(argparse.ArgumentParser):
         error: ``--help`` onto a full disk is an error (see ``cli.main``), not status 0."""
         if message:
             (file or sys.stderr).write(message)
+
+
+def help_formatter(width: int | None) -> Any:
+    """The help formatter of every parser: the description and examples as written (wrapped
+    by :meth:`Command.wrapped_description`), the options wrapped to ``width`` columns (None:
+    the terminal's)."""
+    if width is None:
+        return argparse.RawDescriptionHelpFormatter
+    return partial(argparse.RawDescriptionHelpFormatter, width=width)
+
+
+def add_command(sub: Any, command: Command, width: int | None = None) -> argparse.ArgumentParser:
+    """Add ``command``'s parser to ``sub`` (argparse's subparsers action)."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        command.name, help=command.summary, description=command.wrapped_description(),
+        epilog=command.epilog(), formatter_class=help_formatter(width))
+    command.add_arguments(parser)
+    parser.set_defaults(func=command.run)
+    return parser
 
 
 # ----------------------------------------------------------------------------- types

@@ -6,13 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..command import EXIT_OK, Command, UsageError
 from ..files.writing import check_output_path
 from ..jobs.batch import parse_players, run_batch
 from ..jobs.pool import tty_progress
 from ..model.rules import get_ruleset, split_rulesets
 from .args import add_out, add_rules, add_seed, named_with_options, positive, seconds
-from .command import Command
-from .status import EXIT_OK, UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

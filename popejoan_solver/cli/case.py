@@ -9,12 +9,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..command import EXIT_DISAGREE, EXIT_INTERNAL, EXIT_OK, Command, UsageError
 from ..model.errors import clip
 from .args import add_format, positive, wants_json
 from .certificates import internal_error
-from .command import Command
 from .output import print_json
-from .status import EXIT_DISAGREE, EXIT_INTERNAL, EXIT_OK, UsageError
 
 if TYPE_CHECKING:
     from ..studies.cases import CaseResult

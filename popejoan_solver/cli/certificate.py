@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import argparse
 
+from ..command import EXIT_DISAGREE, EXIT_OK, Command
 from .args import add_format, wants_json
-from .command import Command
 from .output import print_json
-from .status import EXIT_DISAGREE, EXIT_OK
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

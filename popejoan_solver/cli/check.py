@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from ..command import EXIT_DISAGREE, EXIT_OK, Command
 from ..model.referee import describe, replay
 from .args import add_format, wants_json
-from .command import Command
 from .inputs import RECORD_HELP, read_record
 from .output import print_json, print_lines
-from .status import EXIT_DISAGREE, EXIT_OK
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

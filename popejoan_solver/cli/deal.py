@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from ..command import EXIT_OK, Command
 from ..model.deal import deal_random
 from ..model.notation import deal_to_json, deal_to_line, deal_to_toml
 from ..model.record import DealSeed, Record, RecordedDeal, record_to_json
 from .args import add_json_alias, add_rules, add_seed, ruleset_from, whole
-from .command import Command
 from .output import print_json
-from .status import EXIT_OK
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

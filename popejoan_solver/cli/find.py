@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from ..command import EXIT_DISAGREE, EXIT_INTERNAL, EXIT_OK, EXIT_TIME_LIMIT, Command, UsageError
 from ..jobs.pool import TtyProgress, tty_progress
 from ..logic.find import DESCRIPTIONS, FindQuery, FindResult, Property, find_deals, parse_hold
 from ..model.cards import CardSet
@@ -23,9 +24,7 @@ from .args import (
     wants_json,
 )
 from .certificates import certificate_folder, command_line, internal_error
-from .command import Command
 from .output import json_text
-from .status import EXIT_DISAGREE, EXIT_INTERNAL, EXIT_OK, EXIT_TIME_LIMIT, UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from ..command import EXIT_DISAGREE, EXIT_OK, EXIT_TIME_LIMIT, Command, UsageError
 from ..model.errors import clip
 from ..search.grading import describe, grade_record
 from .args import add_format, add_seat, check_seat, seconds, wants_json
-from .command import Command
 from .inputs import RECORD_HELP, read_record
 from .output import print_json, print_lines
-from .status import EXIT_DISAGREE, EXIT_OK, EXIT_TIME_LIMIT, UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

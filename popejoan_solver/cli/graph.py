@@ -6,15 +6,14 @@ import argparse
 import sys
 from typing import TextIO
 
+from ..command import EXIT_OK, Command, UsageError
 from ..files.writing import check_output_path, write_output
 from ..model.cards import card_name
 from ..model.settlement import turnup_ends_deal
 from ..search.graph import DEFAULT_MAX_STATES, GraphSummary, build_graph, export, summarise
 from .args import add_out, add_rules, out_option, positive
-from .command import Command
 from .inputs import DEAL_HELP, load_deal
 from .output import print_json
-from .status import EXIT_OK, UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

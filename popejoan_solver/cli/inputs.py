@@ -10,6 +10,7 @@ import sys
 from dataclasses import replace
 from typing import Any, Final
 
+from ..command import UsageError
 from ..files.reading import MAX_INPUT_BYTES, read_bounded, read_text_file
 from ..model.deal import Deal, deal_warnings
 from ..model.errors import PopeJoanError, clip
@@ -19,7 +20,6 @@ from ..model.play import Run
 from ..model.record import Record, parse_record_text
 from ..model.rules import get_ruleset
 from .args import options_set
-from .status import UsageError
 
 DEAL_HELP: Final = "JSON or TOML file, - for standard input, or the one-line notation"
 POSITION_HELP: Final = "a deal (file, - or one-line notation) or a game record (file or -)"

@@ -6,10 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..command import EXIT_OK, Command
 from .args import add_out, add_rules, add_seed, named_with_options, positive
 from .batch import add_jobs_options
-from .command import Command
-from .status import EXIT_OK
 
 BOTS_HELP = ("bot specs, comma-separated (a bot named again is another copy of it): random, "
              "lowest, hoyle, pimc[:samples=32,model=paranoid,time=S,peek,infer=MODEL,sees=S], "

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from ..command import EXIT_OK, Command, UsageError
 from ..model.deal import Deal
 from .args import (
     add_out,
@@ -25,9 +26,7 @@ from .args import (
     positive,
     ruleset_from,
 )
-from .command import Command
 from .output import transfer_text
-from .status import EXIT_OK, UsageError
 
 DEFAULT_PLAYERS = 4
 """The table's size when no bot is named: you and three of the default bot."""

@@ -9,14 +9,13 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ..command import EXIT_DISAGREE, EXIT_INTERNAL, EXIT_OK, EXIT_TIME_LIMIT, Command
 from ..model.errors import PopeJoanError
 from ..model.notation import deal_from_json, deal_to_line
 from ..model.rules import Ruleset
 from .args import add_format, add_rules, ruleset_from, wants_json
 from .certificates import certificate_folder, command_line, internal_error
-from .command import Command
 from .output import print_json
-from .status import EXIT_DISAGREE, EXIT_INTERNAL, EXIT_OK, EXIT_TIME_LIMIT
 
 if TYPE_CHECKING:
     from ..logic.prover import TheoremResult

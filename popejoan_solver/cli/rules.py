@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..command import EXIT_OK, Command
 from ..model.rules import RULESETS, get_ruleset, options_lines, rules_json, ruleset_lines
 from .args import add_format, wants_json
-from .command import Command
 from .output import print_json
-from .status import EXIT_OK
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

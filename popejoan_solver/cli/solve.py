@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..command import EXIT_OK, EXIT_TIME_LIMIT, Command, UsageError
 from ..files.writing import check_output_path, write_output
 from ..model.cards import card_name, format_cards
 from ..model.deal import Deal
@@ -23,10 +24,8 @@ from .args import (
     seconds,
     wants_json,
 )
-from .command import Command
 from .inputs import BUILT_IN_NOTE, DEAL_HELP, load_deal
 from .output import json_text, print_json, transfer_text
-from .status import EXIT_OK, EXIT_TIME_LIMIT, UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..command import EXIT_OK, Command, UsageError
 from .args import add_format, add_seat, check_seat, wants_json
-from .command import Command
 from .output import print_json, print_lines
-from .status import EXIT_OK, UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..command import EXIT_OK, Command, UsageError
 from ..files.writing import check_output_path
 from ..studies.stats import Group, groups, interval_text, plot, wilson
 from .args import add_format, wants_json
-from .command import Command
 from .output import print_json
-from .status import EXIT_OK, UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any, Final
 
-from .status import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
+from ..command import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 
 WRITE_ERRORS: Final = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO})
 """Errors of a write: one with no file name is standard output's (every file the commands

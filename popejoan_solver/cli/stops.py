@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from ..command import EXIT_OK, Command
 from ..model.cards import card_name
 from ..model.stops import View, analyse_stops
 from ..model.table import compile_rules
 from .args import add_format, add_rules, wants_json
-from .command import Command
 from .inputs import DEAL_HELP, load_deal
 from .output import print_json
-from .status import EXIT_OK
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

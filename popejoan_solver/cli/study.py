@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any, Final
 
+from ..command import EXIT_OK, Command, UsageError
 from ..files.writing import check_output_path
 from ..jobs.batch import parse_players, run_batch
 from ..jobs.pool import tty_progress
@@ -15,9 +16,7 @@ from ..model.rules import RULESETS, get_ruleset, split_rulesets
 from ..studies.stats import groups, interval_text
 from .args import add_out, add_rules, add_seed, options_set, positive, seconds
 from .batch import add_jobs_options
-from .command import Command
 from .output import print_json
-from .status import EXIT_OK, UsageError
 
 STUDIES: Final = ("hoyle-maxims", "seat-values")
 MAXIMS_RULES: Final = "hoyle-modernized"

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..command import EXIT_OK, Command
 from .args import add_format, add_rules, add_seat, check_seat, wants_json
-from .command import Command
 from .inputs import POSITION_HELP, read_position
 from .output import print_json
-from .status import EXIT_OK
 
 
 def add_position_arguments(parser: argparse.ArgumentParser, seat_help: str) -> None:

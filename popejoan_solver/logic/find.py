@@ -346,7 +346,7 @@ def _line_literals(enc: DealEncoding, deal: Deal, runs: list[Run]) -> list[int]:
             lits.add(enc.holds(card, seat))
         lits.update(lead_literals(enc, rules, run.lead, run.leader, played))
         above = enc.table.successor[run.stop_card]
-        if run.winner < 0 and above >= 0 and deal.dead >> above & 1:
+        if run.winner is None and above >= 0 and deal.dead >> above & 1:
             lits.add(enc.dead(above))
         played |= run.mask
     return sorted(lits)

@@ -55,7 +55,7 @@ def find_line(game: Game, played: Mask, leader: int, goal: Goal,
             run = game.forced_run(played, leader, lead)
             line.append(run)
             after = played | run.mask
-            if search(after, run.next_leader if run.winner < 0 else leader):
+            if search(after, leader if run.next_leader is None else run.next_leader):
                 return True
             line.pop()
         failed.add(key)

@@ -158,7 +158,7 @@ def check_pope_player_leads(ws: Workspace) -> Outcome:
 
     def seen(deal: Deal, runs: list[Run]) -> bool:
         run = runs[-1]
-        return (POPE in run.cards[1:] and run.winner < 0
+        return (POPE in run.cards[1:] and run.winner is None
                 and run.next_leader != deal.holder(POPE))
     return _one_step(ws, bad, seen, "the Pope was played in a run and another player leads")
 
@@ -230,7 +230,7 @@ def check_played_on_top(ws: Workspace) -> Outcome:
     def seen(deal: Deal, runs: list[Run]) -> bool:
         played = _played(runs)
         successor = deal.rules.successor
-        return runs[-1].winner < 0 and any(
+        return runs[-1].winner is None and any(
             successor[c] >= 0 and deal.in_play >> successor[c] & 1
             and not played >> successor[c] & 1 for c in iter_mask(played))
     return _refute_by_line(ws, bad, seen, "a played card lies below an unplayed one")
@@ -361,7 +361,8 @@ def _played(runs: list[Run]) -> Mask:
 
 def _settled(deal: Deal, runs: list[Run]) -> DealSettlement:
     """The settlement of a deal played out along ``runs``."""
-    return settle(deal, _played(runs), runs[-1].winner)
+    winner = runs[-1].winner
+    return settle(deal, _played(runs), -1 if winner is None else winner)
 
 
 def _pools_taken(result: DealSettlement, seat: int) -> int:

@@ -216,8 +216,8 @@ _Outcome = tuple[Mask, tuple[Card, ...], tuple[int, ...], tuple[int, ...]]
 
 
 def _outcome(run: Run) -> _Outcome:
-    out = (run.winner,) if run.winner >= 0 else ()
-    return run.mask, (run.stop_card,), out, () if out else (run.next_leader,)
+    out = () if run.winner is None else (run.winner,)
+    return run.mask, (run.stop_card,), out, () if run.next_leader is None else (run.next_leader,)
 
 
 def _outcomes_text(outcomes: set[_Outcome]) -> str:

@@ -301,7 +301,8 @@ def parse_step(position: Position, text: str) -> Run:
         return position.play(lead)[0]
     extra, after = single_card(match[2]), single_card(match[3])
     for run in position.outcomes(lead):
-        if run.chosen > 0 and (run.cards[run.chosen], run.cards[run.chosen - 1]) == (extra, after):
+        chosen = run.chosen
+        if chosen is not None and (run.cards[chosen], run.cards[chosen - 1]) == (extra, after):
             return run
     raise IllegalPlayError(
         f"after the lead {card_name(lead)}, no choice plays {card_name(extra)} after "

@@ -35,19 +35,24 @@ class StopReason(StrEnum):
 
 @dataclass(frozen=True)
 class Run:
-    """One lead and the cards it forced, in order, with who played each."""
+    """One lead and the cards it forced, in order, with who played each. Its seats are
+    0-based indices (``to_json`` and ``describe`` show them from 1); exactly one of
+    ``next_leader`` and ``winner`` is None."""
 
     leader: int
+    """0-based seat that led."""
     cards: tuple[Card, ...]
     seats: tuple[int, ...]
+    """0-based seat that played each card of ``cards``."""
     reason: StopReason
-    next_leader: int
-    """Seat that leads next (the player of the stop card); -1 when the deal ended."""
-    winner: int
-    """Seat that went out during this run, or -1."""
-    chosen: int = -1
+    next_leader: int | None
+    """0-based seat that leads next (the player of the stop card); None when the deal ended
+    (a player went out)."""
+    winner: int | None
+    """0-based seat that went out during this run; None if no one did."""
+    chosen: int | None = None
     """Index in ``cards`` of a card played by a choice inside the run (Spin, or the Pope in
-    lieu of a stop), or -1."""
+    lieu of a stop); None if no choice played one."""
 
     @property
     def lead(self) -> Card:
@@ -73,8 +78,8 @@ class Run:
             "played_by": [s + 1 for s in self.seats],
             "stop": card_name(self.stop_card),
             "reason": self.reason.value,
-            "next_leader": self.next_leader + 1 if self.next_leader >= 0 else None,
-            "out": self.winner + 1 if self.winner >= 0 else None,
+            "next_leader": None if self.next_leader is None else self.next_leader + 1,
+            "out": None if self.winner is None else self.winner + 1,
             "step": self.step,
         }
 
@@ -83,17 +88,25 @@ class Run:
         """The run as a line of play writes it: its lead, and a card a choice played out of
         turn with the card it followed (``8S+9D@9S``: the Pope played after the 9S)."""
         lead = card_name(self.lead)
-        if self.chosen < 0:
+        if self.chosen is None:
             return lead
         return (f"{lead}+{card_name(self.cards[self.chosen])}"
                 f"@{card_name(self.cards[self.chosen - 1])}")
 
+    @property
+    def leader_after(self) -> int:
+        """0-based seat on lead after the run: the player of the stop card, or the run's own
+        leader when a player went out (a finished deal keeps its leader)."""
+        return self.leader if self.next_leader is None else self.next_leader
+
     def describe(self) -> str:
+        """The run on one line, seats from 1: each card with its player (``+`` marks a card a
+        choice played), then who went out, or the stop and who leads next."""
         played = " ".join(f"{'+' if i == self.chosen else ''}{card_name(c)}({s + 1})"
                           for i, (c, s) in enumerate(zip(self.cards, self.seats, strict=True)))
-        if self.winner >= 0:
+        if self.winner is not None:
             return f"{played}; seat {self.winner + 1} is out"
-        return f"{played}; stop: {self.reason.value}; seat {self.next_leader + 1} leads"
+        return f"{played}; stop: {self.reason.value}; seat {self.leader_after + 1} leads"
 
 
 @dataclass(frozen=True)
@@ -223,7 +236,7 @@ class Game:
         played |= 1 << card
         cards, seats = (*cards, card), (*seats, seat)
         if not self.dealt[seat] & ~played:
-            return Run(leader, cards, seats, StopReason.OUT, -1, seat)
+            return Run(leader, cards, seats, StopReason.OUT, None, seat)
         going_on = self._after(played, leader, cards, seats, card)
         spin = self._spin_point
         if (spin is None or card == spin.card or self.holder[spin.card] != seat
@@ -231,9 +244,9 @@ class Game:
             return going_on
         cards_spun, seats_spun = (*cards, spin.card), (*seats, seat)
         if not self.dealt[seat] & ~(played | 1 << spin.card):
-            spun = Run(leader, cards_spun, seats_spun, StopReason.OUT, -1, seat, len(cards))
+            spun = Run(leader, cards_spun, seats_spun, StopReason.OUT, None, seat, len(cards))
         else:
-            spun = Run(leader, cards_spun, seats_spun, StopReason.SPIN, seat, -1, len(cards))
+            spun = Run(leader, cards_spun, seats_spun, StopReason.SPIN, seat, None, len(cards))
         return Choice(seat, ChoiceKind.SPIN, (going_on, spun))
 
     def _after(self, played: Mask, leader: int, cards: tuple[Card, ...],
@@ -244,7 +257,7 @@ class Game:
         if reason is None:
             above = self.rules.successor[card]
             return self._tree(played, leader, cards, seats, above, self.holder[above])
-        stop = Run(leader, cards, seats, reason, seats[-1], -1)
+        stop = Run(leader, cards, seats, reason, seats[-1], None)
         lieu = self._lieu_point
         if (lieu is None or played >> lieu.card & 1 or self.holder[lieu.card] < 0
                 or (reason is StopReason.TOP and not lieu.after_top)):
@@ -264,7 +277,7 @@ class Game:
         chosen = len(cards)
         cards, seats = (*cards, lieu.card), (*seats, chooser)
         if not self.dealt[chooser] & ~played:
-            return Run(leader, cards, seats, StopReason.OUT, -1, chooser, chosen)
+            return Run(leader, cards, seats, StopReason.OUT, None, chooser, chosen)
         missing = self.rules.successor[stop]
         above = self.rules.successor[missing] if missing >= 0 else -1
         if above == lieu.card:
@@ -272,7 +285,7 @@ class Game:
         if lieu.continues and above >= 0 and self.in_play >> above & 1 and not played >> above & 1:
             return _marked(self._tree(played, leader, cards, seats, above, self.holder[above]),
                            chosen)
-        return Run(leader, cards, seats, StopReason.IN_LIEU, chooser, -1, chosen)
+        return Run(leader, cards, seats, StopReason.IN_LIEU, chooser, None, chosen)
 
     def forced_run(self, played: Mask, leader: int, lead: Card) -> Run:
         """The run after ``lead``, without checking that the lead is legal (every choice
@@ -285,10 +298,10 @@ class Game:
             cards.append(card)
             seats.append(seat)
             if not self.dealt[seat] & ~played:
-                return Run(leader, tuple(cards), tuple(seats), StopReason.OUT, -1, seat)
+                return Run(leader, tuple(cards), tuple(seats), StopReason.OUT, None, seat)
             reason = self.stop_reason(card, played)
             if reason is not None:
-                return Run(leader, tuple(cards), tuple(seats), reason, seat, -1)
+                return Run(leader, tuple(cards), tuple(seats), reason, seat, None)
             card = self.rules.successor[card]
             seat = self.holder[card]
 
@@ -331,7 +344,7 @@ class Position:
         not checked to be one: :meth:`outcomes` gives them)."""
         if type(run) is not Run:
             raise IllegalPlayError(f"a position moves on by a Run, not {type(run).__name__}")
-        next_leader = run.next_leader if run.winner < 0 else self.leader
+        next_leader = self.leader if run.next_leader is None else run.next_leader
         return Position(self.game, self.played | run.mask, next_leader)
 
     def reachable(self) -> Iterator[Position]:

@@ -118,7 +118,7 @@ class _Search:
             if run.mask & ~self.target:
                 continue
             after = played | run.mask
-            if run.winner >= 0:
+            if run.next_leader is None:  # a player went out
                 if after == self.target and run.winner == self.winner:
                     return True
             elif self.reaches(after, run.next_leader):

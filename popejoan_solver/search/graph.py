@@ -113,8 +113,8 @@ def _explore(game: Game, start: Position, max_states: int) -> _StateSpace:
         for lead, run in ((card, run) for card in position.legal_leads()
                           for run in position.outcomes(card)):
             after = position.after(run)
-            over = run.winner >= 0
-            who = run.winner if over else after.leader
+            over = run.winner is not None
+            who = after.leader if run.winner is None else run.winner
             key = after.played << 3 | who
             target = index.get(key)
             if target is None:

@@ -53,7 +53,7 @@ def _principal_line(driver: Driver, position: Position, board: Board,
         run, after = chosen
         before = set(compartments_taken(game, board, position.played))
         paid = [t for t in compartments_taken(game, board, after.played) if t not in before]
-        if run.winner >= 0:
+        if run.winner is not None:
             paid += going_out(game, board, after.played, run.winner)
         steps.append(LineStep(run, tuple(paid)))
         position = after

@@ -102,7 +102,7 @@ class MaxnSearch:
     def tree(self, tree: RunTree, played: Mask, leader: int) -> Vector:
         """The value of a lead's run, each choice in it taken by its chooser."""
         if isinstance(tree, Run):
-            next_leader = tree.next_leader if tree.winner < 0 else leader
+            next_leader = leader if tree.next_leader is None else tree.next_leader
             return self.value(played | tree.mask, next_leader)
         key_of = self.pick(tree.chooser)
         best: Vector | None = None

@@ -93,9 +93,9 @@ class ReferenceEngine:
         takes the option best for it (alpha-beta over the options, fail-soft)."""
         if isinstance(tree, Run):
             after = played | tree.mask
-            if tree.winner >= 0:
+            if tree.winner is not None:
                 return self.terminal(objective, after, tree.winner)
-            return self._search(objective, table, after, tree.next_leader, alpha, beta)
+            return self._search(objective, table, after, tree.leader_after, alpha, beta)
         return self._choose(objective, table, played, objective.maximises(tree.chooser),
                             tree.options, alpha, beta)
 
@@ -123,4 +123,4 @@ def lead_order(tree: RunTree) -> tuple[int, int]:
     with choices inside it by the run where every choice is declined)."""
     while not isinstance(tree, Run):
         tree = tree.options[0]
-    return (0 if tree.winner >= 0 else 1, -len(tree.cards))
+    return (0 if tree.winner is not None else 1, -len(tree.cards))

@@ -47,8 +47,10 @@ class Playout:
     deal: Deal
     decisions: tuple[Decision, ...]
     runs: tuple[Run, ...]
-    winner: int
+    winner: int | None
+    """0-based seat that went out; None if no one did (the turn-up ended the deal)."""
     values: tuple[int, ...]
+    """What each seat won, by 0-based seat."""
 
 
 def random_playout(deal: Deal, rng: random.Random) -> Playout:
@@ -68,7 +70,8 @@ def random_playout(deal: Deal, rng: random.Random) -> Playout:
         position = position.after(tree)
     settled = settle(deal, position.played, position.winner)
     values = tuple(settled.net(s) for s in range(deal.players))
-    return Playout(deal, tuple(decisions), tuple(runs), position.winner, values)
+    winner = position.winner
+    return Playout(deal, tuple(decisions), tuple(runs), winner if winner >= 0 else None, values)
 
 
 def last_decision_correlated(playout: Playout) -> bool | None:
@@ -212,7 +215,7 @@ def playouts(rules: Ruleset, players: int, deals: int, seed: int) -> Iterator[Pl
 def add_playout(found: Measures, playout: Playout) -> None:
     """Fold one playout into the measures."""
     found.deals += 1
-    if playout.winner >= 0:
+    if playout.winner is not None:
         found.out[playout.winner] += 1
     for seat, value in enumerate(playout.values):
         found.ahead[seat] += value > 0

@@ -153,7 +153,7 @@ def brute_maxn(deal: Deal, focus: int) -> list[tuple[int, ...]]:
 
     def tree(node: RunTree, played: Mask, leader: int) -> tuple[int, ...]:
         if isinstance(node, Run):
-            return position(played | node.mask, node.next_leader if node.winner < 0 else leader)
+            return position(played | node.mask, node.leader_after)
         best = None
         for option in node.options:
             v = tree(option, played, leader)
@@ -370,7 +370,7 @@ def paranoid_options(deal: Deal, seat: int, lead: int, target: Choice) -> list[i
 
     def tree(node: RunTree, played: Mask, leader: int) -> int:
         if isinstance(node, Run):
-            return position(played | node.mask, node.next_leader if node.winner < 0 else leader)
+            return position(played | node.mask, node.leader_after)
         values = [tree(option, played, leader) for option in node.options]
         return max(values) if node.chooser == seat else min(values)
 

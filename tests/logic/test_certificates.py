@@ -183,7 +183,7 @@ def test_no_such_deal_is_a_drat_proof_that_checks(none_certificate: Path) -> Non
         for step in lemma["line"]:
             run, position = position.play(parse_card(step["lead"]))
             played |= {card_name(c) for c in run.cards}
-        assert run.winner >= 0
+        assert run.winner is not None
         trumps = "CDHS"[deal.trumps]
         assert not {f"K{trumps}", f"Q{trumps}"} <= played
 

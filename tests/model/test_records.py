@@ -100,7 +100,7 @@ def test_a_choice_in_a_run_is_its_own_marked_entry() -> None:
                            "dead": _rest("8S 9S 3C 4C 9D JS QS 4H KS 5H"), "turnup": "KC"})
     position = Position.from_deal(case)
     runs = position.outcomes(parse_card("8S"))
-    in_lieu = next(r for r in runs if r.chosen >= 0)
+    in_lieu = next(r for r in runs if r.chosen is not None)
     entries = plays_of_run(in_lieu)
     assert [p.text for p in entries] == ["8S(1)", "9S(1)", "+9D(2)", "JS(2)", "QS(2)", "KS(3)"]
     record = one_deal(case, [in_lieu, position.after(in_lieu).play(parse_card("5H"))[0]])

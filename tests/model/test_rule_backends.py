@@ -103,15 +103,17 @@ def text_climb(rules: Ruleset, deal: Deal, played: Mask, lead: Card) -> list[Car
         cards.append(above)
 
 
-def text_run(rules: Ruleset, deal: Deal, played: Mask, lead: Card) -> tuple[list[Card], int]:
-    """The climb cut where a player plays his last card; and who leads next (-1: he is out)."""
+def text_run(rules: Ruleset, deal: Deal, played: Mask,
+             lead: Card) -> tuple[list[Card], int | None]:
+    """The climb cut where a player plays his last card; and who leads next (a 0-based seat;
+    None: he is out)."""
     done = played
     climb = text_climb(rules, deal, played, lead)
     for i, card in enumerate(climb):
         done |= 1 << card
         seat = deal.holder(card)
         if not deal.dealt_hand(seat) & ~done:
-            return climb[:i + 1], -1
+            return climb[:i + 1], None
     return climb, deal.holder(climb[-1])
 
 
@@ -173,7 +175,7 @@ def test_the_table_and_the_model_follow_the_texts() -> None:
                 assert (list(run.cards), run.next_leader) == (cards, next_leader)
             else:
                 declined = [r for r in Position(game, played, spot.leader).outcomes(lead)
-                            if r.chosen < 0]
+                            if r.chosen is None]
                 assert [list(r.cards) for r in declined] == [cards]
             corners |= _corners(rules, deal, played, cards, next_leader)
     assert corners >= {"ace-high K->A", "top: K", "top: A (ace high)", "7D stop",
@@ -182,7 +184,7 @@ def test_the_table_and_the_model_follow_the_texts() -> None:
 
 
 def _corners(rules: Ruleset, deal: Deal, played: Mask, cards: list[Card],
-             next_leader: int) -> set[str]:
+             next_leader: int | None) -> set[str]:
     """The corners of the rules a run shows."""
     found = {f"lead {rules.lead.value}"}
     found |= {"spinado"} if rules.game is GameKind.SPINADO else set()
@@ -190,7 +192,7 @@ def _corners(rules: Ruleset, deal: Deal, played: Mask, cards: list[Card],
     for low, high in itertools.pairwise(cards):
         if low % 13 == Rank.KING and high % 13 == Rank.ACE:
             found.add("ace-high K->A")
-    if next_leader < 0:
+    if next_leader is None:
         return found | {"out"}
     top, above = cards[-1], text_next(rules, cards[-1])
     if above is None:
@@ -276,7 +278,7 @@ def test_the_z3_step_follows_the_texts() -> None:
                 model = solver.model()
                 cards, next_leader = text_run(rules, spot.deal, spot.played, lead)
                 assert step.decode_run(model) == sum(1 << c for c in cards)
-                if next_leader >= 0:
+                if next_leader is not None:
                     assert after.decode_leader(model) == next_leader
 
 

@@ -195,7 +195,7 @@ def test_the_compiled_core_leads_and_settles_as_the_table_says(rules: Ruleset) -
             assert sorted(found) == sorted(position.legal_leads()), (rules.name, seed)
             for lead, (value, win) in found.items():
                 tree = game.run_tree(position.played, leader, lead)
-                if isinstance(tree, Run) and tree.winner >= 0:
+                if isinstance(tree, Run) and tree.winner is not None:
                     paid = play_values(game, board, position.after(tree).played, tree.winner)
                     assert value == (paid[leader], paid[leader]), (rules.name, seed, lead)
                     assert win == (int(tree.winner == leader),) * 2, (rules.name, seed, lead)

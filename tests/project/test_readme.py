@@ -18,7 +18,7 @@ BEGIN = "<!-- layout: generated from each package's docstring (tests/project/tes
 END = "<!-- end of layout -->"
 
 ORDER = ("model", "files", "intervals", "search", "logic", "seat", "advice", "bots", "jobs",
-         "studies", "cli", "web", "spiel")
+         "studies", "command", "cli", "web", "spiel")
 """The packages in the order of their layers (docs/design.md); any other comes after, by name."""
 
 OTHER_PATHS = (

@@ -180,7 +180,7 @@ def test_the_pope_in_lieu_carries_an_own_run_on_to_going_out(compiled: bool) -> 
     board, _ = play_board(deal)
     game = Game.from_deal(deal)
     position = Position.from_deal(deal)
-    run = next(r for r in position.outcomes(parse_card("4C")) if r.chosen >= 0)
+    run = next(r for r in position.outcomes(parse_card("4C")) if r.chosen is not None)
     assert run.step == "4C+9D@5C"
     assert run.winner == 0
     best = Objective(Goal.BEST_CASE, 0)
@@ -205,7 +205,7 @@ def test_the_run_after_the_pope_in_lieu_is_the_models(reading: str, ace: str) ->
         for seat in range(3):
             for lead in game.legal_leads(0, seat):
                 for run in game.runs(0, seat, lead):
-                    if run.chosen < 0:
+                    if run.chosen is None:
                         continue
                     stop = run.cards[run.chosen - 1]
                     before = 0

@@ -38,7 +38,7 @@ def minimax(game: Game, board: Board, objective: Objective) -> int:
     def outcome(played: Mask, tree: RunTree) -> int:
         if isinstance(tree, Run):
             after = played | tree.mask
-            if tree.winner < 0:
+            if tree.next_leader is not None:
                 return value(after, tree.next_leader)
             if objective.goal is Goal.FORCED_WIN:
                 return int(tree.winner == objective.seat)

@@ -54,7 +54,7 @@ def minimax_leads(deal: Deal, forced_win: bool) -> list[int]:
     def tree_value(tree: RunTree, played: Mask) -> int:
         if isinstance(tree, Run):
             after = played | tree.mask
-            if tree.winner >= 0:
+            if tree.winner is not None:
                 return payoff(after, tree.winner)
             return position_value(after, tree.next_leader)
         values = [tree_value(option, played) for option in tree.options]

@@ -125,7 +125,7 @@ def test_value_properties(players: int, per_hand: int, seed: int, variant: str) 
     # The line ends with one player out, and its values sum to what the board paid out.
     if solution.line:
         last = solution.line[-1]
-        assert last.run.winner >= 0
+        assert last.run.winner is not None
         game = Game.from_deal(deal)
         played = 0
         for step in solution.line:

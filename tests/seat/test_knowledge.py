@@ -319,7 +319,7 @@ def test_a_pope_in_lieu_that_does_not_carry_on_shows_the_card_above_dead() -> No
     seat0 = rules.pack & ~dead & ~small[0] & ~small[1]
     deal = Deal.create((seat0, *small), dead, parse_card("6S"), rules)
     position = Position.from_deal(deal)
-    run = next(r for r in position.outcomes(parse_card("2H")) if r.chosen >= 0)
+    run = next(r for r in position.outcomes(parse_card("2H")) if r.chosen is not None)
     assert list(run.cards) == [parse_card(t) for t in ("2H", "3H", "9D")]
     k = knowledge(deal, 0, [run])
     rules_seen = {i.rule for i in k.inferences if i.card == parse_card("5H")}

@@ -1,4 +1,11 @@
-"""``popejoan serve``: the web table (docs/web.md) on loopback unless ``--host`` says otherwise."""
+"""``popejoan serve``: the web table (docs/web.md) on loopback unless ``--host`` says otherwise.
+
+The web table's own command, declared as an entry point (``pyproject.toml``'s
+``popejoan_solver.commands``) for the command line to list with its own: neither interface
+imports the other. Starlette and uvicorn (the ``web`` extra) are imported by :func:`run`
+only, so that ``popejoan --help`` and this command's ``--help`` need neither, and a missing
+extra is one ``error:`` line.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any, Final
 
+from ..command import EXIT_OK, Command, UsageError
 from ..model.errors import clip
-from .command import Command
-from .status import EXIT_OK, UsageError
 
 GRACE_SECONDS: Final = 1
 """After Ctrl-C or SIGTERM, how long a request in flight has to be answered."""
@@ -81,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..web.app import create_app
+        from .app import create_app
     except ImportError as exc:
         raise UsageError(f"the web table needs its extra: pip install 'popejoan-solver[web]' "
                          f"({exc.name} is missing)") from None
