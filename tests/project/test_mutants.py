@@ -58,6 +58,7 @@ def test_a_stale_patch_is_reported_not_skipped(tmp_path: Path) -> None:
         mutants.apply(stale, tmp_path)
 
 
+@pytest.mark.slow
 def test_cheap_mutants_are_caught() -> None:
     chosen = []
     for mutant in mutants.select(list(QUICK)):
@@ -80,6 +81,7 @@ def test_a_mutant_that_nothing_checks_survives() -> None:
     assert mutants.main(["no-such-mutant"]) == 2
 
 
+@pytest.mark.slow
 def test_a_mutant_of_the_c_core_is_rebuilt_and_caught() -> None:
     """The compiled core's facts have mutants too: the copy's core is rebuilt from the mutated
     source, and the compiled engine's differential test catches it."""

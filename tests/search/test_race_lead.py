@@ -102,6 +102,7 @@ def _pope_deal(seed: int, rules: str) -> tuple[Game, Board]:
     return Game.from_deal(deal), Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize("rules", ["early-hoyle", "peel+pope_exemption=false",
                                    "hoyle-modernized+pope_in_lieu=pope-leads"])

@@ -43,6 +43,7 @@ def test_the_compiled_core_is_built() -> None:
     assert COMPILED
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_fast_engine_agrees_with_reference(variant: str, compiled: bool) -> None:
@@ -757,6 +758,7 @@ def _isolated_deal(kind: str, rules: str, seed: int) -> tuple[Game, Board]:
     return _small_deal(kind == "pope", rules, seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("compiled", CORES)
 def test_isolated_cards_agree_with_reference(compiled: bool) -> None:
     """Fact 5 (another seat on lead plays its isolated cards first): every seat's value for
