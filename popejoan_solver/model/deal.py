@@ -161,8 +161,8 @@ def deal_warnings(deal: Deal) -> list[str]:
     n = deal.players
     sizes = [start.hands[s].bit_count() for s in range(n)]
     dead = deal.dead.bit_count()
-    want = rules.cards_per_player(n)
-    want_dead = rules.dead_hand_size(n)
+    want = rules.table.cards_per_player(n)
+    want_dead = rules.table.dead_hand_size(n)
     warnings = []
     if reachability(Game.from_deal(deal), deal.played_mask,
                     deal.leader).verdict is Verdict.UNDECIDED:
@@ -232,8 +232,8 @@ def deal_random(
                         f"{clip(repr(seed))}")
     if type(index) is not int or index < 0:
         raise DealError(f"a deal's index is a whole number from 0, not {clip(repr(index))}")
-    cards = shuffled_pack(seed, index, rules.pack)
-    per = rules.cards_per_player(players)
+    cards = shuffled_pack(seed, index, rules.table.pack)
+    per = rules.table.cards_per_player(players)
     hands = [0] * players
     dead = 0
     position = 0
