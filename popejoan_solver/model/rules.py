@@ -403,12 +403,13 @@ class Ruleset:
         return build_table(self)
 
 
-def _declared(cls: type) -> dict[str, OptionSpec]:
-    """The options a dataclass declares with :func:`option`, named after their fields."""
+def declared_options(cls: type) -> dict[str, OptionSpec]:
+    """The options a dataclass declares with :func:`option`, named after their fields, each
+    checked (a source for every value); :data:`OPTIONS` is ``declared_options(Ruleset)``."""
     return {f.name: _spec(f) for f in fields(cls) if _OPTION in f.metadata}
 
 
-OPTIONS: Final[Mapping[str, OptionSpec]] = _declared(Ruleset)
+OPTIONS: Final[Mapping[str, OptionSpec]] = declared_options(Ruleset)
 """Every option, in declaration order, read from the :class:`Ruleset` fields."""
 
 RULESETS: Final[Mapping[str, Ruleset]] = {

@@ -229,7 +229,7 @@ def test_a_new_option_is_one_declaration() -> None:
         spare: bool = dataclasses.field(default=False, metadata=option("a spare hand is seen", {
             True: Source(MODEL, "", "x"), False: Source(MODEL, "", "y")}))
 
-    specs = rules._declared(Extended)
+    specs = rules.declared_options(Extended)
     assert list(specs) == ["ace", "spare"]
     assert specs["spare"].parse("yes") is True
     assert specs["spare"].choices == ("true", "false")
@@ -252,7 +252,7 @@ def test_a_declaration_without_a_source_for_every_value_is_refused(
     cls = dataclasses.make_dataclass("Bad", [
         ("ace", AceRank, dataclasses.field(default=AceRank.LOW, metadata=metadata))], frozen=True)
     with pytest.raises(TypeError, match="every value needs one source"):
-        rules._declared(cls)
+        rules.declared_options(cls)
 
 
 def test_rules_json_gives_every_option_and_cites_works(capsys: pytest.CaptureFixture[str]
