@@ -112,7 +112,9 @@ class SpareHand(StrEnum):
 
 
 MIN_PLAYERS: Final = 3
+"""The fewest players Pope Joan is dealt to."""
 MAX_PLAYERS: Final = 8
+"""The most players Pope Joan is dealt to."""
 
 
 class RuleOptions(Protocol):
