@@ -196,6 +196,10 @@ class RuleTable:
     hand_sizes: tuple[int, ...]
     """The cards the dealing rule gives each player, for each number of players from
     ``MIN_PLAYERS`` up (the rest of the pack is the dead hand, or the stock)."""
+    least_stock: int | None
+    """The fewest cards a stock keeps when the players are dealt first and the rest is left
+    (the early Hoyle's stock); None when the dead hand is dealt as one more hand, a card a
+    round."""
     dealer_sees_dead_hand: bool
     """The dealer may look at the dead hand (what a seat knows; play is the same)."""
     turns_up: bool
@@ -404,6 +408,7 @@ def build_table(rules: RuleOptions) -> RuleTable:
         compartments=_compartments(rules),
         dressings=tuple(_dressed(rules, n) for n in players),
         hand_sizes=tuple(hand_size(rules, pack, n) for n in players),
+        least_stock=rules.stock_size if rules.dead_hand is DeadHandRule.STOCK else None,
         dealer_sees_dead_hand=rules.spare_hand is SpareHand.DEALER_SEES,
         turns_up=rules.game is GameKind.POPE_JOAN,
     )
