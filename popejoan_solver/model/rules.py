@@ -398,8 +398,9 @@ class Ruleset:
     @cached_property
     def table(self) -> RuleTable:
         """The ruleset compiled into the tables that dealing, play, settlement and every engine
-        read (:mod:`.table`): the one place each derived table lives. A ruleset that adds an
-        option of its own refines the table here (tests/model/test_example_option.py)."""
+        read (:mod:`.table`): the one place each derived table lives. A subclass that adds an
+        option of its own overrides it, refining ``super().table`` (every backend reads the
+        table here, so they all follow: tests/model/test_example_option.py)."""
         return build_table(self)
 
 

@@ -1,13 +1,14 @@
 """A ruleset compiled once into the tables that play, settlement and every engine read.
 
-No backend restates a rule: the pack, each suit's order and every card's successor, the lead
-rule, the board's compartments and the dressing of a fresh board for each number of players
-(its layout and who pays what), the awards in card space (which cards, played, pay which
-compartment to whom), the card whose unplayed holder is exempt from paying, the turn-up that
-ends the deal, who sees the dead hand, and the points where a player may choose inside a run
-all come from :func:`build_table`, read as a ruleset's ``table``. The search
-engines (Python and C) take their awards and lead rule from here; the C core receives these
-tables, not rule names.
+No backend restates a rule: the pack, each suit's order and every card's successor, the hand
+sizes and the stock, the lead rule, the board's compartments and the dressing of a fresh board
+for each number of players (its layout and who pays what), the awards in card space (which
+cards, played, pay which compartment to whom), the card whose unplayed holder is exempt from
+paying, the turn-up that ends the deal, who sees the dead hand, and the points where a player
+may choose inside a run all come from :func:`build_table`, read as a ruleset's ``table``. The
+search engines (Python and C) take their awards and lead rule from here; the C core receives
+these tables, not rule names. This module reads a ruleset only through
+:class:`~.options.RuleOptions`: ``rules.py`` imports it, not the other way round.
 """
 
 from __future__ import annotations
