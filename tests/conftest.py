@@ -40,7 +40,7 @@ def short_deal(players: int, per_hand: int, seed: int, rules: Ruleset,
                played_leads: int = 0) -> Deal:
     """A deal of ``per_hand`` cards to each seat, every other card dead (composed problems)."""
     rng = random.Random(seed)
-    cards = list(iter_mask(rules.pack))
+    cards = list(iter_mask(rules.table.pack))
     rng.shuffle(cards)
     hands = [0] * players
     for i in range(players * per_hand):
@@ -57,7 +57,7 @@ def dense_deal(players: int, per_hand: int, seed: int, rules: Ruleset, suits: in
     dead: short hands in long stretches (races, stops and runs that climb through many
     hands); ``holding``, a card dealt to some seat (its suit among those dealt)."""
     rng = random.Random(seed)
-    pack = list(iter_mask(rules.pack))
+    pack = list(iter_mask(rules.table.pack))
     chosen = rng.sample(range(4), suits)
     if holding is not None and holding // 13 not in chosen:
         chosen[0] = holding // 13
@@ -69,20 +69,20 @@ def dense_deal(players: int, per_hand: int, seed: int, rules: Ruleset, suits: in
     hands = [0] * players
     for i, card in enumerate(cards[:players * per_hand]):
         hands[i % players] |= 1 << card
-    return Deal.create(hands, rules.pack & ~sum(hands), cards[-1], rules)
+    return Deal.create(hands, rules.table.pack & ~sum(hands), cards[-1], rules)
 
 
 def deal_holding(rules_name: str, card: int, players: int, per_hand: int, seed: int) -> Deal:
     """A short deal with ``card`` in some player's hand (the choice card in play)."""
     rules = get_ruleset(rules_name)
     rng = random.Random(seed)
-    cards = [c for c in iter_mask(rules.pack) if c != card]
+    cards = [c for c in iter_mask(rules.table.pack) if c != card]
     rng.shuffle(cards)
     cards.insert(rng.randrange(players * per_hand), card)
     hands = [0] * players
     for i in range(players * per_hand):
         hands[i % players] |= 1 << cards[i]
-    dead = rules.pack & ~sum(hands)
+    dead = rules.table.pack & ~sum(hands)
     return Deal.create(hands, dead, cards[-1], rules)
 
 

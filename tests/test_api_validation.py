@@ -393,7 +393,7 @@ def replacements(draw: st.DrawFn) -> tuple[Deal, dict[str, Any]]:
     field = draw(st.sampled_from(["move", "leader", "turnup", "rules", "board", "raw"]))
     if field == "move":
         places = [*deal.hands, deal.dead, *(deal.played or (0,) * n)]
-        card = draw(st.sampled_from(list(iter_mask(deal.rules.pack))))
+        card = draw(st.sampled_from(list(iter_mask(deal.rules.table.pack))))
         to = draw(st.integers(0, len(places) - 1))
         bit = 1 << card
         moved = [(p & ~bit) | (bit if i == to else 0) for i, p in enumerate(places)]

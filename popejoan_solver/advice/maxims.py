@@ -48,7 +48,7 @@ def _runs(rules: Ruleset, hand: Mask, max_gap: int) -> list[list[Card]]:
     """Runs of the hand's cards per suit, bottom first, with at most ``max_gap`` missing
     between neighbours."""
     found = []
-    for cards in _suits(tuple(rules.suit_order)):
+    for cards in _suits(tuple(rules.table.suit_order)):
         mine = [i for i, c in enumerate(cards) if hand >> c & 1]
         current: list[int] = []
         for i in mine:
@@ -71,7 +71,7 @@ def maxim_lead(rules: Ruleset, hand: Mask, gone: Mask,
         advised = maxim(rules, hand, gone, allowed)
         if advised is not None:
             return advised
-    return min(allowed, key=rules.order_key.__getitem__), FALLBACK
+    return min(allowed, key=rules.table.order_key.__getitem__), FALLBACK
 
 
 Advice = tuple[Card, str] | None
@@ -81,8 +81,8 @@ Advice = tuple[Card, str] | None
 def _known_stop(rules: Ruleset, gone: Mask, card: Card) -> bool:
     """No one can follow ``card``: the card above it is above the top, out of the pack, or
     known gone (dead or played)."""
-    above = rules.successor[card]
-    return (above < 0 or above == EIGHT_OF_DIAMONDS or not rules.pack >> above & 1
+    above = rules.table.successor[card]
+    return (above < 0 or above == EIGHT_OF_DIAMONDS or not rules.table.pack >> above & 1
             or bool(gone >> above & 1))
 
 
@@ -92,7 +92,7 @@ def _sure_run(rules: Ruleset, hand: Mask, gone: Mask, allowed: set[Card]) -> Adv
     top = [(len(run), 1, run[0], MAXIMS[0]) for run in _runs(rules, hand, 0)
            if _known_stop(rules, gone, run[-1]) and run[0] in allowed]
     top += [(len(run), 0, run[0], MAXIMS[2]) for run in _runs(rules, hand, 1)
-            if len(run) > 1 and run[-1] % 13 == 12 and rules.successor[run[-1]] < 0
+            if len(run) > 1 and run[-1] % 13 == 12 and rules.table.successor[run[-1]] < 0
             and run[0] in allowed]
     if not top:
         return None
@@ -107,7 +107,7 @@ def _pope(rules: Ruleset, hand: Mask, gone: Mask, allowed: set[Card]) -> Advice:
 
 def _close_pair(rules: Ruleset, hand: Mask, gone: Mask, allowed: set[Card]) -> Advice:
     """Maxim 3: the lower of the closest two cards of a suit 3 or 4 apart."""
-    key = rules.order_key
+    key = rules.table.order_key
     pairs = []
     for suit in range(4):
         mine = sorted((c for c in iter_mask(hand) if card_suit(c) == suit), key=key.__getitem__)
@@ -119,7 +119,7 @@ def _close_pair(rules: Ruleset, hand: Mask, gone: Mask, allowed: set[Card]) -> A
 
 def _longest_suit(rules: Ruleset, hand: Mask, gone: Mask, allowed: set[Card]) -> Advice:
     """Maxim 4: the lowest allowed card of the longest suit held (that has one)."""
-    key = rules.order_key
+    key = rules.table.order_key
     suits = [[c for c in iter_mask(hand) if card_suit(c) == s and c in allowed]
              for s in range(4)]
     held = [len([c for c in iter_mask(hand) if card_suit(c) == s]) for s in range(4)]

@@ -71,7 +71,7 @@ def evidence(line: Sequence[Run], seat: int, turnup: Card | None,
                         later |= 1 << card
             found.append(LeadEvidence(run.leader + 1, run.lead, gone, later))
         gone |= run.mask
-        above = rules.successor[run.stop_card]
+        above = rules.table.successor[run.stop_card]
         if run.reason is StopReason.DEAD and above >= 0:
             gone |= 1 << above
     return tuple(found)

@@ -25,7 +25,7 @@ class LowestBot(BotInfo):
     """The lowest legal card by the ruleset's rank order (clubs first among equal ranks)."""
 
     def lead(self, request: LeadRequest) -> Card:
-        key = request.knowledge.rules.order_key
+        key = request.knowledge.rules.table.order_key
         return min(request.legal, key=lambda c: (key[c], c))
 
     def choose(self, request: ChoiceRequest) -> int:

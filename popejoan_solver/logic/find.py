@@ -170,7 +170,7 @@ class DealEncoding:
         self.clauses: list[list[int]] = []
         self.aux_names: dict[int, str] = {}
         """The cardinality encodings' own variables, named after their constraint."""
-        n = rules.cards_per_player(players)
+        n = self.table.cards_per_player(players)
         for c in self.cards:
             places = [self.holds(c, s) for s in range(players)] + [self.dead(c)]
             self._add(CardEnc.equals(places, 1, vpool=self.pool, encoding=EncType.pairwise),
@@ -181,7 +181,7 @@ class DealEncoding:
             self._add(CardEnc.equals(held, n, vpool=self.pool, encoding=EncType.seqcounter),
                       f"hand-size[{s + 1}]")
         dead = [self.dead(c) for c in self.cards]
-        self._add(CardEnc.equals(dead, rules.dead_hand_size(players), vpool=self.pool,
+        self._add(CardEnc.equals(dead, self.table.dead_hand_size(players), vpool=self.pool,
                                  encoding=EncType.seqcounter), "dead-size")
         turned = [self.turnup(c) for c in self.cards]
         self._add(CardEnc.equals(turned, 1, vpool=self.pool, encoding=EncType.seqcounter),
@@ -407,7 +407,7 @@ def _validate(query: FindQuery) -> None:
         require_forced_runs(query.rules, f"find {query.prop.value}")
     if not 1 <= query.count <= MAX_COUNT:
         raise QueryError(f"--count must be from 1 to {MAX_COUNT:,}, not {query.count}")
-    hand = query.rules.cards_per_player(query.players)
+    hand = query.rules.table.cards_per_player(query.players)
     placed = 0
     for seat, mask in sorted(query.hold.items()):
         if not 0 <= seat < query.players:
@@ -421,7 +421,7 @@ def _validate(query: FindQuery) -> None:
             raise DealError(f"--hold: {format_cards(mask & placed)} held by two seats")
         placed |= mask
     _check_in_pack(query.dead, "--dead", query.rules)
-    size = query.rules.dead_hand_size(query.players)
+    size = query.rules.table.dead_hand_size(query.players)
     if query.dead.bit_count() > size:
         raise DealError(f"--dead: {query.dead.bit_count()} cards, but the dead hand of "
                         f"{query.players} players has {size}")
@@ -458,7 +458,7 @@ def _check_types(query: object) -> None:
 def _check_in_pack(mask: Mask, what: str, rules: Ruleset | None = None) -> None:
     """Every card of ``mask`` in the ruleset's pack (Spinado's has no twos either; without a
     ruleset, the Pope Joan pack)."""
-    pack = rules.pack if rules is not None else PACK
+    pack = rules.table.pack if rules is not None else PACK
     if mask & ~pack:
         without = "the 8♦ and the twos are" if pack != PACK else "the 8♦ is"
         game = "Spinado" if pack != PACK else "Pope Joan"

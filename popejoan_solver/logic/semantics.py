@@ -60,8 +60,8 @@ class PlaySemantics:
         return self.table.pack | self.extra_cards
 
     def cards_per_player(self, players: int) -> int:
-        """The model's dealing rule (:meth:`Ruleset.cards_per_player`)."""
-        return self.rules.cards_per_player(players)
+        """The model's dealing rule (:meth:`RuleTable.cards_per_player`)."""
+        return self.table.cards_per_player(players)
 
     def dead_size(self, players: int) -> int:
         """The rest of the pack: the model's dead hand, plus any extra cards of a mutant."""

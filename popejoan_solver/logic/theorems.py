@@ -82,7 +82,7 @@ def _no_trumps(rules: Ruleset) -> str | None:
 
 def _has_deuces(rules: Ruleset) -> str | None:
     """The claim is Spinado's, whose pack has no deuces (so nothing lies above an ace)."""
-    if any(rules.pack >> make_card(suit, Rank.TWO) & 1 for suit in range(4)):
+    if any(rules.table.pack >> make_card(suit, Rank.TWO) & 1 for suit in range(4)):
         return "it is about a pack without deuces (Spinado's), and this pack has them"
     return None
 
@@ -229,7 +229,7 @@ def check_played_on_top(ws: Workspace) -> Outcome:
 
     def seen(deal: Deal, runs: list[Run]) -> bool:
         played = _played(runs)
-        successor = deal.rules.successor
+        successor = deal.rules.table.successor
         return runs[-1].winner is None and any(
             successor[c] >= 0 and deal.in_play >> successor[c] & 1
             and not played >> successor[c] & 1 for c in iter_mask(played))

@@ -22,7 +22,7 @@ from .cards import (
 from .errors import DealError, clip
 from .play import Game, Position
 from .reachability import MAX_STEPS, Verdict, reachability
-from .rules import DEFAULT_RULESET, DeadHandRule, Ruleset, get_ruleset
+from .rules import DEFAULT_RULESET, Ruleset, get_ruleset
 from .rules import MAX_PLAYERS as MAX_PLAYERS
 from .rules import MIN_PLAYERS as MIN_PLAYERS
 from .structure import DealStructure, check_deal_type, check_structure, rule_facts
@@ -161,8 +161,9 @@ def deal_warnings(deal: Deal) -> list[str]:
     n = deal.players
     sizes = [start.hands[s].bit_count() for s in range(n)]
     dead = deal.dead.bit_count()
-    want = rules.cards_per_player(n)
-    want_dead = rules.dead_hand_size(n)
+    want = rules.table.cards_per_player(n)
+    want_dead = rules.table.dead_hand_size(n)
+    stock = rules.table.least_stock
     warnings = []
     if reachability(Game.from_deal(deal), deal.played_mask,
                     deal.leader).verdict is Verdict.UNDECIDED:
@@ -173,12 +174,12 @@ def deal_warnings(deal: Deal) -> list[str]:
             f"hands of unequal size ({', '.join(map(str, sizes))}): {rules.name} deals "
             f"{want} to each of {n} players"
         )
-    elif rules.dead_hand is DeadHandRule.EQUAL_HANDS and (sizes[0], dead) != (want, want_dead):
+    elif stock is None and (sizes[0], dead) != (want, want_dead):
         warnings.append(
             f"{rules.name} deals {want} cards to each of {n} players and {want_dead} to the dead "
             f"hand; this deal has {sizes[0]} each and {dead} dead"
         )
-    elif rules.dead_hand is DeadHandRule.STOCK and (dead < rules.stock_size or sizes[0] != want):
+    elif stock is not None and (dead < stock or sizes[0] != want):
         warnings.append(
             f"{rules.name} deals {want} cards to each of {n} players with a stock of "
             f"{want_dead}; this deal has {sizes[0]} each and {dead} in the stock"
@@ -232,12 +233,12 @@ def deal_random(
                         f"{clip(repr(seed))}")
     if type(index) is not int or index < 0:
         raise DealError(f"a deal's index is a whole number from 0, not {clip(repr(index))}")
-    cards = shuffled_pack(seed, index, rules.pack)
-    per = rules.cards_per_player(players)
+    cards = shuffled_pack(seed, index, rules.table.pack)
+    per = rules.table.cards_per_player(players)
     hands = [0] * players
     dead = 0
     position = 0
-    if rules.dead_hand is DeadHandRule.EQUAL_HANDS:
+    if rules.table.least_stock is None:  # the dead hand dealt a card a round, as a hand
         for _ in range(per):
             for seat in range(players + 1):
                 bit = 1 << cards[position]

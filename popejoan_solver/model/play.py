@@ -18,7 +18,7 @@ from .errors import DealError, IllegalPlayError
 from .leads import legal_leads
 from .rules import Ruleset
 from .structure import DealStructure, check_deal_type
-from .table import ChoiceKind, ChoicePoint, RuleTable, compile_rules
+from .table import ChoiceKind, ChoicePoint, RuleTable
 
 
 class StopReason(StrEnum):
@@ -166,9 +166,9 @@ class Game:
 
     @cached_property
     def table(self) -> RuleTable:
-        """The ruleset's compiled tables (compiled once per ruleset; looked up once per game,
-        as hashing a ruleset is not free)."""
-        return compile_rules(self.rules)
+        """The ruleset's compiled table (``rules.table``): all that play, settlement and the
+        engines read of the rules (a test may change a rule here alone)."""
+        return self.rules.table
 
     @cached_property
     def _spin_point(self) -> ChoicePoint | None:
@@ -196,10 +196,10 @@ class Game:
 
     def stop_reason(self, card: Card, played: Mask) -> StopReason | None:
         """Why a run stops after ``card`` with ``played`` already played; None if it goes on."""
-        above = self.rules.successor[card]
+        above = self.table.successor[card]
         if above < 0:
             return StopReason.TOP
-        if not self.rules.pack >> above & 1:
+        if not self.table.pack >> above & 1:
             return StopReason.ABSENT
         if not self.in_play >> above & 1:
             return StopReason.DEAD
@@ -255,7 +255,7 @@ class Game:
         playing the Pope in lieu of the missing card."""
         reason = self.stop_reason(card, played)
         if reason is None:
-            above = self.rules.successor[card]
+            above = self.table.successor[card]
             return self._tree(played, leader, cards, seats, above, self.holder[above])
         stop = Run(leader, cards, seats, reason, seats[-1], None)
         lieu = self._lieu_point
@@ -278,10 +278,10 @@ class Game:
         cards, seats = (*cards, lieu.card), (*seats, chooser)
         if not self.dealt[chooser] & ~played:
             return Run(leader, cards, seats, StopReason.OUT, None, chooser, chosen)
-        missing = self.rules.successor[stop]
-        above = self.rules.successor[missing] if missing >= 0 else -1
+        missing = self.table.successor[stop]
+        above = self.table.successor[missing] if missing >= 0 else -1
         if above == lieu.card:
-            above = self.rules.successor[above]
+            above = self.table.successor[above]
         if lieu.continues and above >= 0 and self.in_play >> above & 1 and not played >> above & 1:
             return _marked(self._tree(played, leader, cards, seats, above, self.holder[above]),
                            chosen)
@@ -302,7 +302,7 @@ class Game:
             reason = self.stop_reason(card, played)
             if reason is not None:
                 return Run(leader, tuple(cards), tuple(seats), reason, seat, None)
-            card = self.rules.successor[card]
+            card = self.table.successor[card]
             seat = self.holder[card]
 
 

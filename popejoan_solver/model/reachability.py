@@ -73,7 +73,7 @@ def _necessary(game: Game, played: Mask, leader: int, winner: int | None) -> str
     if winner is not None or _choice_made(game, played):
         return ""  # a run may have stopped short: a choice card played ends it (the search decides)
     for card in range(52):
-        over = game.rules.successor[card]
+        over = game.table.successor[card]
         if (played >> card & 1 and over >= 0 and game.in_play >> over & 1
                 and not played >> over & 1):
             return (f"{card_name(card)} has been played but {card_name(over)}, which a player "

@@ -327,17 +327,18 @@ def _final_from_json(data: object, rules: Ruleset) -> tuple[Mask, ...]:
 def check_final_hands(hands: tuple[Mask, ...], rules: Ruleset) -> tuple[Mask, ...]:
     """The final round's hands: every card of the pack, each once, no dead hand."""
     seen = 0
+    pack = rules.table.pack
     for i, hand in enumerate(hands):
         if hand & seen:
             raise NotationError(f"final round hand {i + 1}: "
                                 f"{format_cards(hand & seen)} dealt twice")
-        if hand & ~rules.pack:
-            raise NotationError(f"final round hand {i + 1}: {format_cards(hand & ~rules.pack)} "
+        if hand & ~pack:
+            raise NotationError(f"final round hand {i + 1}: {format_cards(hand & ~pack)} "
                                 "not in the pack")
         seen |= hand
-    if seen != rules.pack:
+    if seen != pack:
         raise NotationError("the final round deals every card of the pack face up, no dead "
-                            f"hand: missing {format_cards(rules.pack & ~seen)}")
+                            f"hand: missing {format_cards(pack & ~seen)}")
     return hands
 
 
@@ -447,10 +448,11 @@ def _groups(plays: Sequence[Play], rules: Ruleset) -> list[list[Play]]:
     grouping): an unmarked card that is not the next card, or the one after, of the last."""
     groups: list[list[Play]] = []
     last = -1
+    successor = rules.table.successor
     for play in plays:
-        follows = last >= 0 and play.card in (rules.successor[last],
-                                              rules.successor[rules.successor[last]]
-                                              if rules.successor[last] >= 0 else -2)
+        follows = last >= 0 and play.card in (successor[last],
+                                              successor[successor[last]]
+                                              if successor[last] >= 0 else -2)
         if not groups or not (play.choice or follows):
             groups.append([])
         groups[-1].append(play)

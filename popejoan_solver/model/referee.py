@@ -295,10 +295,11 @@ def _replay_plays(index: int, deal: Deal, plays: tuple[Play, ...], board: Board,
 def _above(rules: Ruleset, card: Card) -> set[Card]:
     """The cards above ``card`` in its suit's order."""
     found: set[Card] = set()
-    card = rules.successor[card]
+    successor = rules.table.successor
+    card = successor[card]
     while card >= 0:
         found.add(card)
-        card = rules.successor[card]
+        card = successor[card]
     return found
 
 
@@ -349,7 +350,7 @@ def _choice_source(rules: Ruleset) -> Source:
 def _whereabouts(position: Position, card: Card) -> str:
     holder = position.game.holder[card]
     if holder < 0:
-        return "it is in the dead hand" if position.game.rules.pack >> card & 1 else \
+        return "it is in the dead hand" if position.game.table.pack >> card & 1 else \
             "it is not in the pack"
     if position.played >> card & 1:
         return "it has been played"

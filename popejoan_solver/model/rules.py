@@ -18,12 +18,23 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import Field, dataclass, field, fields, replace
-from enum import Enum, StrEnum
+from enum import Enum
 from functools import cached_property, partial
 from typing import Any, Final
 
-from .cards import NUM_CARDS, PACK, Mask, make_card
 from .errors import RulesError, clip
+from .options import MAX_PLAYERS as MAX_PLAYERS  # re-exported: rules.py named them first
+from .options import MIN_PLAYERS as MIN_PLAYERS
+from .options import AceRank as AceRank
+from .options import DeadHandRule as DeadHandRule
+from .options import Dressing as Dressing
+from .options import GameKind as GameKind
+from .options import LeadRule as LeadRule
+from .options import PairRule as PairRule
+from .options import Pools as Pools
+from .options import PopeInLieu as PopeInLieu
+from .options import PopeTurnup as PopeTurnup
+from .options import SpareHand as SpareHand
 from .sources import (
     BRITANNICA,
     CASSELL,
@@ -37,105 +48,7 @@ from .sources import (
 from .sources import MODEL as MODEL  # re-exported: the model's own choices
 from .sources import Source as Source  # re-exported: theorems and proofs cite with it
 from .sources import Work as Work
-
-
-class GameKind(StrEnum):
-    """Which game of the stops family the table plays."""
-
-    POPE_JOAN = "pope-joan"
-    SPINADO = "spinado"
-    """Parlett's Spinado: 47 cards (no 8♦, no deuces), no trumps, no Pope; Matrimony (K♦-Q♦),
-    Intrigue (Q♦-J♦) and Game on the board; Kings and the A♦ ("Spin") paid by every opponent;
-    the holder of Spin may play it on any card he plays, to make that card a stop."""
-
-
-class PopeInLieu(StrEnum):
-    """Peel's variation: the holder of the unplayed Pope may play it in place of a missing card
-    when a run stops (each unclear point of his text is one value)."""
-
-    NO = "no"
-    RUN_CONTINUES = "run-continues"
-    """Not after a King; the run goes on with the card above the missing one, whoever holds it
-    (if that card cannot be played, the Pope's player leads next)."""
-    POPE_LEADS = "pope-leads"
-    """Not after a King; the Pope is a stop, and its player leads next."""
-    POPE_LEADS_AFTER_KING = "pope-leads-after-king"
-    """As ``pope-leads``, and after a King too ("at any time")."""
-
-
-class AceRank(StrEnum):
-    """Where the ace stands in its suit."""
-
-    LOW = "low"
-    HIGH = "high"
-
-
-class LeadRule(StrEnum):
-    """Which cards the player on lead may lead."""
-
-    ANY = "any"
-    LOWEST_OF_SUIT = "lowest-of-suit"
-    LOWEST_IN_HAND = "lowest-in-hand"
-
-
-class DeadHandRule(StrEnum):
-    """How the cards that no player holds are dealt."""
-
-    EQUAL_HANDS = "equal-hands"
-    """An extra hand dealt like the others, taking the over-cards so all players hold equally."""
-    STOCK = "stock"
-    """Players are dealt equally; at least ``stock_size`` cards are left in a stock."""
-
-
-class PopeTurnup(StrEnum):
-    """What happens when the turn-up is Pope (the nine of diamonds)."""
-
-    COMPARTMENT = "compartment"
-    """The dealer takes the Pope compartment and the deal is played."""
-    ENDS_DEAL = "ends-deal"
-    """The dealer takes Pope and Game and a stake for every card dealt; the deal is not played."""
-
-
-class PairRule(StrEnum):
-    """Who takes Matrimony (K-Q of trumps) and Intrigue (Q-J of trumps)."""
-
-    SAME_PLAYER = "same-player"
-    """Only a player who plays both cards."""
-    DIVIDED = "divided"
-    """Both cards played: one player takes all, or two players take half each."""
-
-
-class Dressing(StrEnum):
-    """Who pays the counters that dress the board, and how many go where."""
-
-    DEALER = "dealer"
-    """The dealer pays the whole layout (15 counters; 12 with five pools)."""
-    PLAYERS = "players"
-    """Every other player gives two, the dealer the rest."""
-    PEEL = "peel"
-    """Every other player pays a share, the dealer two: the least shares that make the layout,
-    the surplus to Game."""
-    BRITANNICA_1911 = "britannica-1911"
-    """Every player pays ``stake`` counters: one each to Ace, King, Queen, Knave and Game, two
-    each to Matrimony and Intrigue, the rest to Pope."""
-
-
-class Pools(StrEnum):
-    """The compartments of the board."""
-
-    EIGHT = "eight"
-    FIVE = "five"
-    """Peel's Five-Pool Pope: no King, Queen or Knave compartments."""
-
-
-class SpareHand(StrEnum):
-    """Who may look at the dead (spare) hand."""
-
-    UNSEEN = "unseen"
-    DEALER_SEES = "dealer-sees"
-    DEALER_STANDS_OUT = "dealer-sees-and-stands-out"
-    """Peel: the dealer who sees it is dealt no cards. Not modelled yet: refused."""
-
+from .table import RuleTable, build_table
 
 # The works cited, under the names other modules import (theorems cite them too).
 HOYLE: Final = HOFFMANN
@@ -143,9 +56,6 @@ EARLY: Final = EARLY_HOYLE
 WIKI: Final = WIKIPEDIA
 MODERN: Final = MODERN_BOOK
 PARLETT: Final = PARLETT_PENGUIN
-
-MIN_PLAYERS: Final = 3
-MAX_PLAYERS: Final = 8
 
 NOT_MODELLED: Final[Mapping[str, tuple[object, str]]] = {
     "spare_hand": (SpareHand.DEALER_STANDS_OUT, "a dealer dealt no cards has no seat in the "
@@ -485,70 +395,22 @@ class Ruleset:
                        f"{base.description}" if diff else base.description)
         return replace(changed, name=name, description=description)
 
-    # Derived tables used by the play model and the solvers.
-
     @cached_property
-    def suit_order(self) -> tuple[int, ...]:
-        """Ace-low rank values from the bottom of a suit to its top."""
-        if self.ace is AceRank.LOW:
-            return tuple(range(13))
-        return (*range(1, 13), 0)
-
-    @cached_property
-    def successor(self) -> tuple[int, ...]:
-        """``successor[c]`` is the card just above ``c`` in its suit, or -1 at the top.
-
-        The 8♦ is a real successor here (of the 7♦); it is simply never in play.
-        """
-        table = [-1] * NUM_CARDS
-        order = self.suit_order
-        for suit in range(4):
-            for low, high in itertools.pairwise(order):
-                table[make_card(suit, low)] = make_card(suit, high)
-        return tuple(table)
-
-    @cached_property
-    def predecessor(self) -> tuple[int, ...]:
-        """``predecessor[c]`` is the card just below ``c`` in its suit, or -1 at the bottom."""
-        table = [-1] * NUM_CARDS
-        for card, above in enumerate(self.successor):
-            if above >= 0:
-                table[above] = card
-        return tuple(table)
-
-    @cached_property
-    def order_key(self) -> tuple[int, ...]:
-        """``order_key[c]`` is the position of card ``c`` within its suit (0 = bottom)."""
-        keys = [0] * NUM_CARDS
-        for position, rank in enumerate(self.suit_order):
-            for suit in range(4):
-                keys[make_card(suit, rank)] = position
-        return tuple(keys)
-
-    @cached_property
-    def pack(self) -> Mask:
-        """The cards of the game: 52 less the 8♦, and for Spinado less the four deuces too."""
-        if self.game is GameKind.SPINADO:
-            return PACK & ~sum(1 << make_card(suit, 1) for suit in range(4))
-        return PACK
-
-    def cards_per_player(self, players: int) -> int:
-        """How many cards the dealing rule gives each of ``players`` players."""
-        size = self.pack.bit_count()
-        if self.dead_hand is DeadHandRule.EQUAL_HANDS:
-            return size // (players + 1)
-        return (size - self.stock_size) // players
-
-    def dead_hand_size(self, players: int) -> int:
-        return self.pack.bit_count() - players * self.cards_per_player(players)
+    def table(self) -> RuleTable:
+        """The ruleset compiled into the tables that dealing, play, settlement and every engine
+        read (:mod:`.table`): the one place each derived table lives. A subclass that adds an
+        option of its own overrides it, refining ``super().table`` (every backend reads the
+        table here, so they all follow: tests/model/test_example_option.py)."""
+        return build_table(self)
 
 
-def _declared(cls: type) -> dict[str, OptionSpec]:
-    """The options a dataclass declares with :func:`option`, named after their fields."""
+def declared_options(cls: type) -> dict[str, OptionSpec]:
+    """The options a dataclass declares with :func:`option`, named after their fields, each
+    checked (a source for every value); :data:`OPTIONS` is ``declared_options(Ruleset)``."""
     return {f.name: _spec(f) for f in fields(cls) if _OPTION in f.metadata}
 
 
-OPTIONS: Final[Mapping[str, OptionSpec]] = _declared(Ruleset)
+OPTIONS: Final[Mapping[str, OptionSpec]] = declared_options(Ruleset)
 """Every option, in declaration order, read from the :class:`Ruleset` fields."""
 
 RULESETS: Final[Mapping[str, Ruleset]] = {

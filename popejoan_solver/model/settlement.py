@@ -19,7 +19,7 @@ from .deal import Deal, check_deal
 from .errors import DealError
 from .play import Game
 from .rules import Ruleset
-from .table import HONOURS, Award, TransferKind, award_shares, compile_rules
+from .table import HONOURS, Award, TransferKind, award_shares
 
 Party = int | Compartment
 """A seat (0-based) or a compartment of the board."""
@@ -73,7 +73,7 @@ def apply_to_board(board: Board, transfers: Iterable[Transfer]) -> Board:
 def dressing(rules: Ruleset, players: int) -> list[Transfer]:
     """Who pays to dress a fresh board, by the rule table: every other seat gives the dealer (the
     last seat) its share, and the dealer lays out the board."""
-    dressed = compile_rules(rules).dressing(players)
+    dressed = rules.table.dressing(players)
     dealer = players - 1
     transfers = [Transfer(seat, dealer, amount, "contribution to the dressing",
                           TransferKind.DRESSING_SHARE)
@@ -95,7 +95,7 @@ class TurnupAward:
 def turnup_award(deal: Deal, board: Board) -> TurnupAward:
     """The dealer's award for a turned-up Pope, or ace, king, queen or knave of trumps: the
     compartments the card would win if played (the rule table's single-card awards)."""
-    table = compile_rules(deal.rules)
+    table = deal.rules.table
     dealer = deal.players - 1
     card = deal.turnup
     reason = "Pope turned up" if card == POPE else f"{card_name(card)} turned up"

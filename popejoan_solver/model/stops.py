@@ -18,7 +18,6 @@ from .arguments import refuse_member
 from .cards import FULL_MASK, Card, Mask, card_name, iter_mask
 from .deal import Deal
 from .errors import DealError
-from .table import compile_rules
 
 
 class View(StrEnum):
@@ -51,26 +50,26 @@ def analyse_stops(deal: Deal, view: View = View.REFEREE) -> StopsReport:
         raise DealError(f"analyse_stops takes a Deal and a View, not "
                         f"{type(deal).__name__} and {type(view).__name__}")
     played = deal.played_mask
-    out_of_pack = FULL_MASK & ~deal.rules.pack
+    out_of_pack = FULL_MASK & ~deal.rules.table.pack
     if view is View.REFEREE:
         blocked = deal.dead | played | out_of_pack
         candidates = deal.in_play & ~played
     else:
-        shown = 1 << deal.turnup if compile_rules(deal.rules).turns_up else 0
+        shown = 1 << deal.turnup if deal.rules.table.turns_up else 0
         blocked = shown | played | out_of_pack
-        candidates = deal.rules.pack & ~blocked
+        candidates = deal.rules.table.pack & ~blocked
     return stops_among(deal, candidates, blocked, view)
 
 
 def stops_among(deal: Deal, candidates: Mask, blocked: Mask, view: View) -> StopsReport:
     """Which ``candidates`` are stops / cannot be led to when the ``blocked`` cards never come."""
-    rules = deal.rules
-    key = rules.order_key
+    table = deal.rules.table
+    key = table.order_key
     stops: list[Card] = []
     unreachable: list[Card] = []
     for card in iter_mask(candidates):
-        above = rules.successor[card]
-        below = rules.predecessor[card]
+        above = table.successor[card]
+        below = table.predecessor[card]
         if above < 0 or blocked >> above & 1:
             stops.append(card)
         if below < 0 or blocked >> below & 1:

@@ -32,7 +32,6 @@ from .cards import (
 )
 from .errors import DealError
 from .rules import DEFAULT_RULESET, MAX_PLAYERS, MIN_PLAYERS, Ruleset, get_ruleset
-from .table import compile_rules
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ class DealStructure:
     @property
     def in_play(self) -> Mask:
         """Cards dealt to the players (held or already played): the cards a run can reach."""
-        return self.rules.pack & ~self.dead
+        return self.rules.table.pack & ~self.dead
 
     def dealt_hand(self, seat: int) -> Mask:
         """Every card dealt to ``seat``: held now or played."""
@@ -101,7 +100,7 @@ class DealStructure:
         """The board as play starts: the one given, or the ruleset's fresh dressing."""
         if self.board is not None:
             return self.board
-        return compile_rules(self.rules).dressing(self.players).layout
+        return self.rules.table.dressing(self.players).layout
 
 
 def check_deal_type(value: object, kind: type[DealStructure], what: str,
@@ -139,7 +138,7 @@ def check_structure(deal: DealStructure) -> None:
     dead = deal.dead
     if type(dead) is not int or not 0 <= dead <= FULL_MASK:
         check_mask(dead, "the dead hand")
-    _check_partition(rules.pack, hands, dead, played)
+    _check_partition(rules.table.pack, hands, dead, played)
     turnup = deal.turnup
     if type(turnup) is not int or not 0 <= turnup < NUM_CARDS:
         check_card(turnup, "the turn-up", DealError)
@@ -254,12 +253,11 @@ _FACTS: dict[int, tuple[Ruleset, RuleFacts]] = {}
 
 def rule_facts(rules: Ruleset) -> RuleFacts:
     """:class:`RuleFacts` of ``rules``, from its compiled tables, looked up by identity: every
-    deal built reads them, and hashing a ruleset (``compile_rules``'s cache) takes longer than
-    the rest of a deal's checks. The entry holds the ruleset, so its id is not reused."""
+    deal built reads them. The entry holds the ruleset, so its id is not reused."""
     found = _FACTS.get(id(rules))
     if found is not None and found[0] is rules:
         return found[1]
-    table = compile_rules(rules)
+    table = rules.table
     facts = RuleFacts(tuple(c for c in Compartment if c not in table.compartments),
                        table.ends_deal_turnup)
     if len(_FACTS) >= 64:

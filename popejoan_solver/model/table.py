@@ -1,28 +1,32 @@
 """A ruleset compiled once into the tables that play, settlement and every engine read.
 
-No backend restates a rule: the pack, each suit's order and every card's successor, the lead
-rule, the board's compartments and the dressing of a fresh board for each number of players
-(its layout and who pays what), the awards in card space (which cards, played, pay which
-compartment to whom), the card whose unplayed holder is exempt from paying, the turn-up that
-ends the deal, who sees the dead hand, and the points where a player may choose inside a run
-all come from :func:`compile_rules`. The search
-engines (Python and C) take their awards and lead rule from here; the C core receives these
-tables, not rule names.
+No backend restates a rule: the pack, each suit's order and every card's successor, the hand
+sizes and the stock, the lead rule, the board's compartments and the dressing of a fresh board
+for each number of players (its layout and who pays what), the awards in card space (which
+cards, played, pay which compartment to whom), the card whose unplayed holder is exempt from
+paying, the turn-up that ends the deal, who sees the dead hand, and the points where a player
+may choose inside a run all come from :func:`build_table`, read as a ruleset's ``table``. The
+search engines (Python and C) take their awards and lead rule from here; the C core receives
+these tables, not rule names. This module reads a ruleset only through
+:class:`~.options.RuleOptions`: ``rules.py`` imports it, not the other way round.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from functools import lru_cache, partial
-from typing import Final
+from typing import Final, Protocol
 
 from .board import Board, Compartment
-from .cards import POPE, Card, Mask, Rank, Suit, make_card
+from .cards import NUM_CARDS, PACK, POPE, Card, Mask, Rank, Suit, make_card
 from .errors import DealError
-from .rules import (
+from .options import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    AceRank,
+    DeadHandRule,
     Dressing,
     GameKind,
     LeadRule,
@@ -30,7 +34,7 @@ from .rules import (
     Pools,
     PopeInLieu,
     PopeTurnup,
-    Ruleset,
+    RuleOptions,
     SpareHand,
 )
 
@@ -162,15 +166,18 @@ class DressedBoard:
 
 @dataclass(frozen=True)
 class RuleTable:
-    """Everything about a ruleset that play and payment depend on, as data."""
+    """Everything about a ruleset that dealing, play and payment depend on, as data: the one
+    place each derived table lives (a ruleset's :attr:`~.rules.Ruleset.table`)."""
 
-    ruleset: Ruleset
     pack: Mask
+    """The cards of the game: 52 less the 8♦, and for Spinado less the four deuces too."""
     suit_order: tuple[int, ...]
     """Ace-low rank values from the bottom of a suit to its top."""
     successor: tuple[int, ...]
-    """``successor[c]``: the card just above ``c`` in its suit, or -1 at the top."""
+    """``successor[c]``: the card just above ``c`` in its suit, or -1 at the top. The 8♦ is a
+    real successor here (of the 7♦); it is simply never in play."""
     predecessor: tuple[int, ...]
+    """``predecessor[c]``: the card just below ``c`` in its suit, or -1 at the bottom."""
     order_key: tuple[int, ...]
     """``order_key[c]``: the position of ``c`` within its suit (0 = bottom)."""
     lead: LeadId
@@ -187,6 +194,13 @@ class RuleTable:
     """The compartments the board has (all eight, or Peel's five)."""
     dressings: tuple[DressedBoard, ...]
     """The dressing of a fresh board for each number of players, from ``MIN_PLAYERS`` up."""
+    hand_sizes: tuple[int, ...]
+    """The cards the dealing rule gives each player, for each number of players from
+    ``MIN_PLAYERS`` up (the rest of the pack is the dead hand, or the stock)."""
+    least_stock: int | None
+    """The fewest cards a stock keeps when the players are dealt first and the rest is left
+    (the early Hoyle's stock); None when the dead hand is dealt as one more hand, a card a
+    round."""
     dealer_sees_dead_hand: bool
     """The dealer may look at the dead hand (what a seat knows; play is the same)."""
     turns_up: bool
@@ -208,6 +222,17 @@ class RuleTable:
             raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                             f"not {players}")
         return self.dressings[players - MIN_PLAYERS]
+
+    def cards_per_player(self, players: int) -> int:
+        """How many cards the dealing rule gives each of ``players`` players."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                            f"not {players}")
+        return self.hand_sizes[players - MIN_PLAYERS]
+
+    def dead_hand_size(self, players: int) -> int:
+        """How many cards of the pack no player holds (the dead hand, or the stock)."""
+        return self.pack.bit_count() - players * self.cards_per_player(players)
 
     def turnup_awards(self, turnup: Card) -> tuple[Compartment, ...]:
         """The compartments a turned-up card gives the dealer: those it would win if played
@@ -236,7 +261,7 @@ SPINADO_GAME_STAKE: Final = 3
 """Every other player's stake: "everyone else stakes 3 on Game" (Parlett)."""
 
 
-def _spinado_awards(rules: Ruleset) -> tuple[Award, ...]:
+def _spinado_awards(rules: RuleOptions) -> tuple[Award, ...]:
     """Spinado's awards, the same whatever the turn-up (no trumps): Matrimony (K♦-Q♦) and
     Intrigue (Q♦-J♦) from the board; each King and Spin from every opponent."""
     pair_taker = Taker.DIVIDED if rules.pairs is PairRule.DIVIDED else Taker.SAME_PLAYER
@@ -251,7 +276,7 @@ def _spinado_awards(rules: Ruleset) -> tuple[Award, ...]:
     return tuple(awards)
 
 
-def _awards(rules: Ruleset, trumps: int) -> tuple[Award, ...]:
+def _awards(rules: RuleOptions, trumps: int) -> tuple[Award, ...]:
     """The awards of play when ``trumps`` is trumps, for the compartments the board has."""
     if rules.game is GameKind.SPINADO:
         return _spinado_awards(rules)
@@ -265,13 +290,13 @@ def _awards(rules: Ruleset, trumps: int) -> tuple[Award, ...]:
     return tuple(a for a in awards if a.compartment in _compartments(rules))
 
 
-def _compartments(rules: Ruleset) -> tuple[Compartment, ...]:
+def _compartments(rules: RuleOptions) -> tuple[Compartment, ...]:
     if rules.game is GameKind.SPINADO:
         return (Compartment.MATRIMONY, Compartment.INTRIGUE, Compartment.GAME)
     return FIVE_POOLS if rules.pools is Pools.FIVE else tuple(Compartment)
 
 
-def _choice_points(rules: Ruleset) -> tuple[ChoicePoint, ...]:
+def _choice_points(rules: RuleOptions) -> tuple[ChoicePoint, ...]:
     """Spinado's Spin, or Peel's Pope in lieu of a stop in the reading ``pope_in_lieu`` names."""
     if rules.game is GameKind.SPINADO:
         return (ChoicePoint(ChoiceKind.SPIN, SPIN, "game=spinado"),)
@@ -282,7 +307,7 @@ def _choice_points(rules: Ruleset) -> tuple[ChoicePoint, ...]:
                         continues=rules.pope_in_lieu is PopeInLieu.RUN_CONTINUES),)
 
 
-def _dressed(rules: Ruleset, players: int) -> DressedBoard:
+def _dressed(rules: RuleOptions, players: int) -> DressedBoard:
     """Who pays what for a fresh board, and its layout: the usual stakes on the board's
     compartments, and what the payments bring beyond them on Game (Pope for the 1911
     Britannica, whose stakes grow with the players)."""
@@ -310,16 +335,71 @@ def _dressed(rules: Ruleset, players: int) -> DressedBoard:
     return DressedBoard(layout, tuple(paid))
 
 
+def suit_order(rules: RuleOptions) -> tuple[int, ...]:
+    """Ace-low rank values from the bottom of a suit to its top."""
+    if rules.ace is AceRank.LOW:
+        return tuple(range(13))
+    return (*range(1, 13), 0)
+
+
+def successor_table(order: tuple[int, ...]) -> tuple[int, ...]:
+    """``successor[c]``, the card just above ``c`` in its suit (-1 at the top), from the suit
+    order."""
+    table = [-1] * NUM_CARDS
+    for suit in range(4):
+        for low, high in itertools.pairwise(order):
+            table[make_card(suit, low)] = make_card(suit, high)
+    return tuple(table)
+
+
+def predecessor_table(successor: tuple[int, ...]) -> tuple[int, ...]:
+    """``predecessor[c]``, the card just below ``c`` (-1 at the bottom): the successor turned
+    round."""
+    table = [-1] * NUM_CARDS
+    for card, above in enumerate(successor):
+        if above >= 0:
+            table[above] = card
+    return tuple(table)
+
+
+def order_keys(order: tuple[int, ...]) -> tuple[int, ...]:
+    """``order_key[c]``, the position of card ``c`` within its suit (0 = bottom)."""
+    keys = [0] * NUM_CARDS
+    for position, rank in enumerate(order):
+        for suit in range(4):
+            keys[make_card(suit, rank)] = position
+    return tuple(keys)
+
+
+def game_pack(rules: RuleOptions) -> Mask:
+    """The cards of the game: 52 less the 8♦, and for Spinado less the four deuces too."""
+    if rules.game is GameKind.SPINADO:
+        return PACK & ~sum(1 << make_card(suit, 1) for suit in range(4))
+    return PACK
+
+
+def hand_size(rules: RuleOptions, pack: Mask, players: int) -> int:
+    """The cards the dealing rule gives each of ``players``: equal hands with the dead hand
+    as one more, or equal hands leaving at least ``stock_size`` cards in the stock."""
+    if rules.dead_hand is DeadHandRule.EQUAL_HANDS:
+        return pack.bit_count() // (players + 1)
+    return (pack.bit_count() - rules.stock_size) // players
+
+
 @lru_cache(maxsize=64)
-def compile_rules(rules: Ruleset) -> RuleTable:
-    """The ruleset's tables (cached: a ruleset compiles once)."""
+def build_table(rules: RuleOptions) -> RuleTable:
+    """Compile the options of ``rules`` into its table (cached: equal options compile once).
+    Read it as ``ruleset.table``, which a ruleset adding an option of its own refines."""
+    order = suit_order(rules)
+    successor = successor_table(order)
+    pack = game_pack(rules)
+    players = range(MIN_PLAYERS, MAX_PLAYERS + 1)
     return RuleTable(
-        ruleset=rules,
-        pack=rules.pack,
-        suit_order=rules.suit_order,
-        successor=rules.successor,
-        predecessor=rules.predecessor,
-        order_key=rules.order_key,
+        pack=pack,
+        suit_order=order,
+        successor=successor,
+        predecessor=predecessor_table(successor),
+        order_key=order_keys(order),
         lead=LEAD_IDS[rules.lead],
         awards_by_trumps=tuple(_awards(rules, t) for t in range(4)),
         exempt_card=POPE if rules.pope_exemption else None,
@@ -327,10 +407,24 @@ def compile_rules(rules: Ruleset) -> RuleTable:
         per_card_left=1,
         choice_points=_choice_points(rules),
         compartments=_compartments(rules),
-        dressings=tuple(_dressed(rules, n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+        dressings=tuple(_dressed(rules, n) for n in players),
+        hand_sizes=tuple(hand_size(rules, pack, n) for n in players),
+        least_stock=rules.stock_size if rules.dead_hand is DeadHandRule.STOCK else None,
         dealer_sees_dead_hand=rules.spare_hand is SpareHand.DEALER_SEES,
         turns_up=rules.game is GameKind.POPE_JOAN,
     )
+
+
+class Compiled(Protocol):
+    """Anything with a compiled table: a :class:`~.rules.Ruleset`."""
+
+    @property
+    def table(self) -> RuleTable: ...
+
+
+def compile_rules(rules: Compiled) -> RuleTable:
+    """The ruleset's tables: ``rules.table``, compiled once (the name older callers use)."""
+    return rules.table
 
 
 def award_shares(award: Award, holders: tuple[int, ...], amount: int, players: int,
@@ -356,5 +450,5 @@ def award_shares(award: Award, holders: tuple[int, ...], amount: int, players: i
 
 
 __all__ = ["FIVE_POOLS", "LEAD_IDS", "SPIN", "STAKES", "Award", "ChoiceKind", "ChoicePoint",
-           "DressedBoard", "LeadId", "RuleTable", "Taker", "TransferKind", "award_shares",
-           "compile_rules"]
+           "Compiled", "DressedBoard", "LeadId", "RuleTable", "Taker", "TransferKind",
+           "award_shares", "build_table", "compile_rules"]

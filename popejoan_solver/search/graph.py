@@ -147,7 +147,7 @@ def _to_networkx(game: Game, space: _StateSpace, ended: bool = False) -> nx.DiGr
         over = ended or winner >= 0
         graph.add_node(name, played=format_cards(played),
                        leader=0 if over else who + 1, terminal=over, winner=winner + 1)
-    successor = game.rules.successor
+    successor = game.table.successor
     for source, target, lead, length, reason in zip(space.source, space.target, space.lead,
                                                    space.length, space.reason, strict=True):
         cards = [lead]

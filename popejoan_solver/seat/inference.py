@@ -129,7 +129,7 @@ def _empty_board() -> Board:
 def dead_text(card: Card, step: Step, index: int, rules: Ruleset) -> tuple[str, str]:
     """The rule and the one-line reason for a dead card shown by step ``index``."""
     cards = step.run.cards if step.run is not None else step.partial
-    below = rules.predecessor[card]
+    below = rules.table.predecessor[card]
     name = card_name(card)
     if below in cards:
         return ("runs climb", f"{name} is dead: run {index + 1} ({card_name(step.lead)}...) "

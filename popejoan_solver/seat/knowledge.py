@@ -268,7 +268,7 @@ def _raw_allowed(deal: Deal, seat: int, steps: list[Step], position: Position, s
     game, played, n = position.game, position.played, deal.players
     winner = game.winner(played)
     everywhere = ((1 << (n + 1)) - 1) & ~(1 << seat)
-    unseen = deal.rules.pack & ~played & ~game.held(played, seat) & ~seen_dead
+    unseen = deal.rules.table.pack & ~played & ~game.held(played, seat) & ~seen_dead
     third = next(s for s in range(n) if s not in (seat, winner))
     allowed: dict[Card, Mask] = {}
     shown = _partial_players(steps[-1]) if steps and steps[-1].choice is not None else {}
@@ -338,7 +338,7 @@ def _dead_check(deal: Deal, steps: list[Step], position: Position, card: Card, t
         rule, text = dead_text(card, steps[index], index, deal.rules)
         inferences.append(Inference(card, 1 << n, rule, text))
         return places & 1 << n
-    below = deal.rules.predecessor[card]
+    below = deal.rules.table.predecessor[card]
     if below >= 0 and deal.played_mask >> below & 1:
         inferences.append(Inference(card, 1 << n, "runs climb",
                                     f"{card_name(card)} is dead: {card_name(below)} was played "

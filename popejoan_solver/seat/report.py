@@ -18,8 +18,8 @@ from .sampling import count_deals
 def known_stops(k: Knowledge, deal: Deal) -> StopsReport:
     """The stops and cards that cannot be led to that the seat can know (``deal``: any deal
     of the same rules, read for the suit order only)."""
-    blocked = (FULL_MASK & ~k.rules.pack) | k.played_mask | k.known_dead
-    candidates = k.rules.pack & ~blocked
+    blocked = (FULL_MASK & ~k.rules.table.pack) | k.played_mask | k.known_dead
+    candidates = k.rules.table.pack & ~blocked
     return stops_among(deal, candidates, blocked, View.PLAYER)
 
 

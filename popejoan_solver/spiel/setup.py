@@ -21,7 +21,7 @@ def dealing_order(rules: Ruleset, players: int) -> tuple[int, ...]:
     off the model's :func:`deal_random`, which deals a shuffled pack by position; the last card
     is the turn-up."""
     seed = "openspiel-dealing-order"
-    cards = shuffled_pack(seed, 0, rules.pack)
+    cards = shuffled_pack(seed, 0, rules.table.pack)
     deal = deal_random(players, seed, rules)
     if deal.turnup != cards[-1]:
         raise AssertionError("the model's dealing no longer turns up the last card dealt")
@@ -64,7 +64,7 @@ def utility_bounds(rules: Ruleset, players: int, board: Board) -> Bounds:
     """At best a seat takes the whole board, a stake for every card in the others' hands and
     every award paid by each opponent; at worst it pays for a full hand and every award."""
     table = compile_rules(rules)
-    hand = rules.cards_per_player(players)
+    hand = table.cards_per_player(players)
     per_card = max(table.per_card_left, 1)  # the Pope turned up: a stake a card dealt
     from_each = sum(a.from_each for a in table.awards(0))
     return Bounds(low=-(per_card * hand + from_each),

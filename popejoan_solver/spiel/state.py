@@ -130,7 +130,7 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = [c for c in range(NUM_CARDS)
-                if self.pj.rules.pack >> c & 1 and c not in self.dealt]
+                if self.pj.rules.table.pack >> c & 1 and c not in self.dealt]
         return [(card, 1.0 / len(left)) for card in left]
 
     def _apply_action(self, action: int) -> None:
@@ -187,7 +187,7 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
     # The play, through the model.
 
     def _deal_card(self, card: Card) -> None:
-        if not self.pj.rules.pack >> card & 1 or card in self.dealt:
+        if not self.pj.rules.table.pack >> card & 1 or card in self.dealt:
             raise pyspiel.SpielError(f"card {card} cannot be dealt now")
         self.now = self.now._replace(dealt=(*self.dealt, card))
         if len(self.dealt) < len(self.pj.order):

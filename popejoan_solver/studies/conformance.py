@@ -206,7 +206,7 @@ def _deal(data: Mapping[str, Any], rules: Ruleset) -> Deal:
     for hand in hands:
         held |= hand
     board = Board.from_json(data["board"]) if "board" in data else None
-    return Deal.create(hands, rules.pack & ~held, parse_card(data["turnup"]), rules, board)
+    return Deal.create(hands, rules.table.pack & ~held, parse_card(data["turnup"]), rules, board)
 
 
 def check_examples(examples: Sequence[Example]) -> Iterator[Mismatch]:
@@ -256,7 +256,7 @@ def _check_dressing(example: Example, dressing: Mapping[str, Any]) -> list[Misma
     rules = example.deal.rules
     hands = tuple(CardSet.parse(h).mask for h in DRESSING_HANDS[:players])
     held = sum(hands)
-    deal = Deal.create(hands, rules.pack & ~held, example.deal.turnup, rules)
+    deal = Deal.create(hands, rules.table.pack & ~held, example.deal.turnup, rules)
     transfers = settle(deal, hands[0], 0).dressing
     pays = [-net(transfers, s) for s in range(players)]
     board = {t.payee.value: t.amount for t in transfers if isinstance(t.payee, Compartment)}

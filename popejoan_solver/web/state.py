@@ -117,7 +117,7 @@ def _names(mask: Mask) -> list[str]:
 
 
 def _sorted_names(cards: Sequence[Card], deal: Deal) -> list[str]:
-    key = deal.rules.order_key
+    key = deal.rules.table.order_key
     return [card_name(c) for c in sorted(cards, key=lambda c: (c // 13, key[c]))]
 
 

@@ -65,7 +65,7 @@ def _brute(k: Knowledge, follow: float) -> dict[tuple[int, ...], float]:
                     value *= follow if run.lead == advised else (1 - follow) / (len(legal) - 1)
             position = position.after(run)
             gone = position.played | (gone & start.dead)
-            above = start.rules.successor[run.stop_card]
+            above = start.rules.table.successor[run.stop_card]
             if run.reason is StopReason.DEAD:
                 assert start.dead >> above & 1
                 gone |= 1 << above

@@ -91,9 +91,9 @@ def has_property(deal: Deal, prop: Property, seat: int) -> bool:
 def completions(rules: Ruleset, players: int, hold: dict[int, int],
                 dead: int) -> Iterator[Deal]:
     """Every deal with ``hold`` in the hands and ``dead`` dead, with every turn-up."""
-    size = rules.cards_per_player(players)
+    size = rules.table.cards_per_player(players)
     needs = [size - hold.get(s, 0).bit_count() for s in range(players)]
-    needs.append(rules.dead_hand_size(players) - dead.bit_count())
+    needs.append(rules.table.dead_hand_size(players) - dead.bit_count())
     fixed = dead
     for mask in hold.values():
         fixed |= mask

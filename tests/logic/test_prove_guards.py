@@ -71,10 +71,10 @@ class OneCardShort(PlaySemantics):
     tried in the frame, so only z3's search over every deal can find it empty."""
 
     def cards_per_player(self, players: int) -> int:
-        return self.rules.cards_per_player(players) - 1
+        return self.rules.table.cards_per_player(players) - 1
 
     def dead_size(self, players: int) -> int:
-        return self.pack.bit_count() - players * self.rules.cards_per_player(players)
+        return self.pack.bit_count() - players * self.rules.table.cards_per_player(players)
 
 
 def test_a_frame_not_decided_in_time_is_an_internal_error(

@@ -395,7 +395,7 @@ def test_the_line_search_finds_a_counterexample_two_leads_deep() -> None:
     """"A run never stops at a played card" is false, but only from the second lead on
     (nothing is played at the outset): the bounded search must find and replay that line."""
     rules = get_ruleset("hoyle-modernized")
-    successor = rules.successor
+    successor = rules.table.successor
     ws = Workspace(PlaySemantics.of(rules), players=(3,))
 
     def stops_at_played(_d: SymbolicDeal, position: SymbolicPosition,

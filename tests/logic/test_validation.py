@@ -33,7 +33,7 @@ from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.errors import RulesError
 from popejoan_solver.model.play import Game, StopReason
 from popejoan_solver.model.rules import RULESETS, Ruleset, get_ruleset
-from popejoan_solver.model.table import compile_rules
+from popejoan_solver.model.table import RuleTable, compile_rules, predecessor_table
 
 HOYLE = get_ruleset("hoyle-modernized")
 PARLETT = get_ruleset("parlett")
@@ -43,14 +43,15 @@ ACE_OF_CLUBS, TWO_OF_CLUBS, KING_OF_CLUBS = (make_card(0, r)
 
 @dataclass(frozen=True)
 class ClubsAceHigh(Ruleset):
-    """A test-only ruleset whose successor alone is changed: the A♣ sits above the K♣ (its
-    suit order, and so every table built from the suit order, is Hoyle's)."""
+    """A test-only ruleset whose table's successor (and so its predecessor) alone is changed:
+    the A♣ sits above the K♣ (its suit order, and every other table, is Hoyle's)."""
 
     @cached_property
-    def successor(self) -> tuple[int, ...]:
-        table = list(super().successor)
-        table[KING_OF_CLUBS], table[ACE_OF_CLUBS] = ACE_OF_CLUBS, -1
-        return tuple(table)
+    def table(self) -> RuleTable:
+        successor = list(super().table.successor)
+        successor[KING_OF_CLUBS], successor[ACE_OF_CLUBS] = ACE_OF_CLUBS, -1
+        return replace(super().table, successor=tuple(successor),
+                       predecessor=predecessor_table(tuple(successor)))
 
 
 def clubs_ace_high() -> Ruleset:
@@ -62,7 +63,7 @@ def test_the_encoding_follows_the_tables_successor() -> None:
     """Change only the successor: the model and the encoding both follow it, so "kings are
     stops" is refuted by a line the model replays (the K♣ leads to the A♣)."""
     rules = clubs_ace_high()
-    assert rules.suit_order == HOYLE.suit_order
+    assert rules.table.suit_order == HOYLE.table.suit_order
     assert compile_rules(rules).successor[KING_OF_CLUBS] == ACE_OF_CLUBS
     sem = PlaySemantics.of(rules)
     ws = Workspace(sem, players=(3,))
@@ -89,14 +90,14 @@ def test_find_follows_the_tables_successor() -> None:
 
 
 def test_a_successor_that_is_not_chains_is_refused() -> None:
-    successor = list(HOYLE.successor)
+    successor = list(HOYLE.table.successor)
     successor[KING_OF_CLUBS] = ACE_OF_CLUBS  # a cycle A♣ .. K♣ A♣
     with pytest.raises(RulesError, match="cycle"):
         Chains(tuple(successor))
     successor[KING_OF_CLUBS] = make_card(1, Rank.TWO)  # K♣ and A♦ both just below 2♦
     with pytest.raises(RulesError, match="just below"):
         Chains(tuple(successor))
-    chains = Chains(HOYLE.successor)
+    chains = Chains(HOYLE.table.successor)
     assert chains.below[TWO_OF_CLUBS] == (ACE_OF_CLUBS,)
     assert chains.above[KING_OF_CLUBS] == ()
 

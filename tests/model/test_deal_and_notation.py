@@ -64,8 +64,8 @@ def test_json_toml_and_line_round_trip(deal: Deal) -> None:
 def test_random_deals_follow_the_dealing_rule(players: int, seed: int, name: str) -> None:
     rules = get_ruleset(name)
     deal = deal_random(players, seed, rules)
-    assert [h.bit_count() for h in deal.hands] == [rules.cards_per_player(players)] * players
-    assert deal.dead.bit_count() == rules.dead_hand_size(players)
+    assert [h.bit_count() for h in deal.hands] == [rules.table.cards_per_player(players)] * players
+    assert deal.dead.bit_count() == rules.table.dead_hand_size(players)
     assert deal.dead >> deal.turnup & 1
     assert deal_warnings(deal) == []
     assert deal_random(players, seed, rules) == deal

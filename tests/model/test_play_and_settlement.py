@@ -81,7 +81,7 @@ def composed(hands: list[str], turnup: str, rules: str = "hoyle-modernized") -> 
     """A short composed deal: the hands given, every other card dead."""
     masks = [CardSet.parse(h).mask for h in hands]
     ruleset = get_ruleset(rules)
-    dead = ruleset.pack
+    dead = ruleset.table.pack
     for mask in masks:
         dead &= ~mask
     return Deal.create(masks, dead, parse_card(turnup), ruleset)
@@ -201,7 +201,7 @@ def test_random_playouts_keep_every_invariant(variant: str) -> None:
                            board=on_board(variant, Board(*(rng.randrange(0, 9) for _ in range(8)))))
         award = turnup_award(deal, deal.board_or_dressed)
         position = Position.from_deal(deal)
-        successor = rules.successor
+        successor = rules.table.successor
         leads = 0
         while not position.is_over:
             leads += 1

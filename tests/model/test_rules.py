@@ -179,7 +179,7 @@ def test_unknown_ruleset() -> None:
 def test_successor_tables(ace: str, card: str, above: str | None, below: str | None) -> None:
     rules = get_ruleset("hoyle-modernized").with_options({"ace": ace})
     c = parse_card(card)
-    succ, pred = rules.successor[c], rules.predecessor[c]
+    succ, pred = rules.table.successor[c], rules.table.predecessor[c]
     assert (card_name(succ) if succ >= 0 else None) == above
     assert (card_name(pred) if pred >= 0 else None) == below
 
@@ -191,8 +191,8 @@ def test_successor_tables(ace: str, card: str, above: str | None, below: str | N
 ])
 def test_dealing_sizes(name: str, players: int, each: int, dead: int) -> None:
     rules = get_ruleset(name)
-    assert rules.cards_per_player(players) == each
-    assert rules.dead_hand_size(players) == dead
+    assert rules.table.cards_per_player(players) == each
+    assert rules.table.dead_hand_size(players) == dead
 
 
 def test_an_override_keeps_the_rulesets_own_sources_for_other_options() -> None:
@@ -229,7 +229,7 @@ def test_a_new_option_is_one_declaration() -> None:
         spare: bool = dataclasses.field(default=False, metadata=option("a spare hand is seen", {
             True: Source(MODEL, "", "x"), False: Source(MODEL, "", "y")}))
 
-    specs = rules._declared(Extended)
+    specs = rules.declared_options(Extended)
     assert list(specs) == ["ace", "spare"]
     assert specs["spare"].parse("yes") is True
     assert specs["spare"].choices == ("true", "false")
@@ -252,7 +252,7 @@ def test_a_declaration_without_a_source_for_every_value_is_refused(
     cls = dataclasses.make_dataclass("Bad", [
         ("ace", AceRank, dataclasses.field(default=AceRank.LOW, metadata=metadata))], frozen=True)
     with pytest.raises(TypeError, match="every value needs one source"):
-        rules._declared(cls)
+        rules.declared_options(cls)
 
 
 def test_rules_json_gives_every_option_and_cites_works(capsys: pytest.CaptureFixture[str]

@@ -115,24 +115,24 @@ def corner_deal(rules: Ruleset, card: Card, holder: int, rng: random.Random) -> 
     choice card in ``holder``'s hand, seeded with a short run whose next card is out of play
     (a stop to spin on or to replace) and, often, a King or the 6♦-7♦ to reach the others."""
     suits = [Suit.DIAMONDS, rng.choice([Suit.CLUBS, Suit.HEARTS, Suit.SPADES])]
-    pool = [c for c in iter_mask(rules.pack) if c // 13 in suits and c != card]
+    pool = [c for c in iter_mask(rules.table.pack) if c // 13 in suits and c != card]
     hands: list[Mask] = [0, 0, 0]
     hands[holder] |= 1 << card
     queens = [c for c in pool if c % 13 == Rank.QUEEN]
     low = rng.choice(queens if queens and rng.random() < 0.3 else pool)
-    above = rules.successor[low]
+    above = rules.table.successor[low]
     banned = {low}
     hands[0] |= 1 << low
-    if above >= 0 and above != card and rules.pack >> above & 1:
+    if above >= 0 and above != card and rules.table.pack >> above & 1:
         hands[rng.randrange(3)] |= 1 << above
-        banned |= {above, rules.successor[above]}
+        banned |= {above, rules.table.successor[above]}
     rest = [c for c in pool if c not in banned]
     rng.shuffle(rest)
     sizes = [rng.randint(2, 4) for _ in range(3)]
     for seat in range(3):
         while hands[seat].bit_count() < sizes[seat] and rest:
             hands[seat] |= 1 << rest.pop()
-    dead = rules.pack & ~(hands[0] | hands[1] | hands[2])
+    dead = rules.table.pack & ~(hands[0] | hands[1] | hands[2])
     turnup = next(c for c in iter_mask(dead) if c != POPE)
     return Deal.create(hands, dead, turnup, rules)
 

@@ -48,7 +48,7 @@ def _hazard(rules: Ruleset, rng: random.Random, suits: list[int], card: Card) ->
     """Two cards in sequence, the next card out of play, and two cards in play above it: a run
     that stops there can be carried on by the Pope in lieu (under run-continues) to the cards
     above. Returned as [low, next, dead, above, beyond]."""
-    succ, pack = rules.successor, rules.pack
+    succ, pack = rules.table.successor, rules.table.pack
     cards = [c for c in iter_mask(pack) if c // 13 in suits and c != card]
     while True:
         chain = [rng.choice(cards)]
@@ -79,13 +79,13 @@ def choice_deal(variant: str, card: Card, holder: int, players: int, per_hand: i
         hands[runner] |= 1 << low | 1 << following
         hands[rng.choice([runner, rng.randrange(players)])] |= 1 << above
         hands[rng.choice([s for s in range(players) if s != runner])] |= 1 << beyond
-        rest = [c for c in iter_mask(rules.pack) if c // 13 in suits
+        rest = [c for c in iter_mask(rules.table.pack) if c // 13 in suits
                 and c not in (card, low, following, dead, above, beyond)]
         rng.shuffle(rest)
         for seat in range(players):
             while hands[seat].bit_count() < per_hand:
                 hands[seat] |= 1 << rest.pop()
-        deal = Deal.create(hands, rules.pack & ~sum(hands), rest[-1], rules)
+        deal = Deal.create(hands, rules.table.pack & ~sum(hands), rest[-1], rules)
         if _offers_choice(Game.from_deal(deal)):
             return deal
     raise AssertionError(f"no deal of {variant} with a choice (seed {seed})")

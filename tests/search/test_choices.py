@@ -102,8 +102,8 @@ def test_a_pope_played_in_lieu_can_end_the_deal() -> None:
 def test_spinado_table_pack_board_and_awards() -> None:
     rules = get_ruleset("spinado")
     table = compile_rules(rules)
-    assert rules.pack.bit_count() == 47
-    assert [card_name(c) for c in iter_mask(~rules.pack & ((1 << 52) - 1))] == [
+    assert rules.table.pack.bit_count() == 47
+    assert [card_name(c) for c in iter_mask(~rules.table.pack & ((1 << 52) - 1))] == [
         "2C", "2D", "8D", "2H", "2S"]
     assert table.choice_points[0].kind is ChoiceKind.SPIN
     assert table.choice_points[0].card == SPIN

@@ -194,13 +194,13 @@ def pope_kept_free() -> Deal:
     (its leads 4♠ and Q♠ are worth that, 1 counter, and no forced win)."""
     rules = get_ruleset("hoyle-modernized")
     rng = random.Random(45)
-    cards = [c for c in iter_mask(rules.pack) if c != POPE]
+    cards = [c for c in iter_mask(rules.table.pack) if c != POPE]
     rng.shuffle(cards)
     cards.insert(rng.randrange(4), POPE)
     hands = [0, 0, 0]
     for i in range(12):
         hands[i % 3] |= 1 << cards[i]
-    dead = rules.pack & ~sum(hands)
+    dead = rules.table.pack & ~sum(hands)
     board = Board(pope=0, matrimony=2, intrigue=2, ace=1, king=1, queen=1, jack=1, game=1)
     return Deal.create(hands, dead, max(iter_mask(dead)), rules, board=board)
 

@@ -870,8 +870,8 @@ def _kept_card_above_position() -> tuple[Game, Board, int]:
 
     hands = [cards("4C", "4D"), cards("3C", "AD", "3D", "JH", "QH"), cards("7C", "TD", "5S")]
     played = [cards("KH", "2S"), cards("3S"), 0]
-    deal = Deal.create(hands, rules.pack & ~(sum(hands) | sum(played)), parse_card("TH"), rules,
-                       played=played, leader=1)
+    deal = Deal.create(hands, rules.table.pack & ~(sum(hands) | sum(played)), parse_card("TH"),
+                       rules, played=played, leader=1)
     return Game.from_deal(deal), Board(1, 8, 1, 1, 1, 1, 1, 1), deal.played_mask
 
 
@@ -921,7 +921,7 @@ def _suit_tops(rules_name: str) -> list[Deal]:
     card of the next suit is in play (the top is a stop: "The four kings ... are always fixed
     stops", Hoyle's Games, early edition; the ace under ace high)."""
     rules = get_ruleset(rules_name)
-    order = rules.suit_order
+    order = rules.table.suit_order
     deals = []
     for suit in range(3):
         below, top = (card_name(make_card(suit, r)) for r in order[-2:])

@@ -58,7 +58,7 @@ def composed_deal(rules: Ruleset, rng: random.Random, seat: int) -> tuple[Deal, 
     and a small dead hand, so that few cards are unseen; and that seat, 0-based."""
     players = rng.randint(3, 6)
     seat = seat % players
-    cards = list(iter_mask(rules.pack))
+    cards = list(iter_mask(rules.table.pack))
     rng.shuffle(cards)
     dead_size = rng.randint(2, 4)
     sizes = [rng.randint(1, 4) for _ in range(players)]
@@ -96,7 +96,7 @@ def unseen(deal: Deal, seat: int, played: Mask) -> tuple[Mask, Mask]:
     seen_dead = 1 << deal.turnup if table.turns_up else 0
     if table.dealer_sees_dead_hand and seat == deal.players - 1:
         seen_dead = deal.dead
-    hidden = deal.rules.pack & ~played & ~deal.dealt_hand(seat) & ~seen_dead
+    hidden = deal.rules.table.pack & ~played & ~deal.dealt_hand(seat) & ~seen_dead
     return hidden, seen_dead
 
 
@@ -316,7 +316,7 @@ def test_a_pope_in_lieu_that_does_not_carry_on_shows_the_card_above_dead() -> No
     rules = FAMILIES["run-continues"]
     small = [mask_of(parse_cards(text)) for text in ("9D 3H QS", "7S JC")]
     dead = mask_of(parse_cards("4H 5H 6S"))
-    seat0 = rules.pack & ~dead & ~small[0] & ~small[1]
+    seat0 = rules.table.pack & ~dead & ~small[0] & ~small[1]
     deal = Deal.create((seat0, *small), dead, parse_card("6S"), rules)
     position = Position.from_deal(deal)
     run = next(r for r in position.outcomes(parse_card("2H")) if r.chosen is not None)

@@ -98,7 +98,7 @@ def test_pope_turned_up_ends_the_deal() -> None:
 def _dealt(game: Any, seed: int, index: int = 0) -> Any:
     """The state after dealing the pack shuffled by ``seed`` card by card."""
     state = game.new_initial_state()
-    for card in shuffled_pack(seed, index, game.rules.pack):
+    for card in shuffled_pack(seed, index, game.rules.table.pack):
         state.apply_action(card)
     return state
 

@@ -421,7 +421,7 @@ class Session:
 
 def final_round_hands(spec: TableSpec) -> tuple[Mask, ...]:
     """Hoyle's final round: the whole pack dealt face up, no dead hand, from the seed."""
-    cards = list(iter_mask(spec.rules.pack))
+    cards = list(iter_mask(spec.rules.table.pack))
     random.Random(f"popejoan-table-final:{spec.seed}").shuffle(cards)
     hands = [0] * spec.players
     for k, card in enumerate(cards):

@@ -51,7 +51,7 @@ class PublicState:
 
 def _names(cards: list[Card] | Mask, deal: Deal) -> list[str]:
     listed = list(iter_mask(cards)) if isinstance(cards, int) else cards
-    key = deal.rules.order_key
+    key = deal.rules.table.order_key
     return [card_name(c) for c in sorted(listed, key=lambda c: (c // 13, key[c]))]
 
 
@@ -221,7 +221,7 @@ def seat_answer(public: PublicState, k: Knowledge | None, player: int | None,
 
 
 def legal_sorted(k: Knowledge, own: Mask) -> list[Card]:
-    key = k.rules.order_key
+    key = k.rules.table.order_key
     return sorted(iter_mask(own), key=lambda c: (c // 13, key[c]))
 
 
