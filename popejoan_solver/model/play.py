@@ -191,7 +191,8 @@ class Game:
         return -1
 
     def legal_leads(self, played: Mask, leader: int) -> list[Card]:
-        """The cards ``leader`` may lead, in ascending suit order (clubs first, bottom first)."""
+        """The cards ``leader`` may lead by the lead rule alone, in ascending suit order (clubs
+        first, bottom first); :meth:`Position.legal_leads` also knows when the deal is over."""
         return legal_leads(self.rules, self.dealt[leader] & ~played)
 
     def stop_reason(self, card: Card, played: Mask) -> StopReason | None:
@@ -328,7 +329,11 @@ class Position:
         return self.winner >= 0
 
     def legal_leads(self) -> list[Card]:
-        return [] if self.is_over else self.game.legal_leads(self.played, self.leader)
+        """The cards the leader may lead: none once someone is out, and none in a deal its
+        turn-up ended unplayed (the Pope turned up under ``pope_turnup=ends-deal``)."""
+        if self.is_over or self.game.turnup == self.game.table.ends_deal_turnup:
+            return []
+        return self.game.legal_leads(self.played, self.leader)
 
     def play(self, lead: Card) -> tuple[Run, Position]:
         """The run that ``lead`` forces (every choice in it declined) and the position after."""

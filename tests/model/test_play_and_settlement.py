@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from popejoan_solver.model.board import Board, Compartment
-from popejoan_solver.model.cards import POPE, CardSet, card_name, make_card, parse_card
+from popejoan_solver.model.cards import POPE, CardSet, card_name, iter_mask, make_card, parse_card
 from popejoan_solver.model.deal import Deal, deal_random
 from popejoan_solver.model.errors import IllegalPlayError
 from popejoan_solver.model.examples import hoyle_dead_hand
@@ -250,11 +250,13 @@ def test_every_line_terminates_and_conserves_counters(variant: str, players: int
     deal = deal_random(players, seed, get_ruleset(variant), board=board)
     position = Position.from_deal(deal)
     leads = 0
-    while not position.is_over:
-        _, position = position.play(rng.choice(position.legal_leads()))
+    while legal := position.legal_leads():
+        _, position = position.play(rng.choice(legal))
         leads += 1
     assert leads <= 51
-    assert sum(1 for s in range(players) if not position.game.held(position.played, s)) == 1
+    out = sum(1 for s in range(players) if not position.game.held(position.played, s))
+    unplayed = deal.turnup == compile_rules(deal.rules).ends_deal_turnup
+    assert (leads, out) == (0, 0) if unplayed else out == 1
     result = settle(deal, position.played, position.winner)
     before = board.total()
     moved = sum(result.net(s) for s in range(players))
@@ -284,3 +286,26 @@ def test_reachable_gives_every_position_play_reaches_once(name: str) -> None:
                 after = position.after(run)
                 assert (after.played, after.leader) in known
     assert any(p.is_over for p in found)
+
+
+def _turned_up(deal: Deal, card: int) -> Deal:
+    """``deal`` with ``card`` turned up, exchanged for a dead card if a seat holds it."""
+    hands = [deal.dealt_hand(s) for s in range(deal.players)]
+    dead = deal.dead
+    spare = next(c for c in iter_mask(dead) if c != deal.turnup)
+    for seat, hand in enumerate(hands):
+        if hand >> card & 1:
+            hands[seat] = hand & ~(1 << card) | 1 << spare
+            dead = dead & ~(1 << spare) | 1 << card
+    return Deal.create(tuple(hands), dead, card, deal.rules)
+
+
+def test_a_deal_its_turn_up_ended_offers_no_lead() -> None:
+    """Early Hoyle: "when Pope be turned up, the dealer is entitled both to that and the
+    game" -- the deal is not played: its outset has no legal lead, unlike any other turn-up's."""
+    deal = deal_random(3, 11, get_ruleset("early-hoyle"))
+    pope_up = Position.from_deal(_turned_up(deal, POPE))
+    assert pope_up.legal_leads() == []
+    assert list(pope_up.reachable()) == [pope_up]
+    other = next(c for c in iter_mask(deal.dead) if c != POPE)
+    assert Position.from_deal(_turned_up(deal, other)).legal_leads()

@@ -199,7 +199,8 @@ def test_a_turnup_that_ends_the_deal() -> None:
                 if card_name(d.turnup) == "9D")
     record = one_deal(deal, [])
     assert replay(record).legal
-    lead = Play(0, Position.from_deal(deal).legal_leads()[0])
+    assert Position.from_deal(deal).legal_leads() == []
+    lead = Play(0, Position.from_deal(deal).game.legal_leads(0, 0)[0])  # by the lead rule
     assert error_of(with_plays(record, [lead])) == (Breach.TURNUP, 0)
 
 

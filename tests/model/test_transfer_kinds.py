@@ -116,8 +116,8 @@ def test_every_payment_is_of_the_kind_the_rules_pay() -> None:
                                      board=board if index % 2 else None))
     for deal in deals:
         position = Position.from_deal(deal)
-        while not position.is_over:
-            _, position = position.play(rng.choice(position.legal_leads()))
+        while leads := position.legal_leads():  # none in a deal the turn-up ended
+            _, position = position.play(rng.choice(leads))
         result = settle(deal, position.played, position.winner)
         for t in result.dressing + result.turnup:
             _check_before_play(t, deal, deal.players - 1)

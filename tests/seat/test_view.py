@@ -129,8 +129,11 @@ def test_a_deal_the_turned_up_pope_ended_is_over_with_no_one_to_lead(
     assert (data["over"], data["to_lead"], data["out"]) == (True, None, None)
     code, out, _ = run(capsys, "view", POPE_ENDS, "--seat", "2")
     assert "ended the deal unplayed" in out.splitlines()[0]
+    outset = Position.from_deal(deal)
+    assert outset.legal_leads() == []
+    eldest = outset.game.legal_leads(0, 0)[0]  # the lead rule alone would allow it
     with pytest.raises(IllegalPlayError):
-        view(deal, 1, [Position.from_deal(deal).play(Position.from_deal(deal).legal_leads()[0])[0]])
+        view(deal, 1, [outset.game.run(0, 0, eldest)])
     fresh = parse_deal_text(POPE_ENDS.replace("+pope_turnup=ends-deal", ""))
     assert not view(fresh, 2).over  # the same cards under the default rule are played
 
