@@ -9,18 +9,17 @@ second statement of the shapes written from the model's own definitions, in its 
 :func:`model_shapes` states :func:`~popejoan_solver.model.structure.check_structure` (the
 ruleset's pack partitioned between the hands and the dead hand, the turn-up in the dead hand,
 no hand empty) and the ruleset's dealing that :func:`~popejoan_solver.model.deal.deal_warnings`
-checks (``Ruleset.cards_per_player``, ``Ruleset.dead_hand_size``, the stock's least size) as
-64-bit masks, the way the model writes a deal. Two solver queries, both unsatisfiable when the
-sets are equal:
+checks (``Ruleset.cards_per_player``, ``Ruleset.dead_hand_size``, the stock's least size),
+bit by bit over all 52 cards as the model's masks are, its counts as linear integer sums. Two
+solver queries, both unsatisfiable when the sets are equal:
 
-- the frame and *not* the model's shapes: a deal the encoding admits and the model refuses;
-- the model's shapes and *not* the frame: a deal the model deals and the encoding leaves out.
+- the model's shapes and *not* the frame: a deal the model deals and the encoding leaves out;
+- the frame and *not* the model's shapes: a deal the encoding admits and the model refuses.
 
 Either model is decoded into a deal and run through the model (:class:`Deal` and
-:func:`deal_warnings`), which says what is wrong with it. Then, per shape parameter, the frame
-is shown to admit a deal with each card in each place (each seat, the dead hand) and each card
-as the turn-up, each such deal decoded and accepted by the model with no warning: a witness
-the model confirms, not the solver's word alone.
+:func:`deal_warnings`), which says what is wrong with it. Then the frame is shown to admit
+deals with every card in every place (each seat, the dead hand), each decoded and dealt by
+the model with no warning: witnesses the model confirms, not the solver's word alone.
 """
 
 from __future__ import annotations
@@ -134,6 +133,7 @@ def refusal(rules: Ruleset, decoded: DecodedDeal) -> str | None:
 
 
 def describe(decoded: DecodedDeal) -> str:
+    """``decoded`` in one line: the hands, the dead hand, the turn-up."""
     turnup = card_name(decoded.turnup) if decoded.turnup >= 0 else "none"
     hands = " / ".join(format_cards(h) or "-" for h in decoded.hands)
     return f"hands {hands}, dead {format_cards(decoded.dead) or '-'}, turn-up {turnup}"
@@ -145,7 +145,8 @@ class ShapeReport:
 
     players: tuple[int, ...]
     witnesses: int
-    """Deals of the frame decoded and accepted by the model (every card in every place)."""
+    """Deals of the frame decoded and dealt by the model (every card in every place), for
+    all the player counts."""
 
     def summary(self) -> str:
         return (f"the dealing frame admits exactly the model's deals, {self.players[0]}-"

@@ -666,8 +666,9 @@ def _decoded_text(model: z3.ModelRef, semantics: PlaySemantics, players: int) ->
                                        model_completion=True))]
     lead = [c for c in deal.cards
             if z3.is_true(model.eval(z3.Bool(f"s.lead[{card_name(c)}]"), model_completion=True))]
-    leader = [s + 1 for s in range(players)
-              if z3.is_true(model.eval(z3.Bool(f"p.to_lead[{s + 1}]"), model_completion=True))]
+    leader = " ".join(str(s + 1) for s in range(players)
+                      if z3.is_true(model.eval(z3.Bool(f"p.to_lead[{s + 1}]"),
+                                               model_completion=True)))
     return (f"hands {' / '.join(format_cards(h) for h in decoded.hands)}, dead "
             f"{format_cards(decoded.dead)}, turn-up {card_name(decoded.turnup)}, played "
             f"{' '.join(card_name(c) for c in played) or '-'}, seat {leader} leads "
