@@ -198,7 +198,8 @@ def check_deal_shapes(rules: Ruleset, deal: SymbolicDeal, check: Check = _defaul
                                          shapes, masks, solver, where))
     if found:
         raise ShapeError("; and ".join(found))
-    return _witnesses(rules, deal, masks, frame, check, where)
+    return _witnesses(rules, deal.cards, deal.players, _z3_admit(deal, masks, frame, check),
+                      where)
 
 
 def _counterexample(what: str, rules: Ruleset, shapes: Sequence[tuple[str, z3.BoolRef]],
@@ -215,8 +216,13 @@ def _counterexample(what: str, rules: Ruleset, shapes: Sequence[tuple[str, z3.Bo
             + (f"; it breaks: {', '.join(broken)}" if broken else ""))
 
 
-def _witnesses(rules: Ruleset, deal: SymbolicDeal, masks: DealMasks,
-               frame: list[z3.BoolRef], check: Check, where: str) -> int:
+Admit = Callable[[dict[Card, int], Card], DecodedDeal | None]
+"""A frame asked for one whole deal (each card's place, ``players`` for the dead hand, and
+the turn-up): the deal of its model, decoded, or None when it has none."""
+
+
+def _witnesses(rules: Ruleset, cards: Sequence[Card], players: int, admit: Admit,
+               where: str) -> int:
     """Deals of the frame, each decoded and dealt by the model, until every card has been in
     every place (each seat, the dead hand); how many were asked for.
 
@@ -224,19 +230,14 @@ def _witnesses(rules: Ruleset, deal: SymbolicDeal, masks: DealMasks,
     of the pack), every other card put where it has not been yet while that place has room.
     Which cards can be the turn-up is left to the symbolic queries (every card of the dead
     hand can: the frame and the model's shapes agree on every deal)."""
-    solver = z3.Solver()
-    solver.add(*frame)
-    players = deal.players
     room = [rules.cards_per_player(players)] * players + [rules.dead_hand_size(players)]
     seen: set[tuple[Card, int]] = set()
     asked = 0
-    for turnup in deal.cards:
-        if asked and len(seen) == len(deal.cards) * (players + 1):
+    for turnup in cards:
+        if asked and len(seen) == len(cards) * (players + 1):
             break
         asked += 1
-        placed = _placement(deal.cards, turnup, room, seen)
-        wanted = [deal.turnup[c] if c == turnup else z3.Not(deal.turnup[c]) for c in deal.cards]
-        wanted += [_literal(deal, c, p, players) for c, p in placed.items()]
+        placed = _placement(cards, turnup, room, seen)
         target = DecodedDeal(tuple(sum(1 << c for c, p in placed.items() if p == s)
                                    for s in range(players)),
                              sum(1 << c for c, p in placed.items() if p == players), turnup)
@@ -244,27 +245,41 @@ def _witnesses(rules: Ruleset, deal: SymbolicDeal, masks: DealMasks,
         if said is not None:  # the placement is built to the model's shape: our own bug
             raise ShapeError(f"a witness deal is not one the model deals ({where}): "
                              f"{describe(target)}; the model: {said}")
-        solver.push()
-        solver.add(*wanted)
-        result = check(solver)
-        if result != z3.sat:
-            solver.pop()
+        decoded = admit(placed, turnup)
+        if decoded is None:
             raise ShapeError(f"the encoding's dealing frame leaves out a deal the rules model "
-                             f"deals ({where}; {result}): {describe(target)}")
-        decoded = masks.decode(solver.model())
-        solver.pop()
+                             f"deals ({where}): {describe(target)}")
         said = refusal(rules, decoded)
         if said is not None or decoded != target:
             raise ShapeError(f"a deal of the encoding's dealing frame is not the one asked "
                              f"for, or one the rules model does not deal ({where}): "
                              f"{describe(decoded)}; the model: {said or 'deals it'}")
         seen |= set(placed.items())
-    missing = {(c, p) for c in deal.cards for p in range(players + 1)} - seen
+    missing = {(c, p) for c in cards for p in range(players + 1)} - seen
     if missing:  # the placement's own bug, not the frame's
         c, p = min(missing)
         raise ShapeError(f"the witnesses never put {card_name(c)} in "
                          f"{_place_name(p, players)} ({where})")
     return asked
+
+
+def _z3_admit(deal: SymbolicDeal, masks: DealMasks, frame: list[z3.BoolRef],
+              check: Check) -> Admit:
+    """:data:`Admit` for the z3 frame."""
+    solver = z3.Solver()
+    solver.add(*frame)
+
+    def admit(placed: dict[Card, int], turnup: Card) -> DecodedDeal | None:
+        wanted = [deal.turnup[c] if c == turnup else z3.Not(deal.turnup[c]) for c in deal.cards]
+        wanted += [deal.dead[c] if p == deal.players else deal.hold[c, p]
+                   for c, p in placed.items()]
+        solver.push()
+        try:
+            solver.add(*wanted)
+            return masks.decode(solver.model()) if check(solver) == z3.sat else None
+        finally:
+            solver.pop()
+    return admit
 
 
 def _placement(cards: Sequence[Card], turnup: Card, room: Sequence[int],
@@ -283,10 +298,6 @@ def _placement(cards: Sequence[Card], turnup: Card, room: Sequence[int],
         placed[c] = place
         left[place] -= 1
     return placed
-
-
-def _literal(deal: SymbolicDeal, card: Card, place: int, players: int) -> z3.BoolRef:
-    return deal.dead[card] if place == players else deal.hold[card, place]
 
 
 __all__ = ["DealMasks", "ShapeError", "ShapeReport", "check_deal_shapes", "model_shapes",
