@@ -189,6 +189,10 @@ CONFORMANCE = checks(
     name="conformance suite")
 """The hand-worked examples of the rule texts, through the model, both engines and the z3
 settlement (studies/conformance.py): a slip every backend follows still fails them."""
+CHOICE_SYMBOLIC = checks(
+    "tests/logic/test_choice_validation.py::test_the_encodings_choices_are_the_models",
+    name="test_choice_validation.py")
+"""The encoding's choices against the model's run tree, symbolically, at 3 players."""
 CHOICE_CORNERS = checks("tests/search/test_choice_corners.py", name="test_choice_corners.py")
 """The engines against the reference on deals generated to reach each corner of the choices."""
 
@@ -405,15 +409,25 @@ MUTANTS: tuple[Mutant, ...] = (
               "        allowed = [stops[c] for c in deal.cards if lieu.after_top or "
               "successor[c] >= 0]",
               "        allowed = [stops[c] for c in deal.cards]"),),
-        (CHOICE_PROOFS, prove("kings-are-stops", "hoyle-modernized+pope_in_lieu=pope-leads")),
+        (CHOICE_PROOFS, prove("kings-are-stops", "hoyle-modernized+pope_in_lieu=pope-leads"),
+         CHOICE_SYMBOLIC),
     ),
     Mutant(
         "encoding-anyone-spins",
         "the z3 step lets the holder of Spin play it on any player's card, not only his own",
         (Hunk("popejoan_solver/logic/encoding.py",
-              "                                              same_seat, self._available(spin),",
-              "                                              self._available(spin),"),),
-        (CHOICE_PROOFS, prove("kings-are-stops", "spinado")),
+              "                                           same_seat, self._available(spin),",
+              "                                           self._available(spin),"),),
+        (CHOICE_PROOFS, prove("kings-are-stops", "spinado"), CHOICE_SYMBOLIC),
+    ),
+    Mutant(
+        "encoding-turnup-anywhere",
+        "the z3 dealing frame does not put the turn-up in the dead hand",
+        (Hunk("popejoan_solver/logic/encoding.py",
+              "        result += [z3.Implies(self.turnup[c], self.dead[c]) for c in self.cards]\n",
+              ""),),
+        (prove("kings-are-stops"), checks(
+            "tests/logic/test_deal_shapes.py::test_the_frame_admits_exactly_the_models_deals")),
     ),
     Mutant(
         "encoding-exemption-never-ends",

@@ -36,9 +36,11 @@ from .certificates import (
     Cvc5Process,
     Memo,
     check_drat,
+    cnf_deal,
     installed,
     named_parts,
     numbered_name,
+    play_out,
     query_comment,
     scope_name,
     sha256_of,
@@ -132,7 +134,7 @@ def check_certificate(directory: str, use_cvc5: bool = True,
             if regenerate:
                 _regenerate(folder, manifest, rules, report)
         else:
-            _check_find(folder, manifest, report)
+            _check_find(folder, manifest, rules, report)
     except MALFORMED as exc:  # a manifest or a file not as written: a failed check
         report.add(MANIFEST, False, f"the folder is not as the tool writes it: "
                    f"{type(exc).__name__}: {clip(str(exc), 160)}")
@@ -390,12 +392,13 @@ def _replay_line(deal: Deal, line: list[dict[str, Any]]) -> None:
 
 # ----------------------------------------------------------------------------- find
 
-def _check_find(folder: Path, manifest: dict[str, Any], report: CheckReport) -> None:
+def _check_find(folder: Path, manifest: dict[str, Any], rules: Ruleset,
+                report: CheckReport) -> None:
     claims = manifest.get("claims") or {}
     for key in ("no_such_deal", "no_more_deals"):
         entry = claims.get(key)
         if isinstance(entry, dict):
-            _check_cnf(folder, entry, report)
+            _check_cnf(folder, entry, report, rules, int(manifest["players"]))
     for name in claims.get("deals_found") or []:
         _check_file(folder, str(name), report, lambda text: deal_from_json(json.loads(text)),
                     "a deal file the rules model reads")
@@ -415,9 +418,11 @@ _VAR = re.compile(r"^c var (\d+) \S")
 _SPLIT = re.compile(r"^c clauses 1-(\d+): the encoding; clauses (\d+)-(\d+): lemmas")
 
 
-def _check_cnf(folder: Path, entry: dict[str, Any], report: CheckReport) -> None:
-    """A "no such deal" CNF: every variable named, its lemmas those of its lemma file, and
-    its DRUP proof checked (dratify)."""
+def _check_cnf(folder: Path, entry: dict[str, Any], report: CheckReport, rules: Ruleset,
+               players: int) -> None:
+    """A "no such deal" CNF: every variable named, its lemmas those of its lemma file, its
+    companion (the deal's clauses alone) satisfiable by a deal the rules model deals and
+    plays out, and its DRUP proof checked (dratify)."""
     cnf, proof, lemmas = (str(entry.get(k)) for k in ("cnf", "proof", "lemmas"))
     for name in (cnf, proof, lemmas):
         if not _safe_name(name) or not (folder / name).is_file():
@@ -440,12 +445,63 @@ def _check_cnf(folder: Path, entry: dict[str, Any], report: CheckReport) -> None
         return
     report.add(cnf, True, f"every variable named; {encoding} clauses of the encoding and "
                f"{len(listed)} lemma(s), each listed in {lemmas}")
+    if entry.get("companion"):
+        _check_cnf_companion(folder, str(entry["companion"]), lines, rules, players, report)
     if not installed("dratify"):
         report.add(proof, False, "dratify is not installed: the proof is not checked",
                    skipped=True)
         return
     ok, reason = check_drat(folder / cnf, folder / proof)
     report.add(proof, ok, "dratify: verified" if ok else f"dratify: {clip(reason, 160)}")
+
+
+_DEAL_PART = re.compile(r"^c clauses 1-(\d+): the deal ")
+
+
+def _dimacs(lines: list[str]) -> tuple[dict[int, str], list[tuple[int, ...]]]:
+    """A DIMACS file's variable names (``c var``) and clauses."""
+    names = {int(m.group(1)): line.split(maxsplit=3)[3]
+             for line in lines if (m := _VAR.match(line))}
+    clauses = [tuple(int(t) for t in line.split() if t != "0")
+               for line in lines if line and not line.startswith(("c", "p"))]
+    return names, clauses
+
+
+def _check_cnf_companion(folder: Path, name: str, cnf_lines: list[str], rules: Ruleset,
+                         players: int, report: CheckReport) -> None:
+    """The companion: the CNF's first clauses (as many as its ``the deal`` line says) and
+    no other, every variable named as in the CNF, satisfiable (python-sat), and its model a
+    deal the rules model deals and plays out."""
+    if not _safe_name(name) or not (folder / name).is_file():
+        report.add(name, False, "a file the manifest lists is missing")
+        return
+    part = next((m for line in cnf_lines if (m := _DEAL_PART.match(line))), None)
+    names, clauses = _dimacs(cnf_lines)
+    own_names, own = _dimacs((folder / name).read_text(encoding="ascii",
+                                                       errors="replace").splitlines())
+    if part is None or own != clauses[:int(part.group(1))]:
+        report.add(name, False, "its clauses are not the CNF's first clauses (the deal)")
+        return
+    used = {abs(lit) for clause in own for lit in clause}
+    if any(own_names.get(v) != names.get(v) or v not in names for v in used):
+        report.add(name, False, "its variables are not named as in the CNF")
+        return
+    from pysat.solvers import Solver
+
+    with Solver(name="glucose4", bootstrap_with=own) as sat:
+        model = sat.get_model() if sat.solve() else None
+    if model is None:
+        report.add(name, False, "python-sat: unsat, must be sat (the deal's clauses are "
+                   "contradictory: the proof says nothing)")
+        return
+    try:
+        leads = play_out(cnf_deal(names, model, rules, players))
+    except PopeJoanError as exc:
+        report.add(name, False, f"python-sat: sat, but its model is no deal of the rules "
+                   f"model: {clip(str(exc), 160)}")
+        return
+    report.add(name, True, f"python-sat: sat; its model is a deal the rules model deals and "
+               f"plays out ({leads} leads)")
 
 
 __all__ = ["CheckReport", "Finding", "check_certificate", "load_manifest"]

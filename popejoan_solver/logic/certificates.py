@@ -14,11 +14,12 @@ import hashlib
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import signal
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
@@ -28,8 +29,11 @@ from typing import Any, Final
 
 import z3
 
-from ..model.errors import PopeJoanError, clip
+from ..model.cards import parse_card
+from ..model.deal import Deal
+from ..model.errors import DealError, PopeJoanError, clip
 from ..model.notation import deal_to_json
+from ..model.play import Position
 from ..model.rules import Ruleset, rules_json
 from .find import DESCRIPTIONS, FindFormula, FindProgress, FindQuery, FindResult, find_deals
 from .prover import Counterexample, ProofError, SharedKey, Status, TheoremResult, Workspace
@@ -570,25 +574,99 @@ class DratCheck:
     checker_says: str
     proof_lines: int
     seconds: float
+    companion: str = ""
+    """The CNF's first clauses alone (the deal, before the property): satisfiable."""
+    companion_deal: dict[str, Any] | None = None
+    """The companion's model decoded as a deal, which the rules model deals and plays out."""
 
     def to_json(self) -> dict[str, Any]:
         return {"cnf": self.cnf, "proof": self.proof, "lemmas": self.lemmas,
                 "solver": PROOF_SOLVER, "solver_says": self.solver_says,
                 "checker": "dratify", "checker_says": self.checker_says,
-                "proof_lines": self.proof_lines, "seconds": round(self.seconds, 3)}
+                "proof_lines": self.proof_lines, "seconds": round(self.seconds, 3),
+                "companion": self.companion, "companion_deal": self.companion_deal}
 
 
-def dimacs(formula: FindFormula, comment: Sequence[str]) -> str:
-    """The whole formula (encoding and lemmas) as DIMACS CNF, variable names in comments."""
+def dimacs(formula: FindFormula, comment: Sequence[str], companion: str = "") -> str:
+    """The whole formula (encoding and lemmas) as DIMACS CNF, variable names in comments;
+    with ``companion``, a line saying which first clauses that file holds alone."""
     clauses = [*formula.clauses, *(lemma.clause for lemma in formula.lemmas)]
     top = max([0, *formula.names, *(abs(lit) for c in clauses for lit in c)])
     lines = [f"c {line}" for line in comment]
     lines += [f"c var {v} {formula.names[v]}" for v in sorted(formula.names)]
     lines.append(f"c clauses 1-{len(formula.clauses)}: the encoding; clauses "
                  f"{len(formula.clauses) + 1}-{len(clauses)}: lemmas (see the .lemmas.json)")
+    if companion:
+        lines.append(f"c clauses 1-{formula.deal_clauses}: the deal (the dealing, --hold, "
+                     f"--dead); {companion} is they alone, satisfiable")
     lines.append(f"p cnf {top} {len(clauses)}")
     lines += [" ".join(map(str, (*c, 0))) for c in clauses]
     return "\n".join(lines) + "\n"
+
+
+def companion_dimacs(formula: FindFormula, comment: Sequence[str]) -> str:
+    """The companion of :func:`dimacs`: its first ``deal_clauses`` clauses alone, with every
+    variable's name (the same numbers)."""
+    kept = FindFormula(formula.clauses[:formula.deal_clauses], (), formula.names,
+                       formula.deal_clauses)
+    return dimacs(kept, comment)
+
+
+_CNF_NAME = re.compile(r"^(holds|dead|turnup)\[([0-9TJQKA][CDHS])(?:,(\d+))?\]$")
+
+
+def cnf_deal(names: Mapping[int, str], model: Iterable[int], rules: Ruleset,
+             players: int) -> Deal:
+    """A SAT model read as a deal by its variables' names (``holds[QH,2]``, ``dead[QH]``,
+    ``turnup[QH]``), checked by the rules model (:class:`PopeJoanError` if it is none)."""
+    hands, dead, turnup = [0] * players, 0, -1
+    for var in model:
+        match = _CNF_NAME.match(names.get(var, "")) if var > 0 else None
+        if match is None:
+            continue
+        kind, card, seat = match.group(1), parse_card(match.group(2)), match.group(3)
+        if kind == "holds" and seat is not None and 1 <= int(seat) <= players:
+            hands[int(seat) - 1] |= 1 << card
+        elif kind == "dead":
+            dead |= 1 << card
+        elif kind == "turnup":
+            if turnup >= 0:
+                raise DealError("two turn-ups in the model")
+            turnup = card
+    return Deal.create(tuple(hands), dead, turnup, rules)
+
+
+def play_out(deal: Deal) -> int:
+    """Play ``deal`` through the rules model, the first legal lead each time, to its end
+    (none when its turn-up ends it); how many leads."""
+    position = Position.from_deal(deal)
+    leads = 0
+    while not position.is_over and position.legal_leads():
+        _, position = position.play(position.legal_leads()[0])
+        leads += 1
+    return leads
+
+
+def _companion(folder: CertificateDir, name: str, formula: FindFormula,
+               comment: Sequence[str], rules: Ruleset, players: int) -> dict[str, Any]:
+    """Write ``name`` (:func:`companion_dimacs`), solve it, and decode its model into a deal
+    the rules model deals and plays out: its deal file's JSON. Anything else is a
+    ProofError (a bug)."""
+    from pysat.solvers import Solver
+
+    folder.path(name).write_text(companion_dimacs(formula, comment), encoding="ascii")
+    with Solver(name=PROOF_SOLVER, bootstrap_with=formula.clauses[:formula.deal_clauses]) as sat:
+        if not solve_interruptibly(sat, None):
+            raise ProofError(f"the deal's own clauses are unsatisfiable ({name}): the "
+                             f"\"no such deal\" proof says nothing")
+        model = sat.get_model() or []
+    try:
+        deal = cnf_deal(formula.names, model, rules, players)
+        play_out(deal)
+    except PopeJoanError as exc:
+        raise ProofError(f"the model of {name} is no deal the rules model deals and plays: "
+                         f"{clip(str(exc), 200)}") from None
+    return deal_to_json(deal)
 
 
 def check_drat(cnf: Path, proof: Path) -> tuple[bool, str]:
@@ -601,14 +679,20 @@ def check_drat(cnf: Path, proof: Path) -> tuple[bool, str]:
 
 
 def certify_none(folder: CertificateDir, name: str, formula: FindFormula,
-                 comment: Sequence[str]) -> DratCheck:
+                 comment: Sequence[str], rules: Ruleset, players: int) -> DratCheck:
     """Write ``name.cnf`` and a DRUP proof ``name.drat`` that it is unsatisfiable, and check
-    the files with dratify. Anything but a verified proof is a ProofError (a bug)."""
+    the files with dratify; and its satisfiable companion ``name.companion.cnf`` (the deal's
+    clauses alone), its model decoded into a deal the rules model deals and plays out.
+    Anything but a verified proof and such a deal is a ProofError (a bug)."""
     from pysat.solvers import Solver
 
     start = time.perf_counter()
     cnf, proof, lemmas = f"{name}.cnf", f"{name}.drat", f"{name}.lemmas.json"
-    folder.path(cnf).write_text(dimacs(formula, comment), encoding="ascii")
+    companion = f"{name}.companion.cnf"
+    folder.path(cnf).write_text(dimacs(formula, comment, companion), encoding="ascii")
+    dealt = _companion(folder, companion, formula,
+                       [*comment, f"companion of {cnf}: its first {formula.deal_clauses} "
+                        "clauses (the deal) alone, satisfiable"], rules, players)
     clauses = [*formula.clauses, *(lemma.clause for lemma in formula.lemmas)]
     with Solver(name=PROOF_SOLVER, bootstrap_with=clauses, with_proof=True) as sat:
         if solve_interruptibly(sat, None):  # Ctrl-C: KeyboardInterrupt, the solver stopped
@@ -627,7 +711,7 @@ def certify_none(folder: CertificateDir, name: str, formula: FindFormula,
     if not ok:
         raise ProofError(f"dratify rejects the proof {proof}: {clip(reason, 200)}")
     return DratCheck(cnf, proof, lemmas, "unsat", "verified", len(steps),
-                     time.perf_counter() - start)
+                     time.perf_counter() - start, companion, dealt)
 
 
 # ----------------------------------------------------------------------------- the commands
@@ -678,7 +762,8 @@ def find_certified(query: FindQuery, directory: str, command: Sequence[str],
                        f"({DESCRIPTIONS[query.prop]}), {query.rules.name}, {query.players} "
                        f"players, seat {query.seat + 1}, with: {' '.join(command)}"]
             name = f"{query.prop.value}.{'none' if not result.deals else 'no-more'}"
-            check = certify_none(folder, name, result.formula, comment).to_json()
+            check = certify_none(folder, name, result.formula, comment, query.rules,
+                                 query.players).to_json()
             none, more = (check, None) if not result.deals else (None, check)
         write_json(folder.path(MANIFEST), {
             "certificate": "popejoan find", "command": list(command),

@@ -341,6 +341,9 @@ class SymbolicStep:
         self.in_lieu: z3.BoolRef = FALSE
         if lieu is not None and lieu.card in deal.dead:
             self.in_lieu = z3.Bool(f"{name}.in_lieu")
+        self.choice_rules: list[z3.BoolRef] = []
+        """Where each choice may be taken (``choice -> condition``), also in
+        :attr:`constraints`; the rest of them define the run from the choices."""
         cons: list[z3.BoolRef] = [exactly(list(self.lead.values()), 1)]
         cons += [implies(self.lead[c], self.legal(c)) for c in deal.cards]
         nothing = dict.fromkeys(deal.cards, FALSE)
@@ -442,9 +445,11 @@ class SymbolicStep:
             earlier = first.run[spin] if spin in deal.chains.below[c] else FALSE
             same_seat = any_of([z3.And(deal.hold[c, s], deal.hold[spin, s])
                              for s in range(deal.players)])
-            cons.append(z3.Implies(var, all_of([first.run[c], z3.Not(first.empties[c]),
-                                              same_seat, self._available(spin),
-                                              z3.Not(earlier)])))
+            rule = z3.Implies(var, all_of([first.run[c], z3.Not(first.empties[c]),
+                                           same_seat, self._available(spin),
+                                           z3.Not(earlier)]))
+            cons.append(rule)
+            self.choice_rules.append(rule)
         spun = any_of(list(self.spin_on.values()))
         final[spin] = any_of([final[spin], spun])
         return self._choice_card(spin, spun, first.run)
@@ -458,8 +463,10 @@ class SymbolicStep:
         stops = {c: all_of([first.run[c], z3.Not(first.goes_on[c]), z3.Not(first.empties[c])])
                  for c in deal.cards}
         allowed = [stops[c] for c in deal.cards if lieu.after_top or successor[c] >= 0]
-        cons.append(z3.Implies(self.in_lieu, all_of([self._available(pope),
-                                                   z3.Not(first.run[pope]), any_of(allowed)])))
+        rule = z3.Implies(self.in_lieu, all_of([self._available(pope),
+                                                z3.Not(first.run[pope]), any_of(allowed)]))
+        cons.append(rule)
+        self.choice_rules.append(rule)
         played = self._choice_card(pope, self.in_lieu, first.run)
         if not lieu.continues:
             final[pope] = any_of([final[pope], self.in_lieu])

@@ -137,6 +137,9 @@ class FindFormula:
     clauses: tuple[tuple[int, ...], ...]
     lemmas: tuple[Lemma, ...]
     names: Mapping[int, str]
+    deal_clauses: int = 0
+    """How many of the first clauses are the deal alone (the dealing, ``--hold``, ``--dead``),
+    before the property's: a certificate's satisfiable companion."""
 
 
 @dataclass(frozen=True)
@@ -483,6 +486,7 @@ def find_deals(query: FindQuery, progress: FindProgress | None = None) -> FindRe
     for seat, mask in query.hold.items():
         enc.clauses += [[enc.holds(c, seat)] for c in iter_mask(mask)]
     enc.clauses += [[enc.dead(c)] for c in iter_mask(query.dead)]
+    deal_clauses = len(enc.clauses)
     _necessary(enc, query)
     rng = random.Random(f"popejoan-find:{query.seed}")
     found: list[Deal] = []
@@ -528,7 +532,8 @@ def find_deals(query: FindQuery, progress: FindProgress | None = None) -> FindRe
                 progress(len(found), query.count, candidates)
     stats = FindStats(candidates, learned, undecided, exhausted, timed_out,
                       time.monotonic() - started)
-    formula = FindFormula(tuple(tuple(c) for c in enc.clauses), tuple(lemmas), enc.names())
+    formula = FindFormula(tuple(tuple(c) for c in enc.clauses), tuple(lemmas), enc.names(),
+                          deal_clauses)
     return FindResult(tuple(found), stats, formula)
 
 

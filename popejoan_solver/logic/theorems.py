@@ -725,9 +725,10 @@ def _vetted(guard: Guard, name: str, outcome: Outcome) -> Outcome:
     frames = ", ".join(f.value for f in premise.frames)
     checked = f"premise ({premise.what}) and " if premise.what else ""
     validated = guard.translation()
+    shapes = guard.shapes()
     return Outcome(outcome.status, outcome.method, outcome.counterexample, (
         *outcome.details, f"not vacuous: {checked}frames ({frames}) each have a model, "
-        f"{guard.ws.players_text()}",
+        f"{guard.ws.players_text()}", *([shapes] if shapes else []),
         *([f"the encoding equals the model on every small deal of a window (before this "
            f"run's first proof): {validated}"] if validated else [])))
 

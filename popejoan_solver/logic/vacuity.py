@@ -8,8 +8,9 @@ premise with no model makes the theorem *vacuous* for that ruleset: it says noth
 reported so instead of proved. The frames are checked *first*, before any theorem's proof, each
 with its own time limit (:data:`FRAME_SECONDS`): a frame that has models has one within
 milliseconds, so a frame with none (which can make the proof itself run for minutes) is an
-internal error at once. Before the first proof of a run is reported, the encoding is also
-checked equal to the model (:func:`.validation.validate_for_prove`).
+internal error at once. Before them, the dealing frame is checked to admit exactly the deals
+the rules model deals (:mod:`.deal_shapes`). Before the first proof of a run is reported, the
+encoding is also checked equal to the model (:func:`.validation.validate_for_prove`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import z3
 from ..model.cards import iter_mask
 from ..model.deal import Deal, deal_random
 from ..model.notation import deal_to_line
+from .deal_shapes import ShapeError, ShapeReport, check_deal_shapes
 from .encoding import SymbolicDeal, SymbolicPosition, SymbolicStep
 from .prover import FinalCondition, ProofError, StepCondition, Workspace, check_sat
 from .semantics import PlaySemantics
@@ -63,6 +65,7 @@ class Guard:
         self.seconds = FRAME_SECONDS if seconds is None else seconds
         self._frames: dict[tuple[Frame, int], bool | None] = {}
         self._validated: str | None = None
+        self._shapes: str | None = None
 
     def translation(self) -> str:
         """Validate the encoding against the model once (a :class:`ValidationError` if they
@@ -80,9 +83,29 @@ class Guard:
         frame without a model (or none found within :data:`FRAME_SECONDS`) is a
         :class:`ProofError`."""
         needed = list(dict.fromkeys(f for premise in premises for f in premise.frames))
+        self.shapes()
         for frame in needed:
             for p in self.ws.players:
                 self._require(frame, p)
+
+    def shapes(self) -> str:
+        """Check once that the dealing frame admits exactly the rules model's deals, for
+        every player count (:func:`.deal_shapes.check_deal_shapes`: a :class:`ProofError`
+        with the deal that differs if not); what was checked, or nothing for a mutant,
+        whose deals the model does not deal."""
+        sem = self.ws.semantics
+        if self._shapes is None:
+            witnesses = 0
+            if sem.is_standard:
+                for p in self.ws.players:
+                    try:
+                        witnesses += check_deal_shapes(sem.rules, SymbolicDeal(sem, p),
+                                                       check_sat)
+                    except ShapeError as exc:
+                        raise ProofError(str(exc)) from None
+            self._shapes = (ShapeReport(self.ws.players, witnesses).summary()
+                            if sem.is_standard else "")
+        return self._shapes
 
     def _require(self, frame: Frame, players: int) -> None:
         """:class:`ProofError` unless ``frame`` has a model for ``players``."""

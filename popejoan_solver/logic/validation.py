@@ -39,15 +39,17 @@ from ..model.cards import Card, Mask, card_name, format_cards, iter_mask, parse_
 from ..model.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, deal_random
 from ..model.play import Position, Run
 from ..model.settlement import net, settle
-from ..model.table import ChoiceKind
+from ..model.table import ChoiceKind, ChoicePoint
 from .encoding import (
     FALSE,
+    TRUE,
     SymbolicDeal,
     SymbolicPosition,
     SymbolicStep,
     all_of,
     any_of,
     conj,
+    exactly,
     mask_term,
     negated,
     read_mask,
@@ -489,3 +491,185 @@ def validate_symbolic(semantics: PlaySemantics, players: Iterable[int]) -> float
 __all__ = ["PROVE_WINDOW", "ValidationError", "ValidationReport", "symbolic_query",
            "turnup_cards", "validate_deals", "validate_for_prove", "validate_line",
            "validate_symbolic", "validate_turnups", "window_deals", "with_turnup"]
+
+
+class _ModelChoices:
+    """Where the model offers a choice inside a run (``Game.run_tree``), and what the run is
+    then, stated over the unrolled forced run (:class:`_UnrolledRun`) as the model's
+    ``_tree``/``_after`` write them: Spin on the ``i``-th card ``c`` when its player is not
+    out after it, ``c`` is not Spin, that player holds Spin, unplayed and not among the first
+    ``i`` cards, the run then ``c``'s prefix and Spin; the Pope in lieu at the forced run's
+    stop when nobody went out, the stop is not the top of a chain (unless ``after_top``) and
+    the Pope is dealt to a player, unplayed and not in the run, the run then the forced run
+    and the Pope (a reading that ``continues`` goes on: its cards are not compared)."""
+
+    def __init__(self, position: SymbolicPosition, unrolled: _UnrolledRun,
+                 point: ChoicePoint) -> None:
+        deal = position.deal
+        self.deal, self.position, self.unrolled, self.point = deal, position, unrolled, point
+        prefix = [dict(unrolled.at[0])]
+        for step in unrolled.at[1:]:
+            prefix.append({c: any_of([prefix[-1][c], step[c]]) for c in deal.cards})
+        self.prefix = prefix
+        self._after: dict[SymbolicStep, SymbolicPosition] = {}
+        self._out: dict[tuple[SymbolicStep, Card], z3.BoolRef] = {}
+
+    def _last(self, card: Card, seat: int, earlier: dict[Card, z3.BoolRef]) -> z3.BoolRef:
+        """``seat`` holds ``card`` and has no other card left beside ``earlier``'s."""
+        deal = self.deal
+        return z3.And(deal.hold[card, seat],
+                      all_of([z3.Implies(deal.hold[d, seat],
+                                         any_of([self.position.played[d], earlier[d]]))
+                              for d in deal.cards if d != card]))
+
+    def spin_offers(self, card: Card) -> list[tuple[z3.BoolRef, dict[Card, z3.BoolRef]]]:
+        """For each place ``i`` the run may have ``card``: the condition that Spin is offered
+        on it there, and the run's cards if it is taken."""
+        deal, spin, u = self.deal, self.point.card, self.unrolled
+        if card == spin:
+            return []
+        offers = []
+        for i in range(len(u.at) - 1):
+            offered = all_of([
+                u.at[i][card], z3.Not(any_of(u.out_at[i])),
+                any_of([z3.And(deal.hold[card, s], deal.hold[spin, s])
+                        for s in range(deal.players)]),
+                z3.Not(self.position.played[spin]), z3.Not(self.prefix[i][spin])])
+            run = {d: any_of([self.prefix[i][d], TRUE if d == spin else FALSE])
+                   for d in deal.cards}
+            offers.append((offered, run))
+        return offers
+
+    def lieu_offer(self) -> tuple[z3.BoolRef, dict[Card, z3.BoolRef]]:
+        """The condition that the Pope in lieu is offered, and the run's cards if taken."""
+        deal, pope, u, point = self.deal, self.point.card, self.unrolled, self.point
+        stops = [u.stop(c) for c in deal.cards
+                 if point.after_top or deal.table.successor[c] >= 0]
+        offered = all_of([any_of(stops), z3.Not(any_of([u.out(s) for s in range(deal.players)])),
+                          deal.in_play(pope), z3.Not(self.position.played[pope]),
+                          z3.Not(u.ran[pope])])
+        run = {d: any_of([u.ran[d], TRUE if d == pope else FALSE]) for d in deal.cards}
+        return offered, run
+
+    def outcome(self, step: SymbolicStep, card: Card,
+                run: dict[Card, z3.BoolRef]) -> z3.BoolRef:
+        """The encoding's step has exactly ``run``'s cards, ``card`` (the choice's) its last,
+        and its player out exactly when ``run`` leaves him no card."""
+        deal = self.deal
+        if step not in self._after:
+            self._after[step] = step.after()
+        after = self._after[step]
+        if (step, card) not in self._out:  # with the same cards, the step's run is ``run``
+            self._out[step, card] = all_of([after.out(s) == self._last(card, s, step.run)
+                                            for s in range(deal.players)])
+        same = [step.run[d] == run[d] for d in deal.cards]
+        return all_of([*same, step.stop(card), self._out[step, card]])
+
+
+def choice_queries(semantics: PlaySemantics, players: int) -> list[tuple[str, z3.Solver]]:
+    """Two solvers per choice point of the table, each satisfiable exactly when, for some
+    deal of ``players``, some well-formed position not over (reachable or not) and some legal
+    lead, the encoding's choice and the model's (:class:`_ModelChoices`) differ: the encoding
+    takes a choice the model does not offer there, or gives another run (``allows``); the
+    model offers one the encoding's choice rules refuse, or that gives another run in the
+    encoding (``refuses``). Empty without choice points."""
+    table = semantics.table
+    queries: list[tuple[str, z3.Solver]] = []
+    for point in table.choice_points:
+        deal = SymbolicDeal(semantics, players, "deal")
+        position = SymbolicPosition.fresh(deal, "p")
+        step = SymbolicStep(position, "s")
+        model = _ModelChoices(position, _UnrolledRun(position, step.lead), point)
+        frame = [*deal.constraints(), *position.well_formed(), z3.Not(position.over())]
+        rules = step.choice_rules
+        defining = _definitions(step)
+        if point.kind is ChoiceKind.SPIN:
+            taken = [(c, var, model.spin_offers(c)) for c, var in step.spin_on.items()]
+            agree = any_of([z3.And(var, offered, model.outcome(step, point.card, run))
+                            for _c, var, offers in taken for offered, run in offers])
+            allows = [z3.Or([var for _c, var, _o in taken]), z3.Not(agree)]
+            picks = {c: z3.Bool(f"pick[{card_name(c)}]") for c, _v, _o in taken}
+            refuses = [exactly(list(picks.values()), 1),
+                       *[var == picks[c] for c, var, _o in taken],
+                       any_of([z3.And(picks[c], offered)
+                               for c, _v, offers in taken for offered, _r in offers]),
+                       z3.Not(z3.And(all_of(rules), agree))]
+        else:
+            offered, run = model.lieu_offer()
+            same = TRUE if point.continues else model.outcome(step, point.card, run)
+            agree = z3.And(step.in_lieu, offered, same)
+            allows = [step.in_lieu, z3.Not(agree)]
+            refuses = [step.in_lieu, offered, z3.Not(z3.And(all_of(rules), same))]
+        for what, extra, base in (("allows", allows, step.constraints),
+                                  ("refuses", refuses, defining)):
+            solver = z3.Solver()
+            solver.add(*frame, *base, *extra, z3.Not(model.unrolled.overrun))
+            queries.append((f"{point.kind.name.lower()}-{what}", solver))
+    return queries
+
+
+def _definitions(step: SymbolicStep) -> list[z3.BoolRef]:
+    """The step's constraints but its choice rules, checked to be the lead's (one lead, a
+    legal one) and definitions ``var == term``, each of its own variable and none of a
+    choice: so they have a solution whatever the choices, and a choice the model offers is
+    refused only by a choice rule (what the ``refuses`` query asks)."""
+    rules, lead = step.choice_rules, set(step.lead.values())
+    choices = {*step.spin_on.values(), step.in_lieu}
+    defined: set[z3.BoolRef] = set()
+    result = []
+    for term in step.constraints:
+        if any(term.eq(r) for r in rules):
+            continue
+        result.append(term)
+        if z3.is_eq(term) and z3.is_const(term.arg(0)) and term.arg(0) not in choices:
+            if term.arg(0) in defined or term.arg(0) in lead:
+                raise ValidationError(f"the step defines {term.arg(0)} twice")
+            defined.add(term.arg(0))
+        elif not (z3.is_implies(term) and term.arg(0) in lead) and not _one_lead(term, lead):
+            raise ValidationError(f"a constraint of the step is neither a definition, the "
+                                  f"lead's nor a choice rule: {str(term)[:200]}")
+    return result
+
+
+def _one_lead(term: z3.BoolRef, lead: set[z3.BoolRef]) -> bool:
+    """``term`` is the one-lead constraint (a pseudo-Boolean over the lead's variables)."""
+    return (term.num_args() == len(lead) and not z3.is_eq(term)
+            and all(term.arg(i) in lead for i in range(term.num_args())))
+
+
+def validate_choices(semantics: PlaySemantics, players: Iterable[int]) -> float:
+    """The symbolic check of the choices inside a run (:func:`choice_queries`) for each
+    player count; its time. Raises :class:`ValidationError` with the deal of a
+    disagreement."""
+    start = time.perf_counter()
+    for p in players:
+        for name, solver in choice_queries(semantics, p):
+            result = check_sat(solver)
+            if result == z3.unsat:
+                continue
+            found = ""
+            if result == z3.sat:
+                found = f": {_decoded_text(solver.model(), semantics, p)}"
+            raise ValidationError(f"the encoding's choices differ from the model's "
+                                  f"({name}, {semantics.name}, {p} players): z3 says "
+                                  f"{result}{found}")
+    return time.perf_counter() - start
+
+
+def _decoded_text(model: z3.ModelRef, semantics: PlaySemantics, players: int) -> str:
+    """The deal and position of a disagreement, read from ``model`` by the variables'
+    names."""
+    deal = SymbolicDeal(semantics, players, "deal")
+    decoded = deal.decode(model)
+    played = [c for c in deal.cards
+              if z3.is_true(model.eval(z3.Bool(f"p.played[{card_name(c)}]"),
+                                       model_completion=True))]
+    lead = [c for c in deal.cards
+            if z3.is_true(model.eval(z3.Bool(f"s.lead[{card_name(c)}]"), model_completion=True))]
+    leader = " ".join(str(s + 1) for s in range(players)
+                      if z3.is_true(model.eval(z3.Bool(f"p.to_lead[{s + 1}]"),
+                                               model_completion=True)))
+    return (f"hands {' / '.join(format_cards(h) for h in decoded.hands)}, dead "
+            f"{format_cards(decoded.dead)}, turn-up {card_name(decoded.turnup)}, played "
+            f"{' '.join(card_name(c) for c in played) or '-'}, seat {leader} leads "
+            f"{' '.join(card_name(c) for c in lead)}")

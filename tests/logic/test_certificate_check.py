@@ -90,6 +90,64 @@ def test_a_certificate_as_written_holds(prove_certificate: Path, find_certificat
     assert main(["certificate", "check", str(find_certificate), "--json"]) == 0
     checks = json.loads(capsys.readouterr().out)["checks"]
     assert {c["what"] for c in checks} >= {"dratify: verified"}
+    assert any(c["file"].endswith(".companion.cnf") and c["what"].startswith(
+        "python-sat: sat; its model is a deal the rules model deals and plays out")
+        for c in checks)
+
+
+def _companion_lines(folder: Path) -> tuple[Path, list[str]]:
+    (companion,) = folder.glob("*.companion.cnf")
+    return companion, companion.read_text().splitlines()
+
+
+def test_a_companion_made_contradictory_is_caught(find_certificate: Path,
+                                                  tmp_path: Path) -> None:
+    """The deal's clauses and the CNF's first clauses both given a contradiction (a forger
+    keeping them equal, the hashes matched): the CNF still has its proof, the companion is
+    unsat, so the "no such deal" says nothing."""
+    folder = _copy(find_certificate, tmp_path)
+    (cnf,) = folder.glob("*.none.cnf")
+    companion, lines = _companion_lines(folder)
+    first = next(i for i, line in enumerate(lines) if line and not line.startswith(("c", "p")))
+    var = lines[first].split()[0].lstrip("-")
+    for path in (cnf, companion):  # "v" and "-v" in place of the first two deal clauses
+        text = path.read_text().splitlines()
+        at = next(i for i, line in enumerate(text) if line and not line.startswith(("c", "p")))
+        text[at], text[at + 1] = f"{var} 0", f"-{var} 0"
+        path.write_text("\n".join(text) + "\n")
+    _rehash(folder)
+    failed = _failures(folder)
+    assert any("unsat, must be sat" in what for what in failed[companion.name])
+
+
+def test_a_companion_that_is_not_the_deal_part_is_caught(find_certificate: Path,
+                                                         tmp_path: Path) -> None:
+    """A clause dropped from the companion only (the hashes matched)."""
+    folder = _copy(find_certificate, tmp_path)
+    companion, lines = _companion_lines(folder)
+    last = max(i for i, line in enumerate(lines) if line and not line.startswith(("c", "p")))
+    companion.write_text("\n".join(lines[:last] + lines[last + 1:]) + "\n")
+    _rehash(folder)
+    failed = _failures(folder)
+    assert "not the CNF's first clauses" in failed[companion.name][0]
+
+
+def test_a_companion_whose_model_is_no_deal_is_caught(find_certificate: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decoding checked: with a seat's variables read as another seat's, the model is
+    no deal of the rules model (two hands of one seat merged)."""
+    from popejoan_solver.logic import certificate_check
+
+    real = certificate_check.cnf_deal
+
+    def merged(names: dict[int, str], *args: object) -> object:
+        moved = {v: n.replace(",2]", ",1]") for v, n in names.items()}
+        return real(moved, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(certificate_check, "cnf_deal", merged)
+    failed = _failures(_copy(find_certificate, tmp_path))
+    (name,) = [n for n in failed if n.endswith(".companion.cnf")]
+    assert "no deal of the rules model" in failed[name][0]
 
 
 @pytest.mark.parametrize("rehash", [False, True])
@@ -185,7 +243,7 @@ def test_a_bogus_clause_added_to_a_cnf_is_caught(find_certificate: Path, tmp_pat
     """The added clause keeps the CNF unsatisfiable and the proof checking; the hash, and
     the lemma file (which lists no such lemma), show it."""
     folder = _copy(find_certificate, tmp_path)
-    (cnf,) = folder.glob("*.cnf")
+    (cnf,) = folder.glob("*.none.cnf")
     lines = cnf.read_text().splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("p cnf"))
     _, _, top, count = lines[header].split()

@@ -267,8 +267,13 @@ def test_find_certificate_from_the_command_line(tmp_path: Path,
     assert manifest["command"] == ["popejoan", *args]
     assert manifest["claims"]["no_such_deal"]["checker_says"] == "verified"
     assert sorted(p.name for p in target.iterdir()) == [
-        "first-lead-out.none.cnf", "first-lead-out.none.drat",
-        "first-lead-out.none.lemmas.json", "manifest.json"]
+        "first-lead-out.none.cnf", "first-lead-out.none.companion.cnf",
+        "first-lead-out.none.drat", "first-lead-out.none.lemmas.json", "manifest.json"]
+    claim = manifest["claims"]["no_such_deal"]
+    assert claim["companion"] == "first-lead-out.none.companion.cnf"
+    companion = deal_from_json(claim["companion_deal"])  # a deal the model reads
+    assert companion.hands[0] >> parse_card("2H") & 1  # --hold 1:2H
+    assert companion.dead >> parse_card("7H") & 1  # --dead 7H
 
 
 @pytest.mark.parametrize("command", [["prove", "--theorem", "kings-are-stops"],

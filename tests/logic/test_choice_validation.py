@@ -1,0 +1,83 @@
+"""The symbolic check of the choices inside a run (``validate_choices``): for every deal,
+position and legal lead of 3 players, the encoding takes Spin or the Pope in lieu exactly where
+the model's run tree offers it, with the model's run; slips planted in the encoding's choice
+rules (a rule dropped, a rule made stricter, a choice forced off outside the rules) are each
+caught."""
+
+from __future__ import annotations
+
+import pytest
+import z3
+
+from popejoan_solver.logic.encoding import FALSE, SymbolicStep
+from popejoan_solver.logic.semantics import PlaySemantics
+from popejoan_solver.logic.validation import (
+    ValidationError,
+    choice_queries,
+    validate_choices,
+)
+from popejoan_solver.model.cards import parse_card
+from popejoan_solver.model.rules import get_ruleset
+
+AFTER_KING = "hoyle-modernized+pope_in_lieu=pope-leads-after-king"
+
+
+@pytest.mark.parametrize("name", ["spinado", AFTER_KING])
+def test_the_encodings_choices_are_the_models(name: str) -> None:
+    assert validate_choices(PlaySemantics.of(get_ruleset(name)), [3]) > 0
+
+
+def test_no_choice_points_no_queries() -> None:
+    assert choice_queries(PlaySemantics.of(get_ruleset("hoyle-modernized")), 3) == []
+
+
+def _slipped(monkeypatch: pytest.MonkeyPatch, slip: object) -> None:
+    """Plant ``slip(step)`` after every step is built."""
+    real = SymbolicStep.__init__
+
+    def planted(self: SymbolicStep, *args: object) -> None:
+        real(self, *args)  # type: ignore[arg-type]
+        slip(self)  # type: ignore[operator]
+
+    monkeypatch.setattr(SymbolicStep, "__init__", planted)
+
+
+def _query(name: str, which: str) -> z3.Solver:
+    queries = dict(choice_queries(PlaySemantics.of(get_ruleset(name)), 3))
+    return queries[which]
+
+
+def test_a_choice_rule_dropped_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Pope in lieu free anywhere (its rule left out): the encoding takes it where the
+    model does not offer it."""
+    def drop(step: SymbolicStep) -> None:
+        step.constraints = [t for t in step.constraints
+                            if not any(t.eq(r) for r in step.choice_rules)]
+        step.choice_rules = []
+
+    _slipped(monkeypatch, drop)
+    assert _query("hoyle-modernized+pope_in_lieu=pope-leads", "in_lieu-allows").check() \
+        == z3.sat
+
+
+def test_a_choice_rule_made_stricter_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spin never played on the Q♠: the model offers it there, the encoding refuses."""
+    queen = parse_card("QS")
+
+    def stricter(step: SymbolicStep) -> None:
+        if queen in step.spin_on:
+            rule = z3.Implies(step.spin_on[queen], FALSE)
+            step.constraints.append(rule)
+            step.choice_rules.append(rule)
+
+    _slipped(monkeypatch, stricter)
+    assert _query("spinado", "spin-refuses").check() == z3.sat
+
+
+def test_a_choice_forced_off_outside_the_rules_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A constraint on a choice that is not a choice rule would hide from the ``refuses``
+    query: the check refuses to run on it."""
+    _slipped(monkeypatch, lambda step: step.constraints.append(step.in_lieu == FALSE))
+    with pytest.raises(ValidationError, match="neither a definition"):
+        validate_choices(PlaySemantics.of(get_ruleset(AFTER_KING)), [3])
