@@ -9,7 +9,7 @@ second statement of the shapes written from the model's own definitions, in its 
 :func:`model_shapes` states :func:`~popejoan_solver.model.structure.check_structure` (the
 ruleset's pack partitioned between the hands and the dead hand, the turn-up in the dead hand,
 no hand empty) and the ruleset's dealing that :func:`~popejoan_solver.model.deal.deal_warnings`
-checks (``Ruleset.cards_per_player``, ``Ruleset.dead_hand_size``, the stock's least size),
+checks (``RuleTable.cards_per_player``, ``RuleTable.dead_hand_size``, the stock's least size),
 bit by bit over all 52 cards as the model's masks are, its counts as linear integer sums. Two
 solver queries, both unsatisfiable when the sets are equal:
 
@@ -94,7 +94,7 @@ def model_shapes(rules: Ruleset, masks: DealMasks) -> list[tuple[str, z3.BoolRef
     players = len(masks.hands)
     places = [*masks.hands, masks.dead]
     shapes = [("every card of the pack dealt, and no other card",
-               all_of([any_of([p[c] for p in places]) if rules.pack >> c & 1
+               all_of([any_of([p[c] for p in places]) if rules.table.pack >> c & 1
                        else negated(any_of([p[c] for p in places])) for c in range(NUM_CARDS)]))]
     shapes += [(f"no card in two places ({_place_name(a, players)} and "
                 f"{_place_name(b, players)})",
@@ -107,12 +107,12 @@ def model_shapes(rules: Ruleset, masks: DealMasks) -> list[tuple[str, z3.BoolRef
                         for c in range(NUM_CARDS)]))]
     shapes += [(f"hand {s + 1} not empty", any_of(list(masks.hands[s])))
                for s in range(players)]
-    want = rules.cards_per_player(players)
+    want = rules.table.cards_per_player(players)
     shapes += [(f"hand {s + 1} of {want} cards", _count(masks.hands[s]) == want)
                for s in range(players)]
     dead = _count(masks.dead)
-    shapes.append((f"a dead hand of {rules.dead_hand_size(players)} cards",
-                   dead == rules.dead_hand_size(players)))
+    shapes.append((f"a dead hand of {rules.table.dead_hand_size(players)} cards",
+                   dead == rules.table.dead_hand_size(players)))
     if rules.dead_hand is DeadHandRule.STOCK:
         shapes.append((f"a stock of at least {rules.stock_size} cards", dead >= rules.stock_size))
     return shapes
@@ -230,7 +230,7 @@ def _witnesses(rules: Ruleset, cards: Sequence[Card], players: int, admit: Admit
     of the pack), every other card put where it has not been yet while that place has room.
     Which cards can be the turn-up is left to the symbolic queries (every card of the dead
     hand can: the frame and the model's shapes agree on every deal)."""
-    room = [rules.cards_per_player(players)] * players + [rules.dead_hand_size(players)]
+    room = [rules.table.cards_per_player(players)] * players + [rules.table.dead_hand_size(players)]
     seen: set[tuple[Card, int]] = set()
     asked = 0
     for turnup in cards:

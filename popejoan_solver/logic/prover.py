@@ -602,8 +602,8 @@ class Workspace:
                 position = position.after(run)
                 runs.append(run)
             if finish:
-                while not position.is_over:
-                    run, position = position.play(position.legal_leads()[0])
+                while legal := position.legal_leads():
+                    run, position = position.play(legal[0])
                     runs.append(run)
         except PopeJoanError as exc:  # the model refuses what the encoding found: our bug
             raise ProofError(f"the rules model cannot replay a line the encoding found: {exc} "

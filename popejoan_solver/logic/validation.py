@@ -253,8 +253,8 @@ def validate_line(semantics: PlaySemantics, deal: Deal, rng: random.Random) -> V
     def line() -> Iterator[Position]:
         position = Position.from_deal(deal)
         yield position
-        while not position.is_over:
-            runs = position.outcomes(rng.choice(position.legal_leads()))
+        while legal := position.legal_leads():  # none once over, or ended by the turn-up
+            runs = position.outcomes(rng.choice(legal))
             position = position.after(rng.choice(runs))
             yield position
     return _validate(semantics, [(deal, line())])
