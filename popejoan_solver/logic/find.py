@@ -474,6 +474,18 @@ FindProgress = Callable[[int, int, int], None]
 candidates checked."""
 
 
+def _query_encoding(query: FindQuery) -> tuple[DealEncoding, int]:
+    """The query's formula: the dealing with ``hold`` and ``dead`` (its first clauses, how
+    many is the second value), then the property's necessary conditions."""
+    enc = DealEncoding(query.rules, query.players)
+    for seat, mask in query.hold.items():
+        enc.clauses += [[enc.holds(c, seat)] for c in iter_mask(mask)]
+    enc.clauses += [[enc.dead(c)] for c in iter_mask(query.dead)]
+    deal_clauses = len(enc.clauses)
+    _necessary(enc, query)
+    return enc, deal_clauses
+
+
 def find_deals(query: FindQuery, progress: FindProgress | None = None) -> FindResult:
     """Deals with the property, each verified exactly before it is returned.
 
@@ -482,12 +494,7 @@ def find_deals(query: FindQuery, progress: FindProgress | None = None) -> FindRe
     _validate(query)
     started = time.monotonic()
     deadline = started + query.time_limit if query.time_limit is not None else None
-    enc = DealEncoding(query.rules, query.players)
-    for seat, mask in query.hold.items():
-        enc.clauses += [[enc.holds(c, seat)] for c in iter_mask(mask)]
-    enc.clauses += [[enc.dead(c)] for c in iter_mask(query.dead)]
-    deal_clauses = len(enc.clauses)
-    _necessary(enc, query)
+    enc, deal_clauses = _query_encoding(query)
     rng = random.Random(f"popejoan-find:{query.seed}")
     found: list[Deal] = []
     lemmas: list[Lemma] = []
