@@ -29,7 +29,7 @@ from .deal_shapes import ShapeError, ShapeReport, check_deal_shapes
 from .encoding import SymbolicDeal, SymbolicPosition, SymbolicStep
 from .prover import FinalCondition, ProofError, StepCondition, Workspace, check_sat
 from .semantics import PlaySemantics
-from .validation import validate_for_prove, validate_turnups, with_turnup
+from .validation import validate_choices, validate_for_prove, validate_turnups, with_turnup
 
 FRAME_SECONDS: Final = 20.0
 """The time limit of each frame's check (a frame found satisfiable takes well under a second:
@@ -226,12 +226,22 @@ def deal_literals(sym: SymbolicDeal, deal: Deal) -> list[z3.BoolRef]:
 def _validated(semantics: PlaySemantics) -> str:
     """The encoding validated against the model on the windows' small deals and on every
     turn-up the settlement treats apart (:func:`.validation.validate_turnups`, which those
-    deals never have); what the windows compared, or nothing for a mutant."""
+    deals never have), and the choices inside a run symbolically
+    (:func:`.validation.validate_choices`); what was compared, or nothing for a mutant."""
     if not semantics.is_standard:
         return ""
     report = validate_for_prove(semantics)
     validate_turnups(semantics)
-    return report.summary()
+    if not semantics.table.choice_points:
+        return report.summary()
+    seconds = validate_choices(semantics, (CHOICE_PLAYERS,))
+    return (f"{report.summary()}; the choices inside a run equal the model's for every "
+            f"{CHOICE_PLAYERS}-player position, symbolically ({seconds:.1f} s)")
+
+
+CHOICE_PLAYERS = 3
+"""The player count of the symbolic check of the choices ``prove`` runs before a proof (a
+choice and its run read the seats only through who holds each card)."""
 
 
 def in_run(cards: Callable[[SymbolicDeal, int], z3.BoolRef]) -> StepCondition:

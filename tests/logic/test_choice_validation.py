@@ -81,3 +81,25 @@ def test_a_choice_forced_off_outside_the_rules_is_refused(
     _slipped(monkeypatch, lambda step: step.constraints.append(step.in_lieu == FALSE))
     with pytest.raises(ValidationError, match="neither a definition"):
         validate_choices(PlaySemantics.of(get_ruleset(AFTER_KING)), [3])
+
+
+def test_prove_checks_the_choices_before_a_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``prove`` on a ruleset with a choice runs the symbolic check first: a proof says so,
+    and a slip in the choice rules stops it with the check's error, before any PROVED."""
+    from popejoan_solver.logic.prover import Workspace
+    from popejoan_solver.logic.theorems import prove
+
+    sem = PlaySemantics.of(get_ruleset("spinado"))
+    [result] = prove(sem, ["aces-are-stops"], workspace=Workspace(sem, players=(3,)))
+    assert any("the choices inside a run equal the model's" in d for d in result.details)
+    queen = parse_card("QS")
+
+    def stricter(step: SymbolicStep) -> None:
+        if queen in step.spin_on:
+            rule = z3.Implies(step.spin_on[queen], FALSE)
+            step.constraints.append(rule)
+            step.choice_rules.append(rule)
+
+    _slipped(monkeypatch, stricter)
+    with pytest.raises(ValidationError, match="choices differ from the model's"):
+        prove(sem, ["aces-are-stops"], workspace=Workspace(sem, players=(3,)))
