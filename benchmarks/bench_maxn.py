@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{passed}{cpu:.2f} | {1e6 * cpu / max(search.nodes, 1):.1f} |", flush=True)
             run = game.forced_run(played, leader, game.legal_leads(played, leader)[0])
             played |= run.mask
-            leader = run.next_leader
+            leader = run.leader_after
             lead_number += 1
     return 0
 

@@ -65,10 +65,11 @@ class MaxnSearch:
         """The cards above ``card`` a run from it can reach whatever is played: up its suit
         to the first card at the top, out of the pack or dead."""
         game, chain = self.game, 0
-        above = game.rules.successor[card]
-        while above >= 0 and game.rules.pack >> above & 1 and game.in_play >> above & 1:
+        table = game.table
+        above = table.successor[card]
+        while above >= 0 and table.pack >> above & 1 and game.in_play >> above & 1:
             chain |= 1 << above
-            above = game.rules.successor[above]
+            above = table.successor[above]
         return chain
 
     def fast_run(self, played: Mask, lead: Card) -> tuple[Mask, int] | None:
@@ -79,9 +80,9 @@ class MaxnSearch:
         found = self.runs.get(key)
         if found is None:
             run = self.game.forced_run(played, self.game.holder[lead], lead)
-            if run.winner >= 0:  # cut short by going out: not the run of the chain alone
+            if run.winner is not None:  # cut short by going out: not the chain's run alone
                 return None
-            found = (run.mask, run.next_leader, tuple(set(run.seats)))
+            found = (run.mask, run.leader_after, tuple(set(run.seats)))
             self.runs[key] = found
         mask, last, seats = found
         after = played | mask

@@ -50,7 +50,7 @@ def brute_force(deal: Deal, focus: int) -> list[tuple[int, ...]]:
             after = played
             for card in tree.cards:
                 after |= 1 << card
-            return position(after, leader if tree.winner >= 0 else tree.next_leader)
+            return position(after, tree.leader_after)
         return take([node(option, played, leader) for option in tree.options], tree.chooser)
 
     return [node(game.run_tree(deal.played_mask, deal.leader, lead), deal.played_mask,
@@ -112,10 +112,10 @@ def test_cached_runs_are_the_forced_runs(spec: str) -> None:
             for lead in game.legal_leads(played, leader):
                 run = game.forced_run(played, leader, lead)
                 cached = search.fast_run(played, lead)
-                if run.winner >= 0:
+                if run.winner is not None:
                     assert cached is None
                 else:
-                    assert cached == (run.mask, run.next_leader)
-                    stack.append((played | run.mask, run.next_leader))
+                    assert cached == (run.mask, run.leader_after)
+                    stack.append((played | run.mask, run.leader_after))
                 checked += 1
     assert checked > 300
