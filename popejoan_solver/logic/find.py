@@ -372,10 +372,10 @@ def _matrimony_divided(table: RuleTable) -> bool:
 def _matrimony_goal(deal: Deal, want_paid: bool) -> Any:
     both = sum(1 << card for card in _matrimony_cards(compile_rules(deal.rules), deal.trumps))
 
-    def goal(played: Mask, winner: int) -> Verdict:
+    def goal(played: Mask, winner: int | None) -> Verdict:
         if both and played & both == both:
             return Verdict.REACHED if want_paid else Verdict.FAILED
-        if winner >= 0:
+        if winner is not None:
             return Verdict.FAILED if want_paid else Verdict.REACHED
         return Verdict.OPEN
     return goal

@@ -362,7 +362,7 @@ def _played(runs: list[Run]) -> Mask:
 def _settled(deal: Deal, runs: list[Run]) -> DealSettlement:
     """The settlement of a deal played out along ``runs``."""
     winner = runs[-1].winner
-    return settle(deal, _played(runs), -1 if winner is None else winner)
+    return settle(deal, _played(runs), winner)
 
 
 def _pools_taken(result: DealSettlement, seat: int) -> int:

@@ -174,10 +174,10 @@ def test_find_matrimony_never_paid_is_verified_independently() -> None:
     from popejoan_solver.logic.lines import Verdict
     both = 1 << king | 1 << queen
 
-    def pays(played: int, winner: int) -> Verdict:
+    def pays(played: int, winner: int | None) -> Verdict:
         if played & both == both:
             return Verdict.REACHED
-        return Verdict.FAILED if winner >= 0 else Verdict.OPEN
+        return Verdict.FAILED if winner is not None else Verdict.OPEN
     assert find_line(game, 0, 0, pays) is None
 
 
