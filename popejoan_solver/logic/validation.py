@@ -362,7 +362,7 @@ def with_turnup(deal: Deal, card: Card) -> Deal:
     hands = [deal.dealt_hand(s) for s in range(deal.players)]
     dead = deal.dead
     holder = deal.holder(card)
-    if holder >= 0:
+    if holder is not None:
         spare = next(c for c in iter_mask(dead) if c != deal.turnup)
         hands[holder] = hands[holder] & ~(1 << card) | 1 << spare
         dead = dead & ~(1 << spare) | 1 << card

@@ -147,7 +147,9 @@ class Game:
     """Every card dealt to each seat (held or played)."""
     in_play: Mask
     holder: tuple[int, ...]
-    """``holder[c]``: 0-based seat dealt card ``c``, or -1 when ``c`` is dead or absent."""
+    """``holder[c]``: 0-based seat dealt card ``c``, or -1 when ``c`` is dead or absent. A
+    table internal to play and the engines (an ``int`` per card, read in their inner loops):
+    outside them ask ``DealStructure.holder``, which says None."""
     trumps: int
     turnup: Card
 
