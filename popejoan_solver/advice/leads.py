@@ -165,7 +165,7 @@ def check_question(deal: Deal, seat: int) -> None:
 
 def no_lead_left(deal: Deal) -> bool:
     """True when no lead is left: a seat is out, or the turned-up Pope ends the deal."""
-    if Game.from_deal(deal).winner(deal.played_mask) >= 0:
+    if Game.from_deal(deal).winner(deal.played_mask) is not None:
         return True
     _, award = play_board(deal)
     return award is not None and not award.deal_is_played

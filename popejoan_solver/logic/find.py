@@ -248,7 +248,7 @@ class DealEncoding:
         lits = []
         for c in self.cards:
             seat = deal.holder(c)
-            lits.append(self.holds(moved(c), seat) if seat >= 0 else self.dead(moved(c)))
+            lits.append(self.dead(moved(c)) if seat is None else self.holds(moved(c), seat))
         return lits
 
 
@@ -372,10 +372,10 @@ def _matrimony_divided(table: RuleTable) -> bool:
 def _matrimony_goal(deal: Deal, want_paid: bool) -> Any:
     both = sum(1 << card for card in _matrimony_cards(compile_rules(deal.rules), deal.trumps))
 
-    def goal(played: Mask, winner: int) -> Verdict:
+    def goal(played: Mask, winner: int | None) -> Verdict:
         if both and played & both == both:
             return Verdict.REACHED if want_paid else Verdict.FAILED
-        if winner >= 0:
+        if winner is not None:
             return Verdict.FAILED if want_paid else Verdict.REACHED
         return Verdict.OPEN
     return goal
@@ -599,7 +599,7 @@ def _pair_in_one_hand(deal: Deal) -> bool:
     """The cards of Matrimony (K and Q of trumps) were dealt to one player."""
     pair = _matrimony_cards(compile_rules(deal.rules), deal.trumps)
     holders = {deal.holder(card) for card in pair}
-    return len(holders) == 1 and min(holders) >= 0
+    return len(holders) == 1 and None not in holders
 
 
 def _symmetric_blocks(enc: DealEncoding, deal: Deal, query: FindQuery) -> list[list[int]]:

@@ -22,9 +22,9 @@ class Verdict(Enum):
     OPEN = "open"
 
 
-Goal = Callable[[Mask, int], Verdict]
-"""``goal(played, winner)``; ``winner`` is -1 while the deal goes on. At the end of a deal
-(``winner >= 0``) it must not answer OPEN."""
+Goal = Callable[[Mask, int | None], Verdict]
+"""``goal(played, winner)``; ``winner`` is None while the deal goes on. At the end of a deal
+(a 0-based ``winner``) it must not answer OPEN."""
 
 
 class LineSearchTimeoutError(Exception):
@@ -43,7 +43,7 @@ def find_line(game: Game, played: Mask, leader: int, goal: Goal,
         verdict = goal(played, winner)
         if verdict is not Verdict.OPEN:
             return verdict is Verdict.REACHED
-        if winner >= 0:
+        if winner is not None:
             raise ValueError("the goal left a finished deal open")
         key = (played, leader)
         if key in failed:

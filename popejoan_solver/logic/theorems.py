@@ -362,7 +362,7 @@ def _played(runs: list[Run]) -> Mask:
 def _settled(deal: Deal, runs: list[Run]) -> DealSettlement:
     """The settlement of a deal played out along ``runs``."""
     winner = runs[-1].winner
-    return settle(deal, _played(runs), -1 if winner is None else winner)
+    return settle(deal, _played(runs), winner)
 
 
 def _pools_taken(result: DealSettlement, seat: int) -> int:
@@ -395,7 +395,7 @@ def _matrimony_concrete(deal: Deal, runs: list[Run]) -> bool:
     king = deal.holder(make_card(deal.trumps, Rank.KING))
     queen = deal.holder(make_card(deal.trumps, Rank.QUEEN))
     paid = any(t.payer == Compartment.MATRIMONY for t in result.play)
-    return paid and not (king == queen >= 0)
+    return paid and not (king == queen is not None)
 
 
 def _trump_quartet(deal: SymbolicDeal, final: SymbolicPosition, seat: int) -> z3.BoolRef:
@@ -420,7 +420,7 @@ def check_six_pools(ws: Workspace) -> Outcome:
                        for r in (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)]
         seat = deal.holder(trump_cards[0])
         played = _played(runs)
-        if seat < 0 or any(deal.holder(c) != seat or not played >> c & 1 for c in trump_cards):
+        if seat is None or any(deal.holder(c) != seat or not played >> c & 1 for c in trump_cards):
             return False
         return _pools_taken(result, seat) < 6
     outcome = _settlement_theorem(bad, seen, "the player of J-Q-K-A collected fewer than six")(ws)

@@ -183,7 +183,7 @@ class _Checker:
         return (ran, tuple(iter_mask(stops)), tuple(iter_mask(out)),
                 tuple(iter_mask(leads)) if not out else ())
 
-    def check_settlement(self, deal: Deal, played: Mask, winner: int) -> None:
+    def check_settlement(self, deal: Deal, played: Mask, winner: int | None) -> None:
         """The encoding's settlement of a finished line equals the model's, seat by seat and
         compartment by compartment (the board as dressed, nothing carried over); ``deal`` is
         asserted in the settler already."""
@@ -280,7 +280,7 @@ def _validate(semantics: PlaySemantics,
         counts = [0, 0, 0, int(unplayed)]  # positions, leads, refused, settlements
         try:
             if unplayed:
-                checker.check_settlement(deal, 0, -1)
+                checker.check_settlement(deal, 0, None)
             for position in positions:
                 counts[0] += 1
                 if not position.is_over:
@@ -362,7 +362,7 @@ def with_turnup(deal: Deal, card: Card) -> Deal:
     hands = [deal.dealt_hand(s) for s in range(deal.players)]
     dead = deal.dead
     holder = deal.holder(card)
-    if holder >= 0:
+    if holder is not None:
         spare = next(c for c in iter_mask(dead) if c != deal.turnup)
         hands[holder] = hands[holder] & ~(1 << card) | 1 << spare
         dead = dead & ~(1 << spare) | 1 << card

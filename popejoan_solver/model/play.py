@@ -147,7 +147,9 @@ class Game:
     """Every card dealt to each seat (held or played)."""
     in_play: Mask
     holder: tuple[int, ...]
-    """``holder[c]``: 0-based seat dealt card ``c``, or -1 when ``c`` is dead or absent."""
+    """``holder[c]``: 0-based seat dealt card ``c``, or -1 when ``c`` is dead or absent. A
+    table internal to play and the engines (an ``int`` per card, read in their inner loops):
+    outside them ask ``DealStructure.holder``, which says None."""
     trumps: int
     turnup: Card
 
@@ -183,12 +185,12 @@ class Game:
     def held(self, played: Mask, seat: int) -> Mask:
         return self.dealt[seat] & ~played
 
-    def winner(self, played: Mask) -> int:
-        """The seat with no cards left, or -1 while the deal goes on."""
+    def winner(self, played: Mask) -> int | None:
+        """The 0-based seat with no cards left, or None while the deal goes on."""
         for seat in range(self.players):
             if not self.dealt[seat] & ~played:
                 return seat
-        return -1
+        return None
 
     def legal_leads(self, played: Mask, leader: int) -> list[Card]:
         """The cards ``leader`` may lead by the lead rule alone, in ascending suit order (clubs
@@ -210,7 +212,7 @@ class Game:
 
     def run(self, played: Mask, leader: int, lead: Card) -> Run:
         """Play ``lead`` and its forced run. Raises :class:`IllegalPlayError` for a bad lead."""
-        if self.winner(played) >= 0:
+        if self.winner(played) is not None:
             raise IllegalPlayError("the deal is over: a player has gone out")
         if lead not in self.legal_leads(played, leader):
             raise IllegalPlayError(
@@ -321,12 +323,14 @@ class Position:
         return cls(Game.from_deal(deal), deal.played_mask, deal.leader)
 
     @property
-    def winner(self) -> int:
+    def winner(self) -> int | None:
+        """The 0-based seat that went out, or None while the deal goes on."""
         return self.game.winner(self.played)
 
     @property
     def is_over(self) -> bool:
-        return self.winner >= 0
+        """Whether a player has gone out."""
+        return self.winner is not None
 
     def legal_leads(self) -> list[Card]:
         """The cards the leader may lead: none once someone is out, and none in a deal its

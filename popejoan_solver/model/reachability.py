@@ -52,7 +52,7 @@ def reachability(game: Game, played: Mask, leader: int) -> Reachability:
     quick = _necessary(game, played, leader, out[0] if out else None)
     if quick:
         return Reachability(Verdict.UNREACHABLE, quick)
-    search = _Search(game, played, leader, out[0] if out else -1)
+    search = _Search(game, played, leader, out[0] if out else None)
     try:
         found = search.reaches(0, 0)
     except _BudgetError:
@@ -97,7 +97,7 @@ class _BudgetError(Exception):
 class _Search:
     """Depth-first search from the outset through the positions inside the target."""
 
-    def __init__(self, game: Game, target: Mask, leader: int, winner: int) -> None:
+    def __init__(self, game: Game, target: Mask, leader: int, winner: int | None) -> None:
         self.game = game
         self.target = target
         self.leader = leader
@@ -106,7 +106,7 @@ class _Search:
 
     def reaches(self, played: Mask, leader: int) -> bool:
         if played == self.target:
-            return self.winner < 0 and leader == self.leader
+            return self.winner is None and leader == self.leader
         if (played, leader) in self.seen:
             return False
         self.seen.add((played, leader))

@@ -283,9 +283,10 @@ def _replay_plays(index: int, deal: Deal, plays: tuple[Play, ...], board: Board,
         steps.append(ReplayStep(position, last, at))
         position = position.after(last)
         at += used
-    if at < len(plays):
+    winner = position.winner  # the loop above ends with plays left only once a seat is out
+    if at < len(plays) and winner is not None:
         raise _StopError(Violation(index, at, Breach.AFTER_OUT, OUT,
-                              f"seat {position.winner + 1} went out with the "
+                              f"seat {winner + 1} went out with the "
                               f"{card_name(plays[at - 1].card)} (play {at}): the deal is over, "
                               f"yet seat {plays[at].seat + 1} plays the "
                               f"{card_name(plays[at].card)}"))

@@ -148,9 +148,19 @@ def _award_reason(award: Award, takers: int) -> str:
     return name if takers == 1 else f"half of {name}" if takers == 2 else f"a share of {name}"
 
 
-def going_out(game: Game, board: Board, played: Mask, winner: int) -> list[Transfer]:
+def _out_seat(winner: int | None) -> int | None:
+    """``winner`` as the public API takes it: a 0-based seat, or None (or, kept for scripts
+    written before None, -1) when no one went out."""
+    return None if winner is None or winner == -1 else winner
+
+
+def going_out(game: Game, board: Board, played: Mask, winner: int | None) -> list[Transfer]:
     """Game to the player out, and the table's payment for each card left in every other
-    hand (none from the holder of the unplayed exempt card, Pope)."""
+    hand (none from the holder of the unplayed exempt card, Pope); nothing when ``winner`` is
+    None (no one went out; -1 is still taken for None)."""
+    winner = _out_seat(winner)
+    if winner is None:
+        return []
     table = game.table
     exempt = table.exempt_card
     transfers: list[Transfer] = []
@@ -169,13 +179,17 @@ def going_out(game: Game, board: Board, played: Mask, winner: int) -> list[Trans
     return transfers
 
 
-def play_settlement(game: Game, board: Board, played: Mask, winner: int) -> list[Transfer]:
-    """Everything paid for the play of a deal that ended with ``played`` and ``winner`` out."""
+def play_settlement(game: Game, board: Board, played: Mask,
+                    winner: int | None) -> list[Transfer]:
+    """Everything paid for the play of a deal that ended with ``played`` and ``winner`` out
+    (None, or -1 as before None, when no one went out: the compartments alone)."""
     return compartments_taken(game, board, played) + going_out(game, board, played, winner)
 
 
-def play_values(game: Game, board: Board, played: Mask, winner: int) -> tuple[int, ...]:
-    """Each seat's net counters from the play of a finished deal (the solver's payoff)."""
+def play_values(game: Game, board: Board, played: Mask,
+                winner: int | None) -> tuple[int, ...]:
+    """Each seat's net counters from the play of a finished deal (the solver's payoff);
+    ``winner`` as for :func:`play_settlement`."""
     transfers = play_settlement(game, board, played, winner)
     return tuple(net(transfers, seat) for seat in range(game.players))
 
@@ -214,18 +228,21 @@ class DealSettlement:
         return net(transfers, seat)
 
 
-def settle(deal: Deal, played: Mask, winner: int) -> DealSettlement:
-    """Settle a deal whose play ended with ``played`` and ``winner`` out (``-1``: not played).
+def settle(deal: Deal, played: Mask, winner: int | None) -> DealSettlement:
+    """Settle a deal whose play ended with ``played`` and ``winner`` out (None: no one, as
+    in a deal its turn-up ended unplayed).
 
     The deal's board is taken as it stands once dressed; the dressing is reported beside.
-    ``winner`` is a 0-based seat, the one whose cards ``played`` holds all of (-1: none).
+    ``winner`` is a 0-based seat, the one whose cards ``played`` holds all of, or None when
+    no one went out; -1 is still taken for None, for scripts written before None.
     """
     game = _checked_end(deal, played, winner)
+    winner = _out_seat(winner)
     board = deal.board_or_dressed
     award = turnup_award(deal, board)
     after_turnup = apply_to_board(board, award.transfers)
     play: list[Transfer] = []
-    if award.deal_is_played and winner >= 0:
+    if award.deal_is_played and winner is not None:
         play = play_settlement(game, after_turnup, played, winner)
     return DealSettlement(
         dressing=tuple(dressing(deal.rules, deal.players)),
@@ -236,15 +253,16 @@ def settle(deal: Deal, played: Mask, winner: int) -> DealSettlement:
     )
 
 
-def _checked_end(deal: Deal, played: Mask, winner: int) -> Game:
+def _checked_end(deal: Deal, played: Mask, winner: int | None) -> Game:
     """The deal's game, after refusing an end of play it cannot have: cards not dealt to a
     player, a played card left out, a winner who still holds cards or one who is not out."""
     check_deal(deal, "settle takes a Deal")
     check_mask(played, "played")
     n = deal.players
-    if not is_whole(winner) or not -1 <= winner < n:
+    if winner is not None and (not is_whole(winner) or not -1 <= winner < n):
         raise DealError(f"winner must be a 0-based seat from 0 to {n - 1}, or -1 when no one "
                         f"went out, not {shown(winner)}")
+    winner = _out_seat(winner)
     if played & ~deal.in_play:
         raise DealError(f"played has {format_cards(played & ~deal.in_play)}, which no player "
                         "was dealt")
@@ -253,8 +271,8 @@ def _checked_end(deal: Deal, played: Mask, winner: int) -> Game:
                         "already played in the deal")
     game = Game.from_deal(deal)
     out = [s for s in range(n) if not game.dealt[s] & ~played]
-    if out != ([winner] if winner >= 0 else []):
-        said = "no one" if winner < 0 else f"seat {winner + 1} (winner {winner})"
+    if out != ([] if winner is None else [winner]):
+        said = "no one" if winner is None else f"seat {winner + 1} (winner {winner})"
         found = ("no seat is" if not out else
                  " and ".join(f"seat {s + 1}" for s in out) + (" are" if len(out) > 1 else " is"))
         raise DealError(f"winner says {said} went out, but with these cards played {found} "

@@ -82,13 +82,13 @@ class DealStructure:
         """Every card dealt to ``seat``: held now or played."""
         return self.hands[seat] | self.played_by(seat)
 
-    def holder(self, card: Card) -> int:
-        """The 0-based seat that was dealt ``card``; -1 for a dead or absent card."""
+    def holder(self, card: Card) -> int | None:
+        """The 0-based seat that was dealt ``card``; None for a dead or absent card."""
         bit = 1 << card
         for seat in range(self.players):
             if self.dealt_hand(seat) & bit:
                 return seat
-        return -1
+        return None
 
     @property
     def is_fresh(self) -> bool:

@@ -129,7 +129,7 @@ def solve(
     leader = deal.leader
     notes: list[str] = []
     winner = game.winner(deal.played_mask)
-    if winner >= 0:
+    if winner is not None:
         notes.append(f"the deal is over: seat {winner + 1} has gone out")
     if award is not None and not award.deal_is_played:
         notes.append("Pope turned up: under this ruleset the deal is not played")

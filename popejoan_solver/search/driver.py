@@ -57,7 +57,7 @@ class Driver:
         """The position's value, or bounds past the deadline; ``known`` bounds narrow it and
         ``guess`` is where the search starts (it changes no value, only the nodes)."""
         winner = self.game.winner(played)
-        if winner >= 0:
+        if winner is not None:
             if objective.goal is Goal.FORCED_WIN:
                 return Value.exact(int(winner == objective.seat))
             return Value.exact(play_values(self.game, self.board, played, winner)[objective.seat])
@@ -78,8 +78,7 @@ class Driver:
     def at_least(self, objective: Objective, played: Mask, leader: int,
                  threshold: int) -> bool | None:
         """Whether the position's value is at least ``threshold``; None past the deadline."""
-        winner = self.game.winner(played)
-        if winner >= 0:
+        if self.game.winner(played) is not None:
             return self.value(objective, played, leader).lower >= threshold
         if self.deadline is not None and time.monotonic() > self.deadline:
             self.exact = False

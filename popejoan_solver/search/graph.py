@@ -144,9 +144,9 @@ def _to_networkx(game: Game, space: _StateSpace, ended: bool = False) -> nx.DiGr
     names = [node_id(p, w) for p, w in zip(space.played, space.who, strict=True)]
     for name, played, who in zip(names, space.played, space.who, strict=True):
         winner = game.winner(played)
-        over = ended or winner >= 0
-        graph.add_node(name, played=format_cards(played),
-                       leader=0 if over else who + 1, terminal=over, winner=winner + 1)
+        over = ended or winner is not None
+        graph.add_node(name, played=format_cards(played), leader=0 if over else who + 1,
+                       terminal=over, winner=0 if winner is None else winner + 1)
     successor = game.table.successor
     for source, target, lead, length, reason in zip(space.source, space.target, space.lead,
                                                    space.length, space.reason, strict=True):

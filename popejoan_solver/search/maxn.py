@@ -132,7 +132,7 @@ class MaxnSearch:
             return found
         game = self.game
         winner = game.winner(played)
-        if winner >= 0:
+        if winner is not None:
             result = self.payoff(played, winner)
         else:
             self._count()
@@ -186,7 +186,7 @@ def maxn_leads(deal: Deal, focus: int, *, node_limit: int | None = None,
                         deadline=deadline)
     _, award = play_board(deal)
     game, played, leader = search.game, deal.played_mask, deal.leader
-    if (award is not None and not award.deal_is_played) or game.winner(played) >= 0:
+    if (award is not None and not award.deal_is_played) or game.winner(played) is not None:
         return ()
     return tuple((lead, search.tree(game.run_tree(played, leader, lead), played, leader))
                  for lead in game.legal_leads(played, leader))

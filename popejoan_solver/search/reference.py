@@ -47,7 +47,7 @@ class ReferenceEngine:
         """The exact value of the position for ``objective`` (``known`` bounds and the
         ``guess`` are unused: this engine searches the full window)."""
         winner = self.game.winner(played)
-        if winner >= 0:
+        if winner is not None:
             return self.terminal(objective, played, winner)
         table = self._tables.setdefault(objective, {})
         return self._search(objective, table, played, leader, -INF, INF)
@@ -55,7 +55,7 @@ class ReferenceEngine:
     def at_least(self, objective: Objective, played: Mask, leader: int, threshold: int) -> bool:
         """Whether the position's value is at least ``threshold`` (a null-window search)."""
         winner = self.game.winner(played)
-        if winner >= 0:
+        if winner is not None:
             return self.terminal(objective, played, winner) >= threshold
         table = self._tables.setdefault(objective, {})
         return self._search(objective, table, played, leader, threshold - 1, threshold) >= threshold

@@ -212,7 +212,7 @@ def _check_unordered(deal: Deal) -> None:
         game = Game.from_deal(deal)
         played = deal.played_mask
         winner = game.winner(played)
-        if winner >= 0 and any(game.stop_reason(c, played) is StopReason.DEAD
+        if winner is not None and any(game.stop_reason(c, played) is StopReason.DEAD
                                for c in iter_mask(deal.played[winner])):
             why = "the deal is over and its last run is not known"
     if why is not None:
@@ -295,7 +295,7 @@ def _raw_allowed(deal: Deal, seat: int, steps: list[Step], position: Position, s
         if game.holder[card] < 0:
             places = _dead_check(deal, steps, position, card, third, places, inferences)
         exempt = game.table.exempt_card
-        if winner >= 0 and card == exempt:
+        if winner is not None and card == exempt:
             found = exempt_places(game, played, winner, card)
             places &= found
             inferences.append(Inference(card, found, "pope_exemption=true",
@@ -416,5 +416,5 @@ def _assemble(deal: Deal, seat: int, position: Position, line: tuple[Run, ...],
         inferences=tuple(i for i in inferences if not played >> i.card & 1),
         line=line, known_held=tuple(known[s] for s in range(n)),
         deal_board=deal.board if not line else _board(deal, position),
-        winner=winner if winner >= 0 else None,
+        winner=winner,
         pending=partial or (), turnup_ended=turnup_ends_deal(deal))

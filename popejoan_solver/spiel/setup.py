@@ -25,7 +25,8 @@ def dealing_order(rules: Ruleset, players: int) -> tuple[int, ...]:
     deal = deal_random(players, seed, rules)
     if deal.turnup != cards[-1]:
         raise AssertionError("the model's dealing no longer turns up the last card dealt")
-    return tuple(players if deal.holder(card) < 0 else deal.holder(card) for card in cards)
+    holders = (deal.holder(card) for card in cards)
+    return tuple(players if seat is None else seat for seat in holders)
 
 
 def spiel_text(text: str) -> str:

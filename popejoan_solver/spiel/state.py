@@ -174,7 +174,7 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
         if not self.over or deal is None or position is None or board is None:
             return [0.0] * self.pj.players
         transfers = list(turnup_award(deal, self.pj.board).transfers)
-        if position.winner >= 0:
+        if position.winner is not None:
             transfers += play_settlement(position.game, board, position.played, position.winner)
         return [float(net(transfers, seat)) for seat in range(self.pj.players)]
 

@@ -368,7 +368,7 @@ def _check_settlement(case: Case, deal: Deal, expect: Mapping[str, Any], checks:
     position, runs = play_leads(deal, case.data.get("leads", []))
     findings += [r.describe() for r in runs]
     winner = position.winner
-    result = settle(deal, position.played, winner) if winner >= 0 else None
+    result = settle(deal, position.played, winner) if winner is not None else None
     taken = _compartments_of(deal, position, expect["seat"] - 1)
     findings.append(f"seat {expect['seat']} took: {', '.join(taken)}")
     if "compartments" in expect:
@@ -377,7 +377,7 @@ def _check_settlement(case: Case, deal: Deal, expect: Mapping[str, Any], checks:
     if "count" in expect:
         checks.append(Check("number of compartments", expect["count"], len(taken)))
     if "out" in expect:
-        checks.append(Check("seat out", expect["out"], winner + 1))
+        checks.append(Check("seat out", expect["out"], None if winner is None else winner + 1))
     if "net" in expect and result is not None:
         checks.append(Check(f"net of seat {expect['seat']}", expect["net"],
                             result.net(expect["seat"] - 1)))
@@ -386,7 +386,7 @@ def _check_settlement(case: Case, deal: Deal, expect: Mapping[str, Any], checks:
 def _check_turnup(case: Case, deal: Deal, expect: Mapping[str, Any], checks: list[Check],
                   findings: list[str]) -> None:
     """The turn-up's award: whether the deal is played, what the dealer takes, the stakes."""
-    result = settle(deal, 0, -1)
+    result = settle(deal, 0, None)
     dealer = deal.players - 1
     takes = sorted(t.payer.value for t in result.turnup
                    if t.kind is TransferKind.TURNUP and isinstance(t.payer, Compartment))

@@ -320,7 +320,7 @@ def _check_model(example: Example, positions: list[Position], runs: list[Run]) -
         found.append(("the runs", [[card_name(parse_card(c)) for c in r] for r in expect["runs"]],
                       [[card_name(c) for c in r.cards] for r in runs]))
     if "out" in expect:
-        found.append(("seat out", expect["out"], end.winner + 1))
+        found.append(("seat out", expect["out"], None if end.winner is None else end.winner + 1))
     if "next_leader" in expect:
         found.append(("next leader", expect["next_leader"], end.leader + 1))
     if "legal_leads" in expect:
@@ -406,8 +406,8 @@ def _engines() -> list[tuple[str, bool]]:
 def _check_engines(example: Example, positions: list[Position]) -> list[Mismatch]:
     """The play's net of every seat from the engines: exact where the rest of the line is
     forced, at most the best case elsewhere; and the legal leads after the line."""
-    end = positions[-1]
-    if not end.is_over:
+    end, winner = positions[-1], positions[-1].winner
+    if winner is None:
         return _engine_leads(example, end)
     deal = example.deal
     board = _board_after_turnup(deal)
@@ -415,7 +415,7 @@ def _check_engines(example: Example, positions: list[Position]) -> list[Mismatch
     forced = _forced_from(positions)
     found: list[Mismatch] = []
     slots = SlotGame(end.game, board)
-    got = [slots.payoff(slots.to_slots(end.played), end.winner, s) for s in range(deal.players)]
+    got = [slots.payoff(slots.to_slots(end.played), winner, s) for s in range(deal.players)]
     if got != want:
         found.append(Mismatch(example.name, "python engine", "leaf payoff, seat by seat",
                               want, got))

@@ -70,8 +70,7 @@ def random_playout(deal: Deal, rng: random.Random) -> Playout:
         position = position.after(tree)
     settled = settle(deal, position.played, position.winner)
     values = tuple(settled.net(s) for s in range(deal.players))
-    winner = position.winner
-    return Playout(deal, tuple(decisions), tuple(runs), winner if winner >= 0 else None, values)
+    return Playout(deal, tuple(decisions), tuple(runs), position.winner, values)
 
 
 def last_decision_correlated(playout: Playout) -> bool | None:

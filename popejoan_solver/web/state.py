@@ -157,7 +157,7 @@ def table_json(table: Table, view: View, seat: int | None) -> dict[str, Any]:
         "leader": position.leader + 1,
         "over": table.over,
         "played_out": table.played_out,
-        "winner": position.winner + 1 if position.is_over else None,
+        "winner": None if position.winner is None else position.winner + 1,
         "history": [run.to_json() for run in table.runs],
         "leads": _leads_json(table),
         "settlement": _settlement_json(table) if table.over else None,

@@ -141,7 +141,7 @@ def brute_maxn(deal: Deal, focus: int) -> list[tuple[int, ...]]:
 
     def position(played: Mask, leader: int) -> tuple[int, ...]:
         winner = game.winner(played)
-        if winner >= 0:
+        if winner is not None:
             return play_values(game, board, played, winner)
         best = None
         for lead in game.legal_leads(played, leader):
@@ -362,7 +362,7 @@ def paranoid_options(deal: Deal, seat: int, lead: int, target: Choice) -> list[i
     @cache
     def position(played: Mask, leader: int) -> int:
         winner = game.winner(played)
-        if winner >= 0:
+        if winner is not None:
             return play_values(game, board, played, winner)[seat]
         values = [tree(game.run_tree(played, leader, c), played, leader)
                   for c in game.legal_leads(played, leader)]

@@ -193,7 +193,7 @@ def test_find_forced_win_with_choices_agrees_with_minimax(name: str, seed: int) 
     card = compile_rules(rules).choice_points[0].card
     base = deal_holding(name, card, 8, rules.table.cards_per_player(8), seed)
     rng = random.Random(seed)
-    in_play = [c for c in iter_mask(rules.table.pack) if c != card and base.holder(c) >= 0]
+    in_play = [c for c in iter_mask(rules.table.pack) if c != card and base.holder(c) is not None]
     free = [card, *rng.sample(in_play, 2), rng.choice(list(iter_mask(base.dead)))]
     deals = list(_completions(rules, base, free))
     expected = {d.hands for d in deals if _forces_with_choices(d, 0)}

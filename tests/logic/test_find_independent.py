@@ -80,7 +80,7 @@ def has_property(deal: Deal, prop: Property, seat: int) -> bool:
     king, queen = make_card(deal.trumps, Rank.KING), make_card(deal.trumps, Rank.QUEEN)
     pair = 1 << king | 1 << queen
     endings = frozenset({0}) if _unplayed(deal) else _endings(deal.rules, deal.hands)
-    together = deal.holder(king) == deal.holder(queen) >= 0
+    together = deal.holder(king) == deal.holder(queen) is not None
     divided = deal.rules.pairs is PairRule.DIVIDED  # both played, by anyone, pays
     paid = {e & pair == pair and (together or divided) for e in endings}
     if prop is Property.MATRIMONY_ALWAYS_PAID:

@@ -170,14 +170,14 @@ def test_find_matrimony_never_paid_is_verified_independently() -> None:
     (deal,) = result.deals
     game = Game.from_deal(deal)
     king, queen = make_card(deal.trumps, Rank.KING), make_card(deal.trumps, Rank.QUEEN)
-    assert deal.holder(king) == deal.holder(queen) >= 0
+    assert deal.holder(king) == deal.holder(queen) is not None
     from popejoan_solver.logic.lines import Verdict
     both = 1 << king | 1 << queen
 
-    def pays(played: int, winner: int) -> Verdict:
+    def pays(played: int, winner: int | None) -> Verdict:
         if played & both == both:
             return Verdict.REACHED
-        return Verdict.FAILED if winner >= 0 else Verdict.OPEN
+        return Verdict.FAILED if winner is not None else Verdict.OPEN
     assert find_line(game, 0, 0, pays) is None
 
 

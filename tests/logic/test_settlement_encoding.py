@@ -27,7 +27,7 @@ RULESETS = sorted({r.name for r in variant_matrix()} | {
     "britannica-1911+pools=five,pairs=divided", "peel+dressing=players,pools=five"})
 
 
-def _played_out(deal: Deal, rng: random.Random) -> tuple[int, int]:
+def _played_out(deal: Deal, rng: random.Random) -> tuple[int, int | None]:
     """Random legal leads to the end: the cards played and the seat out."""
     position = Position.from_deal(deal)
     while not position.is_over:
@@ -55,7 +55,7 @@ def test_the_encoding_settles_as_the_model_does(name: str) -> None:
     for index in range(8):
         players = 3 + (index * 5) % 6
         deal = deal_random(players, 77, rules, index)
-        played, winner = _played_out(deal, rng) if deal.turnup != _ends(deal) else (0, -1)
+        played, winner = _played_out(deal, rng) if deal.turnup != _ends(deal) else (0, None)
         expected = settle(deal, played, winner)
         symbolic = SymbolicDeal(PlaySemantics.of(rules), players)
         final = SymbolicPosition.fresh(symbolic, "final")

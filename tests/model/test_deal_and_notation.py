@@ -71,6 +71,21 @@ def test_random_deals_follow_the_dealing_rule(players: int, seed: int, name: str
     assert deal_random(players, seed, rules) == deal
 
 
+@given(deals())
+@settings(max_examples=40, deadline=None)
+def test_holder_is_the_seat_dealt_a_card_or_none(deal: Deal) -> None:
+    """``holder`` is the 0-based seat dealt a card (held or played), None for the dead hand's
+    cards, the turn-up and the cards out of the pack; the engines' table agrees (-1 there)."""
+    from popejoan_solver.model.play import Game
+    game = Game.from_deal(deal)
+    for card in range(52):
+        dealt = [s for s in range(deal.players) if deal.dealt_hand(s) >> card & 1]
+        assert deal.holder(card) == (dealt[0] if dealt else None)
+        assert game.holder[card] == (dealt[0] if dealt else -1)
+    assert deal.holder(deal.turnup) is None
+    assert all(deal.holder(c) is None for c in range(52) if deal.dead >> c & 1)
+
+
 def test_random_deals_depend_on_index() -> None:
     assert deal_random(4, 1, index=0) != deal_random(4, 1, index=1)
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from popejoan_solver.model.board import Board, Compartment
 from popejoan_solver.model.cards import POPE, CardSet, card_name, iter_mask, make_card, parse_card
 from popejoan_solver.model.deal import Deal, deal_random
-from popejoan_solver.model.errors import IllegalPlayError
+from popejoan_solver.model.errors import DealError, IllegalPlayError
 from popejoan_solver.model.examples import hoyle_dead_hand
 from popejoan_solver.model.play import Position, StopReason
 from popejoan_solver.model.rules import RULESETS, get_ruleset, variant_matrix
@@ -20,6 +20,7 @@ from popejoan_solver.model.settlement import (
     apply_to_board,
     dressing,
     final_round,
+    going_out,
     net,
     play_values,
     settle,
@@ -235,10 +236,36 @@ def test_a_pope_turnup_ends_the_deal_under_early_hoyle() -> None:
     deal = deal_random(4, 24, get_ruleset("early-hoyle"))
     moved = Deal.create(deal.hands, deal.dead, POPE, deal.rules) if deal.dead >> POPE & 1 else None
     assert moved is not None
-    result = settle(moved, 0, -1)
+    result = settle(moved, 0, None)
     assert result.net(3) == 6 + 1 + 3 * 11
     assert result.board_after.pope == 0
     assert result.board_after.game == 0
+    assert settle(moved, 0, -1) == result  # -1, the old word for no one, is still taken
+
+
+def test_no_one_is_out_is_none_until_a_seat_goes_out() -> None:
+    """``Position.winner`` and ``Game.winner`` say None while the deal goes on, then the
+    0-based seat out; ``settle`` takes None (or -1) for no one out and refuses it once a seat
+    is out; with no one out the going-out payments are none."""
+    deal = deal_random(4, 7, get_ruleset("hoyle-modernized"))
+    position = Position.from_deal(deal)
+    assert position.winner is None
+    assert position.game.winner(position.played) is None
+    assert not position.is_over
+    while not position.is_over:
+        _, position = position.play(position.legal_leads()[0])
+    winner = position.winner
+    assert winner is not None
+    assert not position.game.held(position.played, winner)
+    assert position.game.winner(position.played) == winner
+    with pytest.raises(DealError, match="winner says no one went out"):
+        settle(deal, position.played, None)
+    with pytest.raises(DealError, match="winner says no one went out"):
+        settle(deal, position.played, -1)
+    game, board = position.game, deal.board_or_dressed
+    assert going_out(game, board, position.played, None) == []
+    assert going_out(game, board, position.played, -1) == []
+    assert play_values(game, board, 0, None) == (0,) * 4
 
 
 @settings(max_examples=150, deadline=None)

@@ -97,7 +97,7 @@ def text_climb(rules: Ruleset, deal: Deal, played: Mask, lead: Card) -> list[Car
     cards = [lead]
     while True:
         above = text_next(rules, cards[-1])
-        if (above is None or not text_in_pack(rules, above) or deal.holder(above) < 0
+        if (above is None or not text_in_pack(rules, above) or deal.holder(above) is None
                 or played >> above & 1):
             return cards
         cards.append(above)
@@ -294,7 +294,7 @@ def test_the_sat_encoding_follows_the_texts() -> None:
         for spot in spots(rules, players, k):
             for lead in iter_mask(spot.held):
                 literals = lead_literals(enc, rules, lead, spot.leader, spot.played)
-                holds = {enc.holds(c, spot.deal.holder(c)) for c in range(52)
-                         if spot.deal.holder(c) >= 0}
+                holds = {enc.holds(c, seat) for c in range(52)
+                         if (seat := spot.deal.holder(c)) is not None}
                 allowed = all(-lit not in holds for lit in literals)
                 assert allowed == (lead in text_leads(rules, spot.held))

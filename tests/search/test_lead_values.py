@@ -45,7 +45,7 @@ def minimax_leads(deal: Deal, forced_win: bool) -> list[int]:
     @cache
     def position_value(played: Mask, leader: int) -> int:
         winner = game.winner(played)
-        if winner >= 0:
+        if winner is not None:
             return payoff(played, winner)
         values = [tree_value(game.run_tree(played, leader, lead), played)
                   for lead in game.legal_leads(played, leader)]
