@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         deal = deal_random(args.players, args.seed, rules, index)
         game = Game.from_deal(deal)
         played, leader, lead_number = deal.played_mask, deal.leader, 1
-        while game.winner(played) < 0:
+        while game.winner(played) is None:
             search = MaxnSearch(deal, leader, node_limit=args.limit)
             started = time.process_time()
             try:

@@ -106,7 +106,7 @@ def test_cached_runs_are_the_forced_runs(spec: str) -> None:
         stack = [(deal.played_mask, deal.leader)]
         while stack:
             played, leader = stack.pop()
-            if (played, leader) in seen or game.winner(played) >= 0:
+            if (played, leader) in seen or game.winner(played) is not None:
                 continue
             seen.add((played, leader))
             for lead in game.legal_leads(played, leader):
