@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,13 @@ from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.notation import deal_from_json
 from popejoan_solver.model.play import Position
 from popejoan_solver.model.rules import get_ruleset
-from tests.contract import assert_contract, assert_interrupted, interrupt_cli, run_cli
+from tests.contract import (
+    assert_contract,
+    assert_group_gone,
+    assert_interrupted,
+    interrupt_cli,
+    run_cli,
+)
 
 HOYLE = get_ruleset("hoyle-modernized")
 
@@ -328,25 +333,7 @@ def test_ctrl_c_during_the_checks_leaves_nothing(tmp_path: Path) -> None:
                             when=lambda: any(tmp_path.glob(".cert.partial-*/*.smt2")))
     assert_interrupted(outcome)
     assert list(tmp_path.iterdir()) == []
-    deadline = time.monotonic() + 2  # the cvc5 process (same group) is gone too
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(outcome.pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.05)
-    pytest.fail(f"a process of the group is left: {_group(outcome.pid)}")
-
-
-def _group(pgid: int) -> list[str]:
-    found = []
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and os.getpgid(int(proc.name)) == pgid:
-                found.append((proc / "cmdline").read_text().replace("\0", " "))
-        except (OSError, ProcessLookupError):
-            continue
-    return found
+    assert_group_gone(outcome.pid, within=2)  # the cvc5 process (same group) is gone too
 
 
 def test_a_disagreement_from_the_command_line_is_status_4(
