@@ -60,17 +60,18 @@ def test_a_choice_rule_dropped_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
         == z3.sat
 
 
+def _spin_refused_on_the_queen_of_spades(step: SymbolicStep) -> None:
+    """A choice rule made stricter: Spin never played on the Q♠."""
+    queen = parse_card("QS")
+    if queen in step.spin_on:
+        rule = z3.Implies(step.spin_on[queen], FALSE)
+        step.constraints.append(rule)
+        step.choice_rules.append(rule)
+
+
 def test_a_choice_rule_made_stricter_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Spin never played on the Q♠: the model offers it there, the encoding refuses."""
-    queen = parse_card("QS")
-
-    def stricter(step: SymbolicStep) -> None:
-        if queen in step.spin_on:
-            rule = z3.Implies(step.spin_on[queen], FALSE)
-            step.constraints.append(rule)
-            step.choice_rules.append(rule)
-
-    _slipped(monkeypatch, stricter)
+    _slipped(monkeypatch, _spin_refused_on_the_queen_of_spades)
     assert _query("spinado", "spin-refuses").check() == z3.sat
 
 
@@ -92,14 +93,6 @@ def test_prove_checks_the_choices_before_a_proof(monkeypatch: pytest.MonkeyPatch
     sem = PlaySemantics.of(get_ruleset("spinado"))
     [result] = prove(sem, ["aces-are-stops"], workspace=Workspace(sem, players=(3,)))
     assert any("the choices inside a run equal the model's" in d for d in result.details)
-    queen = parse_card("QS")
-
-    def stricter(step: SymbolicStep) -> None:
-        if queen in step.spin_on:
-            rule = z3.Implies(step.spin_on[queen], FALSE)
-            step.constraints.append(rule)
-            step.choice_rules.append(rule)
-
-    _slipped(monkeypatch, stricter)
+    _slipped(monkeypatch, _spin_refused_on_the_queen_of_spades)
     with pytest.raises(ValidationError, match="choices differ from the model's"):
         prove(sem, ["aces-are-stops"], workspace=Workspace(sem, players=(3,)))
