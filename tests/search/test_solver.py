@@ -30,10 +30,7 @@ from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.reference import ReferenceEngine
 from tests.conftest import short_deal
 from tests.model.test_play_and_settlement import VARIANTS, composed
-
-CORES = [pytest.param(False, id="python"),
-         pytest.param(True, id="compiled", marks=pytest.mark.skipif(
-             not COMPILED, reason="compiled core not built"))]
+from tests.search.cores import BothCores
 
 
 def test_the_compiled_core_is_built() -> None:
@@ -44,9 +41,10 @@ def test_the_compiled_core_is_built() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_fast_engine_agrees_with_reference(variant: str, compiled: bool) -> None:
+def test_fast_engine_agrees_with_reference(variant: str) -> None:
+    """Both cores against the reference on short deals of 3 to 8 players, every seat and
+    goal at the outset and the guaranteed value after each first lead."""
     rules = get_ruleset(variant)
     for seed in range(12):
         players = 3 + seed % 6
@@ -54,7 +52,7 @@ def test_fast_engine_agrees_with_reference(variant: str, compiled: bool) -> None
         deal = short_deal(players, per_hand, seed, rules)
         board = Board(*(1 + (seed * k) % 5 for k in range(1, 9)))
         game = Game.from_deal(deal)
-        fast = FastEngine(game, board, compiled=compiled)
+        fast = BothCores(game, board)
         reference = ReferenceEngine(game, board)
         position = Position.from_deal(deal)
         for seat in range(players):
@@ -237,10 +235,9 @@ def test_threads_must_be_positive() -> None:
         solve(deal_random(3, 1), threads=0)
 
 
-@pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize("rules", ["hoyle-modernized", "early-hoyle",
                                    "hoyle-modernized+pope_in_lieu=pope-leads"])
-def test_the_kept_pope_floor_agrees_with_reference(rules: str, compiled: bool) -> None:
+def test_the_kept_pope_floor_agrees_with_reference(rules: str) -> None:
     """Fact 3e (the Pope's holder keeps it to the end under lead=any) bounds its holder's value
     from below: every seat and goal against the reference on deals where the Pope is held."""
     from popejoan_solver.model.cards import POPE
@@ -251,7 +248,7 @@ def test_the_kept_pope_floor_agrees_with_reference(rules: str, compiled: bool) -
         deal = deal_holding(rules, POPE, players, 5 if players == 3 else 4, 900 + seed)
         board = Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
         game = Game.from_deal(deal)
-        fast = FastEngine(game, board, compiled=compiled)
+        fast = BothCores(game, board)
         reference = ReferenceEngine(game, board)
         for seat in range(players):
             for goal in (Goal.GUARANTEED, Goal.BEST_CASE):
@@ -260,9 +257,8 @@ def test_the_kept_pope_floor_agrees_with_reference(rules: str, compiled: bool) -
                     rules, seed, seat, goal)
 
 
-@pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize("seed", [56, 156])
-def test_the_kept_pope_floor_needs_lead_any(seed: int, compiled: bool) -> None:
+def test_the_kept_pope_floor_needs_lead_any(seed: int) -> None:
     """Under lead=lowest-in-hand the Pope's holder may have to lead it, so fact 3e must not
     apply: on these deals (found by searching seeds with fact 3e applied under every lead rule,
     where seat 1's guaranteed value came out 0 instead of -1) both cores agree with the
@@ -273,7 +269,7 @@ def test_the_kept_pope_floor_needs_lead_any(seed: int, compiled: bool) -> None:
     deal = deal_holding("hoyle-modernized+lead=lowest-in-hand", POPE, 3, 4, seed)
     board = Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
     game = Game.from_deal(deal)
-    fast = FastEngine(game, board, compiled=compiled)
+    fast = BothCores(game, board)
     reference = ReferenceEngine(game, board)
     for seat in range(3):
         objective = Objective(Goal.GUARANTEED, seat)
@@ -307,26 +303,24 @@ def _race_deal(seed: int, rules: str = "hoyle-modernized") -> tuple[Game, Board]
     return Game.from_deal(deal), Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
 
 
-def _race_deals_agree(rules: str, seeds: list[int], goal: Goal, compiled: bool) -> None:
+def _race_deals_agree(rules: str, seeds: list[int], goal: Goal) -> None:
     """Every seat's value for ``goal`` on ``_race_deal(seed, rules)`` of each seed: the fast
-    engine (``compiled`` or the Python one) against the reference."""
+    engine's two cores against the reference."""
     for seed in seeds:
         game, board = _race_deal(seed, rules)
-        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        fast, reference = BothCores(game, board), ReferenceEngine(game, board)
         for seat in range(game.players):
             objective = Objective(goal, seat)
             assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
                 rules, seed, seat)
 
 
-@pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize("rules", ["hoyle-modernized", "early-hoyle", "britannica",
                                    "hoyle-modernized+lead=lowest-in-hand"])
-def test_the_race_floor_agrees_with_reference(rules: str, compiled: bool) -> None:
+def test_the_race_floor_agrees_with_reference(rules: str) -> None:
     """Fact 3f (the others' race to go out plays some of the target's cards first): every
     seat's guaranteed value against the reference, on the deals that catch a wrong version."""
-    _race_deals_agree(rules, [s for s, _ in RACE_DEALS] + [200, 201, 202], Goal.GUARANTEED,
-                      compiled)
+    _race_deals_agree(rules, [s for s, _ in RACE_DEALS] + [200, 201, 202], Goal.GUARANTEED)
 
 
 def _mutant_differs(game: Game, board: Board, objective: Objective) -> bool:
@@ -387,13 +381,12 @@ def _own_run_deal(mutation: str, rules: str, seed: int) -> tuple[Game, Board]:
     return _small_deal(mutation == "pope", rules, seed)
 
 
-@pytest.mark.parametrize("compiled", CORES)
-def test_the_own_runs_floor_agrees_with_reference(compiled: bool) -> None:
+def test_the_own_runs_floor_agrees_with_reference() -> None:
     """Fact 3g (on lead, the target first plays its runs of its own cards only): every seat's
     guaranteed value against the reference on the deals that catch the wrong versions."""
     for mutation, rules, seed, _ in OWN_RUN_DEALS:
         game, board = _own_run_deal(mutation, rules, seed)
-        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        fast, reference = BothCores(game, board), ReferenceEngine(game, board)
         for seat in range(game.players):
             objective = Objective(Goal.GUARANTEED, seat)
             assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
@@ -444,22 +437,18 @@ def _pope_bound_deal(seed: int, rules: str = "hoyle-modernized") -> tuple[Game, 
     return Game.from_deal(deal), Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
 
 
-@pytest.mark.parametrize(("rules", "compiled", "seeds"), [
-    ("hoyle-modernized", False, [s for _, s, _ in POPE_BOUND_DEALS]),
-    ("hoyle-modernized", True, [s for _, s, _ in POPE_BOUND_DEALS]),
-    ("britannica", True, [s for _, s, _ in POPE_BOUND_DEALS]),
+@pytest.mark.parametrize(("rules", "seeds"), [
+    ("hoyle-modernized", [s for _, s, _ in POPE_BOUND_DEALS]),
+    ("britannica", [s for _, s, _ in POPE_BOUND_DEALS]),
     # the compiled general mode must not use it before the Pope in lieu is played
-    ("hoyle-modernized+pope_in_lieu=run-continues", True, [8, 73])])
-def test_the_pope_bound_agrees_with_reference(rules: str, compiled: bool,
-                                              seeds: list[int]) -> None:
+    ("hoyle-modernized+pope_in_lieu=run-continues", [8, 73])])
+def test_the_pope_bound_agrees_with_reference(rules: str, seeds: list[int]) -> None:
     """Fact 3h (another seat's Pope, kept or led, costs the target more than one card): every
     seat's guaranteed value and best case against the reference, on the deals that catch the
     wrong versions."""
-    if compiled and not COMPILED:
-        pytest.skip("compiled core not built")
     for seed in seeds:
         game, board = _pope_bound_deal(seed, rules)
-        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        fast, reference = BothCores(game, board), ReferenceEngine(game, board)
         for seat in range(game.players):
             for goal in (Goal.GUARANTEED, Goal.BEST_CASE):
                 objective = Objective(goal, seat)
@@ -505,14 +494,13 @@ GOING_OUT_DEALS = [("not-on-lead", 0, 2), ("not-on-lead", 1, 1), ("not-on-lead",
 where that wrong fact 3i gets the seat's guaranteed value wrong (found by searching seeds)."""
 
 
-@pytest.mark.parametrize("compiled", CORES)
-def test_the_going_out_floor_agrees_with_reference(compiled: bool) -> None:
+def test_the_going_out_floor_agrees_with_reference() -> None:
     """Fact 3i (the target on lead that can play all its cards first goes out now): every
     seat's guaranteed value and forced win against the reference, on the deals that catch the
     wrong versions."""
     for seed in sorted({seed for _, seed, _ in GOING_OUT_DEALS}):
         game, board = _race_deal(seed)
-        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        fast, reference = BothCores(game, board), ReferenceEngine(game, board)
         for seat in range(game.players):
             for goal in (Goal.GUARANTEED, Goal.FORCED_WIN):
                 objective = Objective(goal, seat)
@@ -606,14 +594,12 @@ def _lead_floor_mutant(mutation: str, pope: int) -> Callable[..., int]:
     return wrong
 
 
-@pytest.mark.parametrize("compiled", CORES)
-def test_the_lead_floor_agrees_with_reference(compiled: bool) -> None:
+def test_the_lead_floor_agrees_with_reference() -> None:
     """Fact 3k (on lead, its own runs played, the target leads its best card: a floor):
     every seat's guaranteed value against the reference on the deals that catch the wrong
     versions, and under early-hoyle and a lowest-card rule (where it is off) too."""
     for rules in ("hoyle-modernized", "early-hoyle", "britannica"):
-        _race_deals_agree(rules, [seed for _, seed, _ in LEAD_FLOOR_DEALS], Goal.GUARANTEED,
-                          compiled)
+        _race_deals_agree(rules, [seed for _, seed, _ in LEAD_FLOOR_DEALS], Goal.GUARANTEED)
 
 
 def test_a_wrong_lead_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -670,14 +656,13 @@ def _out_in_two_any_stop(up: tuple[int, ...], dealt: tuple[int, ...], holder: tu
     return _OUT_IN_TWO(up, dealt, tuple(target for _ in holder), played, target, exempt_bit)
 
 
-@pytest.mark.parametrize("compiled", CORES)
-def test_going_out_within_two_leads_agrees_with_reference(compiled: bool) -> None:
+def test_going_out_within_two_leads_agrees_with_reference() -> None:
     """Fact 3l (the target on lead goes out within two leads whatever the others do): every
     seat's forced win against the reference on the deals that catch the wrong version, under
     early-hoyle (no dead hand) too."""
     for rules in ("hoyle-modernized", "early-hoyle"):
         _race_deals_agree(rules, [s for s, _ in OUT_IN_TWO_DEALS] + [7, 11, 13],
-                          Goal.FORCED_WIN, compiled)
+                          Goal.FORCED_WIN)
 
 
 def test_a_wrong_going_out_within_two_leads_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -759,13 +744,12 @@ def _isolated_deal(kind: str, rules: str, seed: int) -> tuple[Game, Board]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("compiled", CORES)
-def test_isolated_cards_agree_with_reference(compiled: bool) -> None:
+def test_isolated_cards_agree_with_reference() -> None:
     """Fact 5 (another seat on lead plays its isolated cards first): every seat's value for
     every goal against the reference, on the deals that catch the wrong versions."""
     for _, kind, rules, seed, _, _ in ISOLATED_DEALS:
         game, board = _isolated_deal(kind, rules, seed)
-        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        fast, reference = BothCores(game, board), ReferenceEngine(game, board)
         for goal in (Goal.GUARANTEED, Goal.FORCED_WIN, Goal.BEST_CASE):
             for seat in range(game.players):
                 objective = Objective(goal, seat)
@@ -811,13 +795,12 @@ the lowest-card lead rules gets the seat's guaranteed value wrong (found by sear
 the others are deals of the rulesets where it is used."""
 
 
-@pytest.mark.parametrize("compiled", CORES)
-def test_own_isolated_cards_agree_with_reference(compiled: bool) -> None:
+def test_own_isolated_cards_agree_with_reference() -> None:
     """Fact 5b (the target on lead plays its isolated cards first): every seat's value for
     every goal against the reference."""
     for rules, seed, _ in OWN_ISOLATED_DEALS:
         game, board = _small_deal(False, rules, seed)
-        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        fast, reference = BothCores(game, board), ReferenceEngine(game, board)
         for goal in Goal:
             for seat in range(game.players):
                 objective = Objective(goal, seat)
@@ -891,13 +874,12 @@ def _isolated_ignoring_kept_above(stretch: tuple[int, ...], in_play: int,
     return found
 
 
-@pytest.mark.parametrize("compiled", CORES)
-def test_isolated_cards_below_a_kept_card_are_not_played_first(compiled: bool) -> None:
+def test_isolated_cards_below_a_kept_card_are_not_played_first() -> None:
     """Fact 5 in the middle of a deal: a card kept apart (here one of the target's divided
     award) above an isolated card keeps it in hand; every seat's value and goal against the
     reference (the first version gave the target 7 for 8)."""
     game, board, played = _kept_card_above_position()
-    fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+    fast, reference = BothCores(game, board), ReferenceEngine(game, board)
     for goal in (Goal.GUARANTEED, Goal.FORCED_WIN, Goal.BEST_CASE):
         for seat in range(game.players):
             objective = Objective(goal, seat)
@@ -932,15 +914,12 @@ def _suit_tops(rules_name: str) -> list[Deal]:
     return deals
 
 
-@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=pytest.mark.skipif(
-    not COMPILED, reason="compiled core not built"))])
 @pytest.mark.parametrize("rules_name", ["hoyle-modernized", "parlett"])
-def test_the_engines_agree_where_a_run_meets_the_top_of_a_suit(rules_name: str,
-                                                               compiled: bool) -> None:
+def test_the_engines_agree_where_a_run_meets_the_top_of_a_suit(rules_name: str) -> None:
     for deal in _suit_tops(rules_name):
         game = Game.from_deal(deal)
         board = Board(3, 2, 2, 1, 1, 1, 1, 2)
-        fast = FastEngine(game, board, compiled=compiled)
+        fast = BothCores(game, board)
         reference = ReferenceEngine(game, board)
         for seat in range(deal.players):
             for goal in Goal:
