@@ -17,11 +17,10 @@ from popejoan_solver.search import Goal, Objective
 from popejoan_solver.search import facts as facts_module
 from popejoan_solver.search.facts import race_sure as true_race_sure
 from popejoan_solver.search.facts import target_stops as true_target_stops
-from popejoan_solver.search.fast import COMPILED, FastEngine
+from popejoan_solver.search.fast import FastEngine
 from popejoan_solver.search.reference import ReferenceEngine
 from tests.conftest import dense_deal
-
-CORES = [False, True] if COMPILED else [False]
+from tests.search.cores import BothCores
 
 WRONG_DEALS = [2, 70, 97, 104]
 """Seeds of ``_deal(seed)`` (early-hoyle) on which the wrong fact 3m below gets a seat's
@@ -68,14 +67,13 @@ def _race_also_in_its_topped_stretch(up: tuple[int, ...], dealt: tuple[int, ...]
     return least
 
 
-@pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize("rules", ["early-hoyle", "hoyle-modernized", "peel", "britannica"])
-def test_the_targets_lead_in_the_race_agrees_with_reference(rules: str, compiled: bool) -> None:
+def test_the_targets_lead_in_the_race_agrees_with_reference(rules: str) -> None:
     """Every seat's value for every goal, at the first lead and after each first run, against
     the reference (britannica: a lowest-card lead rule, where fact 3m is off)."""
     for seed in [*WRONG_DEALS, 1, 3, 5]:
         game, board = _deal(seed, rules)
-        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        fast, reference = BothCores(game, board), ReferenceEngine(game, board)
         start = Position(game, 0, 0)
         positions = [start] + [start.play(lead)[1] for lead in start.legal_leads()]
         for position in positions:
@@ -103,17 +101,16 @@ def _pope_deal(seed: int, rules: str) -> tuple[Game, Board]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize("rules", ["early-hoyle", "peel+pope_exemption=false",
                                    "hoyle-modernized+pope_in_lieu=pope-leads"])
 def test_the_targets_lead_in_the_race_with_the_pope_agrees_with_reference(
-        rules: str, compiled: bool) -> None:
+        rules: str) -> None:
     """Every seat's guaranteed value (the goal whose floor takes the race), as above, with the
     Pope dealt: exempt, or an ordinary card, or played in lieu of a stop (after which the
     forced-run search takes over)."""
     for seed in POPE_DEALS:
         game, board = _pope_deal(seed, rules)
-        fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
+        fast, reference = BothCores(game, board), ReferenceEngine(game, board)
         start = Position(game, 0, 0)
         for position in [start] + [after for lead in start.legal_leads()
                                    for after in _afters(start, lead)]:
