@@ -106,6 +106,27 @@ def test_terminates_does_not_assume_an_invariant_the_induction_failed(
     assert not ws.invariant_holds(3)
 
 
+@pytest.mark.parametrize(("slip", "failure"), [
+    ("every card of a run empties a hand", "a run empties two hands"),
+    ("no card empties a hand", "seat 1 out after a run in which no card of its emptied"),
+])
+def test_each_half_of_no_run_puts_two_out_can_fail(monkeypatch: pytest.MonkeyPatch, slip: str,
+                                                   failure: str) -> None:
+    """"No run puts two players out" is asked as two questions (at most one card of a run
+    empties a hand; a seat out after a run was emptied by one of its cards): with the run's
+    emptying cards misread, each fails and ``terminates`` is not proved."""
+    build = SymbolicStep.__init__
+
+    def planted(step: SymbolicStep, position: SymbolicPosition, name: str) -> None:
+        build(step, position, name)
+        every = slip.startswith("every")
+        step.empties = {c: step.run[c] if every else z3.BoolVal(False) for c in step.run}
+    monkeypatch.setattr(SymbolicStep, "__init__", planted)
+    (result,) = prove(HOYLE, ["terminates"], Workspace(HOYLE, players=(3,)))
+    assert result.status is Status.UNKNOWN
+    assert failure in result.method
+
+
 def test_each_theorem_is_charged_the_shared_work_it_needed() -> None:
     """``kings-are-stops`` reuses the one-lead frame built for ``pope-only-led``: its time
     includes it; ``played-on-top`` is charged its induction."""
