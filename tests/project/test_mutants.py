@@ -5,6 +5,7 @@ into its own copy of the repository, are caught by a check that passes on the un
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -51,6 +52,18 @@ def test_every_mutant_still_applies(tmp_path: Path) -> None:
         assert mutants.lint(mutant, tree) == "", mutant.name
 
 
+def test_every_killer_names_tests_that_exist() -> None:
+    """A refactor must not silently disable a killer either: every test a mutant's killers
+    name is collected (a renamed test or parameter fails on the unmutated copy too, and the
+    mutant would only show as SURVIVED)."""
+    ids = sorted({arg for m in mutants.MUTANTS for k in m.killers if k.kind is mutants.Kind.PYTEST
+                  for arg in k.args} | set(QUICK.values()))
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
+                           "-p", "no:cacheprovider", *ids], capture_output=True, text=True,
+                          check=False, cwd=ROOT)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+
+
 def test_a_stale_patch_is_reported_not_skipped(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n", encoding="utf-8")
     stale = mutants.Mutant("stale", "", (mutants.Hunk("a.py", "x = 2", "x = 3"),), ())
@@ -87,7 +100,7 @@ def test_a_mutant_of_the_c_core_is_rebuilt_and_caught() -> None:
     source, and the compiled engine's differential test catches it."""
     (mutant,) = mutants.select(["c-fact3b-lead-always-charged"])
     killer = mutants.checks(
-        "tests/search/test_solver.py::test_fast_engine_agrees_with_reference[hoyle-modernized-compiled]")
+        "tests/search/test_solver.py::test_fast_engine_agrees_with_reference[hoyle-modernized]")
     (result,) = mutants.run_mutants([replace(mutant, killers=(killer,))], build=False,
                                     timeout=120)
     assert result.status is mutants.Fate.KILLED, mutants.line(result)
