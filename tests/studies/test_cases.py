@@ -166,8 +166,8 @@ def test_cases_prints_each_line_as_soon_as_its_case_is_checked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     """Before each case after the first is checked, the line of the one before is out (four
-    published cases, a proof case among them; their lines are the golden run's)."""
-    names = ["early-hoyle-fixed-stops", "hoyle-dead-hand", "peel-dressing", REFUTED]
+    published cases, the quick proof case among them; their lines are the golden run's)."""
+    names = ["early-hoyle-eight-of-clubs", "hoyle-dead-hand", "peel-dressing", REFUTED]
     printed: list[str] = []
     checking = cases.check_cases
 
