@@ -82,10 +82,12 @@ def test_encoded_run_is_the_models_run(rules_name: str, players: int) -> None:
 
 @pytest.fixture(scope="module")
 def hoyle_results() -> dict[str, object]:
-    # Two quick theorems in process (the result's shape); tests/test_catalogue.py proves the
-    # whole catalogue of every named ruleset through the command line.
+    # Two quick theorems in process at 3 players (the result's shape); tests/logic/
+    # test_catalogue.py proves the whole catalogue of every named ruleset, 3 to 8 players,
+    # through the command line.
     names = ["kings-are-stops", "matrimony-needs-one-hand"]
-    return {r.name: r for r in prove(HOYLE, names)}
+    return {r.name: r for r in prove(HOYLE, names, Workspace(PlaySemantics.of(HOYLE),
+                                                             players=(3,)))}
 
 
 def test_hoyle_theorems_are_proved(hoyle_results: dict[str, object]) -> None:
@@ -97,7 +99,8 @@ def test_hoyle_theorems_are_proved(hoyle_results: dict[str, object]) -> None:
 
 
 def test_parlett_kings_are_not_stops_with_a_replayed_line() -> None:
-    (result,) = prove(PARLETT, ["kings-are-stops"])
+    (result,) = prove(PARLETT, ["kings-are-stops"],
+                      Workspace(PlaySemantics.of(PARLETT), players=(3,)))
     assert result.status is Status.REFUTED
     example = result.counterexample
     assert example is not None
@@ -113,7 +116,8 @@ def test_parlett_kings_are_not_stops_with_a_replayed_line() -> None:
 
 def test_divided_pairs_pay_matrimony_across_hands() -> None:
     rules = HOYLE.with_options({"pairs": "divided"})
-    (result,) = prove(rules, ["matrimony-needs-one-hand"])
+    (result,) = prove(rules, ["matrimony-needs-one-hand"],
+                      Workspace(PlaySemantics.of(rules), players=(3,)))
     assert result.status is Status.REFUTED
     assert result.counterexample is not None
     assert result.counterexample.replayed
