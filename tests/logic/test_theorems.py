@@ -166,6 +166,7 @@ def test_a_line_the_model_will_not_replay_is_an_internal_error(
         raise IllegalPlayError("refused by the test")
 
     monkeypatch.setattr(Position, "outcomes", refuse)
+    _three_players(monkeypatch)
     assert main(["prove", "--rules", "parlett", "--theorem", "kings-are-stops"]) == 4
     err = capsys.readouterr().err
     assert err.startswith("error: internal error: the rules model cannot replay a line")

@@ -4,6 +4,7 @@ in a worker process; an internal error of a proof case is status 4; Ctrl-C leave
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -18,6 +19,8 @@ import pytest
 
 from popejoan_solver.cli import main
 from popejoan_solver.jobs import pool
+from popejoan_solver.logic import theorems
+from popejoan_solver.logic.prover import Workspace
 from popejoan_solver.model.errors import IllegalPlayError
 from popejoan_solver.model.play import Position
 from popejoan_solver.studies import cases
@@ -79,6 +82,8 @@ def test_a_proof_case_with_an_internal_error_is_status_4_in_one_line(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         one_proof_case: Path, command: str) -> None:
     _refuse_every_line(monkeypatch)
+    monkeypatch.setattr(theorems, "shared_workspace",  # 3 players: the error comes as soon
+                        functools.lru_cache(maxsize=1)(lambda sem: Workspace(sem, players=(3,))))
     argv = [command, *([REFUTED] if command == "case" else []), "--dir", str(one_proof_case)]
     assert main(argv) == 4
     captured = capsys.readouterr()
