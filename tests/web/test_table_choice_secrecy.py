@@ -99,41 +99,64 @@ def _until(test: Any, seconds: float = 30) -> None:
 def at_a_choice(server: tuple[str, Any], rules: str, players: int, pause: float = 0.0,
                 **spec: Any) -> Scene:
     """Play people's first legal leads (declining their own choices) until a choice waits for
-    a seat that did not lead; every seat and the watcher asked before each lead, ``pause``
+    a seat that did not lead. Seeds are tried asking only the leader; the seed found is played
+    again, every seat and the watcher asked before the lead that brings the choice, ``pause``
     seconds before it."""
-    url, app = server
     for seed in range(40):
-        made = httpx.post(f"{url}/api/tables", json={
-            "rules": rules, "players": players, "seats": ["person"] * players, "deals": 1,
-            "seed": seed, "pace": 0, **spec}, timeout=30).json()
-        table = made["table"]
-        tokens = {s["seat"]: s["token"] for s in made["seats"]}
-        live = app.state.hub.tables[table]
-        while live.session.phase == "playing":
-            turn = live.session.turn()
-            if turn.kind == "choice":  # the leader's own choice: declined
-                done: list[httpx.Response] = []
-                _post(url, table, tokens[turn.player + 1], "pass", done).join()
-                assert done[0].status_code == 200, done[0].text
-                continue
-            leader = turn.player + 1
-            askers: list[int | None] = [None, *tokens]
-            before = {p: _get(url, table, tokens.get(p or 0)) for p in askers}
-            known = {p: _get(url, table, tokens[p], knowledge="1") for p in tokens}
-            version = live.version
-            time.sleep(pause)
-            out: list[httpx.Response] = []
-            thread = _post(url, table, tokens[leader], before[leader]["legal"][0], out,
-                           version=before[leader]["version"])
-            _until(lambda live=live, version=version: live.version > version)
-            pending = live.session.pending
-            if pending is not None and live.session.player_at(pending.chooser) + 1 != leader:
-                chooser = live.session.player_at(pending.chooser) + 1
-                return Scene(url, table, tokens, live, leader, chooser, before, known,
-                             thread, out)
-            thread.join()
-            assert out[0].status_code == 200, out[0].text
+        found = _to_a_choice(server, rules, players, seed, None, spec)
+        if found is not None:
+            probe = found[0]  # declined, so that no request is left held
+            _post(probe.url, probe.table, probe.tokens[probe.chooser], "pass", []).join(60)
+            probe.lead.join(60)
+            again = _to_a_choice(server, rules, players, seed, (found[1], pause), spec)
+            assert again is not None, "the same seed played otherwise"
+            assert again[1] == found[1], "the same seed played otherwise"
+            return again[0]
     raise AssertionError(f"no seed of 40 gave {rules} a choice for a seat that did not lead")
+
+
+def _to_a_choice(server: tuple[str, Any], rules: str, players: int, seed: int,
+                 ask: tuple[int, float] | None, spec: dict[str, Any],
+                 ) -> tuple[Scene, int] | None:
+    """:func:`at_a_choice` on one seed: the scene and how many leads came before the one
+    that brought the choice. ``ask`` is (that lead's number, seconds to wait before it):
+    everyone is asked before that lead only (before the others, only the leader)."""
+    url, app = server
+    made = httpx.post(f"{url}/api/tables", json={
+        "rules": rules, "players": players, "seats": ["person"] * players, "deals": 1,
+        "seed": seed, "pace": 0, **spec}, timeout=30).json()
+    table = made["table"]
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    live = app.state.hub.tables[table]
+    leads = 0
+    while live.session.phase == "playing":
+        turn = live.session.turn()
+        if turn.kind == "choice":  # the leader's own choice: declined
+            done: list[httpx.Response] = []
+            _post(url, table, tokens[turn.player + 1], "pass", done).join()
+            assert done[0].status_code == 200, done[0].text
+            continue
+        leader = turn.player + 1
+        asked = ask is not None and ask[0] == leads
+        askers: list[int | None] = [None, *tokens] if asked else [leader]
+        before = {p: _get(url, table, tokens.get(p or 0)) for p in askers}
+        known = {p: _get(url, table, tokens[p], knowledge="1") for p in tokens} if asked else {}
+        version = live.version
+        if asked and ask is not None:
+            time.sleep(ask[1])
+        out: list[httpx.Response] = []
+        thread = _post(url, table, tokens[leader], before[leader]["legal"][0], out,
+                       version=before[leader]["version"])
+        _until(lambda live=live, version=version: live.version > version)
+        pending = live.session.pending
+        if pending is not None and live.session.player_at(pending.chooser) + 1 != leader:
+            chooser = live.session.player_at(pending.chooser) + 1
+            return Scene(url, table, tokens, live, leader, chooser, before, known, thread,
+                         out), leads
+        thread.join()
+        assert out[0].status_code == 200, out[0].text
+        leads += 1
+    return None
 
 
 def _first_event(url: str, table: str, token: str | None) -> dict[str, Any]:
