@@ -806,10 +806,11 @@ static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
 
 /* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
  * of them already decides the node (its value in *cut). `forced`: runs are forced (facts 3f
- * and 3g hold: not in the general mode). */
+ * and 3g hold: not in the general mode); `floor_forced`: the floor may take them as forced
+ * (fact 7: in the general mode where the holder of the card in lieu maximises). */
 HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha, val_t *beta,
-                             val_t *cut, int forced) {
-    const val_t floor = target_floor(c, played, leader, forced, *beta);
+                             val_t *cut, int forced, int floor_forced) {
+    const val_t floor = target_floor(c, played, leader, floor_forced, *beta);
     if (floor >= *beta) { *cut = floor; return 1; }
     /* The guaranteed value's searches leave fact 3's bound out: there it almost never cuts
      * (the others hold the target below any window the bound could refute long before), and
@@ -875,7 +876,7 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
     int best_move = -1;
     if (tt_probe(c, key, &lower, &upper, &best_move, &alpha, &beta, &cut)) return cut;
     if (c->goal != GOAL_FORCED_WIN) {
-        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 1)) return cut;
+        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 1, 1)) return cut;
     } else if (leader == c->target && c->lead_rule == LEAD_ANY &&
                (goes_out_now(c, played, leader) || out_in_two(c, played))) {
         return 1;  /* facts 3i and 3l */
@@ -1114,9 +1115,25 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
     if (tt_probe(c, key, &lower, &upper, &best_move, &alpha, &beta, &cut)) return cut;
     /* Fact 3 holds with the Pope in lieu of a stop when the Pope is a stretch of its own for
      * the bound (docs/solver.md, "Choices inside a run"); not with Spin or payments between
-     * players. */
+     * players. Fact 7: the holder of the card in lieu may decline it at every stop, which is
+     * the forced-run game; so where he maximises, the forced-run game's floors (facts
+     * 3c-3m, 3i and 3l) hold, and where he minimises, its ceilings (fact 3j against the
+     * target). */
+    const int lieu_side = c->plain_after_lieu && c->holder[c->lieu_slot] >= 0
+                          ? c->is_max[c->holder[c->lieu_slot]] : -1;
     if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN) {
-        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 0)) return cut;
+        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 0, lieu_side == 1)) return cut;
+    } else if (lieu_side == 1 && leader == c->target && c->lead_rule == LEAD_ANY &&
+               (goes_out_now(c, played, leader) || out_in_two(c, played))) {
+        return 1;  /* facts 3i and 3l, by fact 7 */
+    }
+    if (lieu_side == c->is_max[leader] && leader != c->target && c->lead_rule == LEAD_ANY &&
+        goes_out_now(c, played, leader)) {
+        /* fact 3j, by fact 7: the seat on lead is on the side of the card in lieu's holder */
+        const val_t now = terminal(c, played | c->dealt[leader], leader);
+        if (c->is_max[leader] ? now >= beta : now <= alpha) return now;
+        if (c->is_max[leader] && now > alpha) alpha = now;
+        if (!c->is_max[leader] && now < beta) beta = now;
     }
     if (c->general == 2 && c->goal != GOAL_FORCED_WIN &&
         payment_bounds(c, played, leader, &alpha, &beta, &cut))
