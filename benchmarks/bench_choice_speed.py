@@ -9,7 +9,7 @@ ratios of the medians (seconds and nodes); node counts are exact, so they judge 
 the machine is loaded.
 
     python benchmarks/bench_choice_speed.py --deals 200
-    python benchmarks/bench_choice_speed.py --deals 20 --pairs "hoyle-modernized+pope_in_lieu=pope-leads=hoyle-modernized"
+    python benchmarks/bench_choice_speed.py --deals 20 --pairs "hoyle-modernized+pope_in_lieu=pope-leads@hoyle-modernized"
 """
 
 from __future__ import annotations
@@ -86,13 +86,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--pairs", help="comma list of VARIANT=BASE (a ruleset string holds "
-                                        "'=' itself: the base is after the last one)")
+    parser.add_argument("--pairs", help="comma list of VARIANT@BASE")
     parser.add_argument("--json", help="write every figure to this file")
     args = parser.parse_args(argv)
     pairs = DEFAULT_PAIRS
     if args.pairs:
-        pairs = [(p.rsplit("=", 1)[0], p.rsplit("=", 1)[1]) for p in args.pairs.split(",")]
+        pairs = [(p.split("@")[0], p.split("@")[-1]) for p in args.pairs.split(",")]
     print(f"{args.players} players, {args.deals} deals, seed {args.seed}, "
           f"threads {args.threads}")
     print("| variant | base | median s (variant / base) | worst s | median nodes | "

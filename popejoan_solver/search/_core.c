@@ -1034,16 +1034,19 @@ HOT static val_t after_card(Core *c, uint64_t played, int slot, int seat, val_t 
     return at_stop(c, played, slot, seat, alpha, beta);
 }
 
-/* A run stopped at `slot`, played by `seat`: the holder of the card in lieu may play it. */
+/* A run stopped at `slot`, played by `seat`: the holder of the card in lieu may play it. The
+ * card in lieu is tried first: what follows it is the forced-run game (under pope-leads at
+ * once), searched with every fact, and its score often settles the choice before the declined
+ * run's general-mode subtree is searched (docs/solver.md, "Choices inside a run"). */
 HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
     if (c->lieu_slot < 0 || c->holder[c->lieu_slot] < 0 || (played >> c->lieu_slot & 1) ||
         (slot % 13 == 12 && !c->lieu_after_top))
         return search_general(c, played, seat, alpha, beta);
     const int maximising = c->is_max[c->holder[c->lieu_slot]];
     val_t best = maximising ? -INF : INF;
-    val_t score = search_general(c, played, seat, alpha, beta);
+    val_t score = in_lieu(c, played, slot, alpha, beta);
     if (c->timed_out || fold(maximising, score, &best, &alpha, &beta)) return best;
-    score = in_lieu(c, played, slot, alpha, beta);
+    score = search_general(c, played, seat, alpha, beta);
     fold(maximising, score, &best, &alpha, &beta);
     return best;
 }
