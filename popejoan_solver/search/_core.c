@@ -1037,14 +1037,37 @@ HOT static val_t after_card(Core *c, uint64_t played, int slot, int seat, val_t 
 /* A run stopped at `slot`, played by `seat`: the holder of the card in lieu may play it. The
  * card in lieu is tried first: what follows it is the forced-run game (under pope-leads at
  * once), searched with every fact, and its score often settles the choice before the declined
- * run's general-mode subtree is searched (docs/solver.md, "Choices inside a run"). */
+ * run's general-mode subtree is searched. Where its player leads next and the target's bound
+ * in that forced-run position (fact 3's ceiling where he maximises, the floor of facts 3c-3m
+ * where he minimises) shows it cannot settle the choice, the declined run goes first, and the
+ * card in lieu is searched only if that bound and the declined run's score leave the choice
+ * open (docs/solver.md, "Choices inside a run"). */
 HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
     if (c->lieu_slot < 0 || c->holder[c->lieu_slot] < 0 || (played >> c->lieu_slot & 1) ||
         (slot % 13 == 12 && !c->lieu_after_top))
         return search_general(c, played, seat, alpha, beta);
-    const int maximising = c->is_max[c->holder[c->lieu_slot]];
-    val_t best = maximising ? -INF : INF;
-    val_t score = in_lieu(c, played, slot, alpha, beta);
+    const int chooser = c->holder[c->lieu_slot];
+    const int maximising = c->is_max[chooser];
+    const uint64_t with_lieu = played | 1ULL << c->lieu_slot;
+    val_t best = maximising ? -INF : INF, score;
+    if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN && (c->dealt[chooser] & ~with_lieu) &&
+        lieu_goes_on(c, with_lieu, slot) < 0) {
+        const uint64_t after = settled(c, with_lieu, chooser);
+        const val_t side = maximising ? target_bound(c, after, chooser, 1)
+                                      : target_floor(c, after, chooser, 1, beta);
+        if (maximising ? side < beta : side > alpha) {
+            score = search_general(c, played, seat, alpha, beta);
+            if (c->timed_out || fold(maximising, score, &best, &alpha, &beta)) return best;
+            /* the declined run did not settle it: both options bounded by side and score */
+            const val_t both = maximising ? (side > score ? side : score)
+                                          : (side < score ? side : score);
+            if (maximising ? both <= alpha : both >= beta) return both;
+            score = in_lieu(c, played, slot, alpha, beta);
+            fold(maximising, score, &best, &alpha, &beta);
+            return best;
+        }
+    }
+    score = in_lieu(c, played, slot, alpha, beta);
     if (c->timed_out || fold(maximising, score, &best, &alpha, &beta)) return best;
     score = search_general(c, played, seat, alpha, beta);
     fold(maximising, score, &best, &alpha, &beta);
