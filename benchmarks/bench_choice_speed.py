@@ -9,7 +9,8 @@ ratios of the medians (seconds and nodes); node counts are exact, so they judge 
 the machine is loaded.
 
     python benchmarks/bench_choice_speed.py --deals 200
-    python benchmarks/bench_choice_speed.py --deals 20 --pairs "hoyle-modernized+pope_in_lieu=pope-leads@hoyle-modernized"
+    python benchmarks/bench_choice_speed.py --deals 20 \
+        --pairs "hoyle-modernized+pope_in_lieu=pope-leads@hoyle-modernized"
 """
 
 from __future__ import annotations
