@@ -539,8 +539,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact3j-either-side",
         "the C core's fact 3j cuts on the ending where another seat goes out at once whichever "
         "side it plays for",
-        (Hunk(CORE_C, "        if (c->is_max[leader] ? now >= beta : now <= alpha) return now;",
-              "        if (now >= beta || now <= alpha) return now;"),),
+        (Hunk(CORE_C,
+              "    if (c->is_max[leader] ? now >= *beta : now <= *alpha) { *cut = now; return 1; }",
+              "    if (now >= *beta || now <= *alpha) { *cut = now; return 1; }"),),
         (checks("tests/search/test_solver.py::test_the_other_seat_going_out_agrees_with_reference"),
          DIFFERENTIAL),
     ),

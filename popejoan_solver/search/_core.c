@@ -867,6 +867,18 @@ static inline void store_node(Core *c, uint64_t key, uint64_t played, int leader
     tt_store(c, key, lower, upper, chosen, popcount(played));
 }
 
+/* Fact 3j (docs/solver.md): another seat on lead can go out at once (goes_out_now); that
+ * ending bounds the value from above if it plays against the target, from below if for it.
+ * True when it already decides the node (its value in *cut). */
+static inline int other_out_bounds(const Core *c, uint64_t played, int leader, val_t *alpha,
+                                   val_t *beta, val_t *cut) {
+    const val_t now = terminal(c, played | c->dealt[leader], leader);
+    if (c->is_max[leader] ? now >= *beta : now <= *alpha) { *cut = now; return 1; }
+    if (c->is_max[leader] && now > *alpha) *alpha = now;
+    if (!c->is_max[leader] && now < *beta) *beta = now;
+    return 0;
+}
+
 HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
     played = settled(c, played, leader);  /* facts 5 and 5b */
     if (!(c->dealt[leader] & ~played)) return terminal(c, played, leader);
@@ -881,14 +893,9 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
                (goes_out_now(c, played, leader) || out_in_two(c, played))) {
         return 1;  /* facts 3i and 3l */
     }
-    if (leader != c->target && c->lead_rule == LEAD_ANY && goes_out_now(c, played, leader)) {
-        /* Fact 3j: another seat on lead can go out at once; that ending bounds the value
-         * from above if it plays against the target, from below if for it. */
-        const val_t now = terminal(c, played | c->dealt[leader], leader);
-        if (c->is_max[leader] ? now >= beta : now <= alpha) return now;
-        if (c->is_max[leader] && now > alpha) alpha = now;
-        if (!c->is_max[leader] && now < beta) beta = now;
-    }
+    if (leader != c->target && c->lead_rule == LEAD_ANY && goes_out_now(c, played, leader) &&
+        other_out_bounds(c, played, leader, &alpha, &beta, &cut))
+        return cut;  /* fact 3j */
     const val_t window_low = alpha, window_high = beta;
     int moves[52];
     int n_moves = gen_leads(c, played, leader, moves);
@@ -1154,13 +1161,9 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
         return 1;  /* facts 3i and 3l, by fact 7 */
     }
     if (lieu_side == c->is_max[leader] && leader != c->target && c->lead_rule == LEAD_ANY &&
-        goes_out_now(c, played, leader)) {
-        /* fact 3j, by fact 7: the seat on lead is on the side of the card in lieu's holder */
-        const val_t now = terminal(c, played | c->dealt[leader], leader);
-        if (c->is_max[leader] ? now >= beta : now <= alpha) return now;
-        if (c->is_max[leader] && now > alpha) alpha = now;
-        if (!c->is_max[leader] && now < beta) beta = now;
-    }
+        goes_out_now(c, played, leader) &&
+        other_out_bounds(c, played, leader, &alpha, &beta, &cut))
+        return cut;  /* fact 3j, by fact 7: the seat on lead is on the side of the holder */
     if (c->general == 2 && c->goal != GOAL_FORCED_WIN &&
         payment_bounds(c, played, leader, &alpha, &beta, &cut))
         return cut;
