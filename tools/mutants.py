@@ -151,6 +151,12 @@ def checks(*ids: str, name: str = "") -> Killer:
 # The killers the mutants share.
 ENCODED_RUN = checks("tests/logic/test_prover.py::test_encoded_run_is_the_models_run")
 DIFFERENTIAL = checks("tests/search/test_solver.py::test_fast_engine_agrees_with_reference")
+LIEU_HOLDER_SIDE = checks(
+    *(f"tests/search/test_choices.py::"
+      f"test_the_forced_run_bounds_on_the_pope_holders_side_agree_with_reference[{reading}]"
+      for reading in ("pope-leads", "run-continues", "pope-leads-after-king")),
+    name="search/test_choices.py::"
+         "test_the_forced_run_bounds_on_the_pope_holders_side_agree_with_reference")
 PLAY = checks("tests/model/test_play_and_settlement.py")
 SETTLEMENT_ENCODING = checks("tests/logic/test_settlement_encoding.py")
 FIND = checks("tests/logic/test_find_independent.py")
@@ -533,10 +539,37 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact3j-either-side",
         "the C core's fact 3j cuts on the ending where another seat goes out at once whichever "
         "side it plays for",
-        (Hunk(CORE_C, "        if (c->is_max[leader] ? now >= beta : now <= alpha) return now;",
-              "        if (now >= beta || now <= alpha) return now;"),),
+        (Hunk(CORE_C,
+              "    if (c->is_max[leader] ? now >= *beta : now <= *alpha) { *cut = now; return 1; }",
+              "    if (now >= *beta || now <= *alpha) { *cut = now; return 1; }"),),
         (checks("tests/search/test_solver.py::test_the_other_seat_going_out_agrees_with_reference"),
          DIFFERENTIAL),
+    ),
+    Mutant(
+        "c-fact7-either-side",
+        "the C core's general mode takes the forced-run game's floors with the Pope in lieu "
+        "unplayed whichever side the Pope's holder plays on (declining always is his choice, "
+        "not his opponents')",
+        (Hunk(CORE_C, "                          ? c->is_max[c->holder[c->lieu_slot]] : -1;",
+              "                          ? 1 : -1;"),),
+        (LIEU_HOLDER_SIDE,),
+    ),
+    Mutant(
+        "c-fact7-3j-either-side",
+        "the C core's general mode cuts on another seat going out at once (fact 3j) with the "
+        "Pope in lieu unplayed whichever side the Pope's holder plays on",
+        (Hunk(CORE_C, "    if (lieu_side == c->is_max[leader] && leader != c->target &&",
+              "    if (lieu_side >= 0 && leader != c->target &&"),),
+        (LIEU_HOLDER_SIDE,),
+    ),
+    Mutant(
+        "c-lieu-stop-option-unbounded",
+        "the C core, having searched the declined run first at a stop, leaves the Pope in lieu "
+        "unsearched on the declined run's score alone (its forced-run bound forgotten)",
+        (Hunk(CORE_C, "            const val_t both = maximising ? (side > score ? side : score)\n"
+                      "                                          : (side < score ? side : score);",
+              "            const val_t both = score;"),),
+        (LIEU_HOLDER_SIDE,),
     ),
     Mutant(
         "c-fact3k-pope-kept",

@@ -806,10 +806,11 @@ static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
 
 /* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
  * of them already decides the node (its value in *cut). `forced`: runs are forced (facts 3f
- * and 3g hold: not in the general mode). */
+ * and 3g hold: not in the general mode); `floor_forced`: the floor may take them as forced
+ * (fact 7: in the general mode where the holder of the card in lieu maximises). */
 HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha, val_t *beta,
-                             val_t *cut, int forced) {
-    const val_t floor = target_floor(c, played, leader, forced, *beta);
+                             val_t *cut, int forced, int floor_forced) {
+    const val_t floor = target_floor(c, played, leader, floor_forced, *beta);
     if (floor >= *beta) { *cut = floor; return 1; }
     /* The guaranteed value's searches leave fact 3's bound out: there it almost never cuts
      * (the others hold the target below any window the bound could refute long before), and
@@ -866,6 +867,18 @@ static inline void store_node(Core *c, uint64_t key, uint64_t played, int leader
     tt_store(c, key, lower, upper, chosen, popcount(played));
 }
 
+/* Fact 3j (docs/solver.md): another seat on lead can go out at once (goes_out_now); that
+ * ending bounds the value from above if it plays against the target, from below if for it.
+ * True when it already decides the node (its value in *cut). */
+static inline int other_out_bounds(const Core *c, uint64_t played, int leader, val_t *alpha,
+                                   val_t *beta, val_t *cut) {
+    const val_t now = terminal(c, played | c->dealt[leader], leader);
+    if (c->is_max[leader] ? now >= *beta : now <= *alpha) { *cut = now; return 1; }
+    if (c->is_max[leader] && now > *alpha) *alpha = now;
+    if (!c->is_max[leader] && now < *beta) *beta = now;
+    return 0;
+}
+
 HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
     played = settled(c, played, leader);  /* facts 5 and 5b */
     if (!(c->dealt[leader] & ~played)) return terminal(c, played, leader);
@@ -875,19 +888,14 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
     int best_move = -1;
     if (tt_probe(c, key, &lower, &upper, &best_move, &alpha, &beta, &cut)) return cut;
     if (c->goal != GOAL_FORCED_WIN) {
-        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 1)) return cut;
+        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 1, 1)) return cut;
     } else if (leader == c->target && c->lead_rule == LEAD_ANY &&
                (goes_out_now(c, played, leader) || out_in_two(c, played))) {
         return 1;  /* facts 3i and 3l */
     }
-    if (leader != c->target && c->lead_rule == LEAD_ANY && goes_out_now(c, played, leader)) {
-        /* Fact 3j: another seat on lead can go out at once; that ending bounds the value
-         * from above if it plays against the target, from below if for it. */
-        const val_t now = terminal(c, played | c->dealt[leader], leader);
-        if (c->is_max[leader] ? now >= beta : now <= alpha) return now;
-        if (c->is_max[leader] && now > alpha) alpha = now;
-        if (!c->is_max[leader] && now < beta) beta = now;
-    }
+    if (leader != c->target && c->lead_rule == LEAD_ANY && goes_out_now(c, played, leader) &&
+        other_out_bounds(c, played, leader, &alpha, &beta, &cut))
+        return cut;  /* fact 3j */
     const val_t window_low = alpha, window_high = beta;
     int moves[52];
     int n_moves = gen_leads(c, played, leader, moves);
@@ -1033,16 +1041,42 @@ HOT static val_t after_card(Core *c, uint64_t played, int slot, int seat, val_t 
     return at_stop(c, played, slot, seat, alpha, beta);
 }
 
-/* A run stopped at `slot`, played by `seat`: the holder of the card in lieu may play it. */
+/* A run stopped at `slot`, played by `seat`: the holder of the card in lieu may play it. The
+ * card in lieu is tried first: what follows it is the forced-run game (under pope-leads at
+ * once), searched with every fact, and its score often settles the choice before the declined
+ * run's general-mode subtree is searched. Where its player leads next and the target's bound
+ * in that forced-run position (fact 3's ceiling where he maximises, the floor of facts 3c-3m
+ * where he minimises) shows it cannot settle the choice, the declined run goes first, and the
+ * card in lieu is searched only if that bound and the declined run's score leave the choice
+ * open (docs/solver.md, "Choices inside a run"). */
 HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
     if (c->lieu_slot < 0 || c->holder[c->lieu_slot] < 0 || (played >> c->lieu_slot & 1) ||
         (slot % 13 == 12 && !c->lieu_after_top))
         return search_general(c, played, seat, alpha, beta);
-    const int maximising = c->is_max[c->holder[c->lieu_slot]];
-    val_t best = maximising ? -INF : INF;
-    val_t score = search_general(c, played, seat, alpha, beta);
-    if (c->timed_out || fold(maximising, score, &best, &alpha, &beta)) return best;
+    const int chooser = c->holder[c->lieu_slot];
+    const int maximising = c->is_max[chooser];
+    const uint64_t with_lieu = played | 1ULL << c->lieu_slot;
+    val_t best = maximising ? -INF : INF, score;
+    if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN && (c->dealt[chooser] & ~with_lieu) &&
+        lieu_goes_on(c, with_lieu, slot) < 0) {
+        const uint64_t after = settled(c, with_lieu, chooser);
+        const val_t side = maximising ? target_bound(c, after, chooser, 1)
+                                      : target_floor(c, after, chooser, 1, beta);
+        if (maximising ? side < beta : side > alpha) {
+            score = search_general(c, played, seat, alpha, beta);
+            if (c->timed_out || fold(maximising, score, &best, &alpha, &beta)) return best;
+            /* the declined run did not settle it: both options bounded by side and score */
+            const val_t both = maximising ? (side > score ? side : score)
+                                          : (side < score ? side : score);
+            if (maximising ? both <= alpha : both >= beta) return both;
+            score = in_lieu(c, played, slot, alpha, beta);
+            fold(maximising, score, &best, &alpha, &beta);
+            return best;
+        }
+    }
     score = in_lieu(c, played, slot, alpha, beta);
+    if (c->timed_out || fold(maximising, score, &best, &alpha, &beta)) return best;
+    score = search_general(c, played, seat, alpha, beta);
     fold(maximising, score, &best, &alpha, &beta);
     return best;
 }
@@ -1114,10 +1148,22 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
     if (tt_probe(c, key, &lower, &upper, &best_move, &alpha, &beta, &cut)) return cut;
     /* Fact 3 holds with the Pope in lieu of a stop when the Pope is a stretch of its own for
      * the bound (docs/solver.md, "Choices inside a run"); not with Spin or payments between
-     * players. */
+     * players. Fact 7: the holder of the card in lieu may decline it at every stop, which is
+     * the forced-run game; so where he maximises, the forced-run game's floors (facts
+     * 3c-3m, 3i and 3l) hold, and where he minimises, its ceilings (fact 3j against the
+     * target). */
+    const int lieu_side = c->plain_after_lieu && c->holder[c->lieu_slot] >= 0
+                          ? c->is_max[c->holder[c->lieu_slot]] : -1;
     if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN) {
-        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 0)) return cut;
+        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 0, lieu_side == 1)) return cut;
+    } else if (lieu_side == 1 && leader == c->target && c->lead_rule == LEAD_ANY &&
+               (goes_out_now(c, played, leader) || out_in_two(c, played))) {
+        return 1;  /* facts 3i and 3l, by fact 7 */
     }
+    if (lieu_side == c->is_max[leader] && leader != c->target && c->lead_rule == LEAD_ANY &&
+        goes_out_now(c, played, leader) &&
+        other_out_bounds(c, played, leader, &alpha, &beta, &cut))
+        return cut;  /* fact 3j, by fact 7: the seat on lead is on the side of the holder */
     if (c->general == 2 && c->goal != GOAL_FORCED_WIN &&
         payment_bounds(c, played, leader, &alpha, &beta, &cut))
         return cut;

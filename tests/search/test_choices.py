@@ -225,6 +225,36 @@ def test_the_compiled_bounds_with_the_pope_in_lieu_agree_with_reference(variant:
                     variant, seed, seat, goal)
 
 
+@pytest.mark.skipif(not COMPILED, reason="compiled core not built")
+@pytest.mark.parametrize("reading", LIEU)
+def test_the_forced_run_bounds_on_the_pope_holders_side_agree_with_reference(
+        reading: str) -> None:
+    """Fact 7 (docs/solver.md): before the Pope is played the compiled general mode takes the
+    forced-run game's floors where the Pope's holder maximises and its ceilings where he
+    minimises, and at a stop searches the Pope in lieu or the declined run first by the
+    forced-run bound of the Pope's option. Against the reference at the first lead and after
+    each first lead's declined run, every seat (so the Pope's holder on each side) and goal."""
+    variant = f"hoyle-modernized+pope_in_lieu={reading}"
+    for seed in range(6):
+        players = 3 + seed % 2
+        deal = deal_holding(variant, POPE, players, 5 if players == 3 else 4, 3000 + seed)
+        board = Board(*(1 + (seed * k) % 6 for k in range(1, 9)))
+        game = Game.from_deal(deal)
+        fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)
+        start = Position.from_deal(deal)
+        positions = [start] + [start.after(start.outcomes(lead)[0])
+                               for lead in start.legal_leads()]
+        for position in positions:
+            if position.is_over or position.played & POPE:
+                continue
+            for seat in range(players):
+                for goal in Goal:
+                    objective = Objective(goal, seat)
+                    assert (fast.value(objective, position.played, position.leader)
+                            == reference.value(objective, position.played, position.leader)), (
+                        reading, seed, position.played, seat, goal)
+
+
 PAYMENT_DEALS = [*range(8), 17, 23, 33, 40]
 """Seeds of 4-card Spinado deals (3 to 5 players); on 17, 23, 33 and 40 the compiled core's
 floor is one counter too high if the target is taken to lead when another seat does."""

@@ -1,0 +1,113 @@
+"""Choices inside a run against their base ruleset: full tables on the same seeded deals.
+
+Each pair is a choice variant (the Pope in lieu of a stop, Spin) and the ruleset it is built
+on, solved in one run on the same deals: ``deal_random(players, seed=SEED, index=i)`` dealt by
+the base ruleset and played under each (``Deal.with_rules``; a variant with a pack of its own,
+Spinado's, is dealt by its own rules). Full tables as ``popejoan solve`` computes them, one
+thread by default. Prints per variant the median and worst seconds and nodes of both, and the
+ratios of the medians (seconds and nodes); node counts are exact, so they judge a change while
+the machine is loaded.
+
+    python benchmarks/bench_choice_speed.py --deals 200
+    python benchmarks/bench_choice_speed.py --deals 20 \
+        --pairs "hoyle-modernized+pope_in_lieu=pope-leads@hoyle-modernized"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+from popejoan_solver.model.deal import Deal, deal_random
+from popejoan_solver.model.rules import Ruleset, get_ruleset
+from popejoan_solver.search import solve
+
+LIEU = "hoyle-modernized+pope_in_lieu="
+DEFAULT_PAIRS = [(LIEU + reading, "hoyle-modernized")
+                 for reading in ("pope-leads", "run-continues", "pope-leads-after-king")] + [
+    ("spinado", "parlett"), ("spinado+lead=any", "parlett+lead=any")]
+"""(choice variant, base ruleset). Spinado's pack is its own, so its deals are its own."""
+
+
+def deal_for(players: int, seed: int, index: int, rules: Ruleset, base: Ruleset) -> Deal:
+    """Deal ``index`` of the pair: the base's deal played under ``rules`` where the packs are
+    the same, else the ruleset's own deal."""
+    if rules.table.pack == base.table.pack:
+        return deal_random(players, seed, base, index).with_rules(rules)
+    return deal_random(players, seed, rules, index)
+
+
+def solve_set(rules: Ruleset, base: Ruleset, players: int, deals: int, seed: int,
+              threads: int) -> tuple[list[float], list[int]]:
+    """Seconds and nodes of each deal's full table under ``rules``."""
+    seconds, nodes = [], []
+    for index in range(deals):
+        deal = deal_for(players, seed, index, rules, base)
+        started = time.perf_counter()
+        solution = solve(deal, threads=threads)
+        seconds.append(time.perf_counter() - started)
+        nodes.append(solution.stats.nodes)
+    return seconds, nodes
+
+
+def run_pair(variant: str, base_name: str, players: int, deals: int, seed: int,
+             threads: int) -> dict[str, Any]:
+    """Both rulesets of a pair on the same deals, the base first."""
+    base = get_ruleset(base_name)
+    base_seconds, base_nodes = solve_set(base, base, players, deals, seed, threads)
+    seconds, nodes = solve_set(get_ruleset(variant), base, players, deals, seed, threads)
+    worst = max(range(deals), key=seconds.__getitem__)
+    return {"variant": variant, "base": base_name, "players": players, "deals": deals,
+            "median": statistics.median(seconds), "worst": max(seconds), "worst_deal": worst,
+            "median_nodes": statistics.median(nodes), "worst_nodes": max(nodes),
+            "total_nodes": sum(nodes), "base_median": statistics.median(base_seconds),
+            "base_worst": max(base_seconds), "base_median_nodes": statistics.median(base_nodes),
+            "base_total_nodes": sum(base_nodes),
+            "ratio": statistics.median(seconds) / statistics.median(base_seconds),
+            "node_ratio": statistics.median(nodes) / statistics.median(base_nodes),
+            "seconds": seconds, "nodes": nodes, "base_seconds": base_seconds,
+            "base_nodes": base_nodes}
+
+
+def print_row(row: dict[str, Any]) -> None:
+    print(f"| {row['variant']} | {row['base']} | {row['median']:.4f} / {row['base_median']:.4f}"
+          f" | {row['worst']:.3f} (deal {row['worst_deal']}) / {row['base_worst']:.3f} | "
+          f"{row['median_nodes']:,.0f} / {row['base_median_nodes']:,.0f} | "
+          f"{row['worst_nodes']:,} | {row['total_nodes']:,} / {row['base_total_nodes']:,} | "
+          f"{row['ratio']:.2f}x; nodes {row['node_ratio']:.2f}x |", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--pairs", help="comma list of VARIANT@BASE")
+    parser.add_argument("--json", help="write every figure to this file")
+    args = parser.parse_args(argv)
+    pairs = DEFAULT_PAIRS
+    if args.pairs:
+        pairs = [(p.split("@")[0], p.split("@")[-1]) for p in args.pairs.split(",")]
+    print(f"{args.players} players, {args.deals} deals, seed {args.seed}, "
+          f"threads {args.threads}")
+    print("| variant | base | median s (variant / base) | worst s | median nodes | "
+          "worst nodes | total nodes | ratio of medians |")
+    print("|---|---|---|---|---|---|---|---|")
+    rows = []
+    for variant, base in pairs:
+        row = run_pair(variant, base, args.players, args.deals, args.seed, args.threads)
+        rows.append(row)
+        print_row(row)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"seed": args.seed, "threads": args.threads, "rows": rows}, out, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
