@@ -764,11 +764,11 @@ MUTANTS: tuple[Mutant, ...] = (
               "(run & (run - 1)))"),),
         (checks(*(f"tests/search/test_choice_differential.py::"
                   f"test_fast_engines_agree_with_reference_on_choice_deals"
-                  f"[hoyle-modernized+pope_in_lieu=run-continues,lead=any,ace={ace}-compiled]"
+                  f"[hoyle-modernized+pope_in_lieu=run-continues,lead=any,ace={ace}]"
                   for ace in ("low", "high")),
                 name="search/test_choice_differential.py::"
                      "test_fast_engines_agree_with_reference_on_choice_deals"
-                     "[...run-continues,lead=any...-compiled]"),
+                     "[...run-continues,lead=any...]"),
          checks("tests/search/test_choice_differential.py")),
     ),
     Mutant(

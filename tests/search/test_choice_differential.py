@@ -26,6 +26,7 @@ from popejoan_solver.search.reference import ReferenceEngine
 from popejoan_solver.search.result import Value
 from popejoan_solver.search.slots import SlotGame, lieu_goes_on
 from tests.model.test_play_and_settlement import composed
+from tests.search.cores import BothCores
 
 READINGS = ["run-continues", "pope-leads", "pope-leads-after-king"]
 LEAD_RULES = ["any", "lowest-of-suit", "lowest-in-hand"]
@@ -104,11 +105,12 @@ def _offers_choice(game: Game) -> bool:
                for seat in range(game.players) for lead in game.legal_leads(0, seat))
 
 
-def _mismatches(variant: str, card: Card, seeds: range, compiled: bool,
+def _mismatches(variant: str, card: Card, seeds: range,
                 after_first_runs: bool) -> list[tuple[object, ...]]:
-    """Every (seed, holder, played, seat, goal, fast, reference) where the fast engine and
-    the reference differ, the choice card held by each seat in turn, at the outset (and after
-    each way each first lead's run can go)."""
+    """Every (seed, holder, played, seat, goal, fast, reference) where the fast engine's two
+    cores (:class:`BothCores`, which checks they agree) and the reference differ, the choice
+    card held by each seat in turn, at the outset (and after each way each first lead's run
+    can go)."""
     rules = get_ruleset(variant)
     wrong: list[tuple[object, ...]] = []
     for seed in seeds:
@@ -117,7 +119,7 @@ def _mismatches(variant: str, card: Card, seeds: range, compiled: bool,
             deal = choice_deal(variant, card, holder, players, 3 + seed % 2,
                                seed * 31 + holder)
             game, board = Game.from_deal(deal), _board(rules, seed)
-            fast = FastEngine(game, board, compiled=compiled)
+            fast = BothCores(game, board)
             reference = ReferenceEngine(game, board)
             start = Position(game, 0, 0)
             positions = [start]
@@ -138,21 +140,18 @@ def _mismatches(variant: str, card: Card, seeds: range, compiled: bool,
     return wrong
 
 
-@pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize(("variant", "card"), VARIANTS, ids=[v for v, _ in VARIANTS])
-def test_fast_engines_agree_with_reference_on_choice_deals(variant: str, card: Card,
-                                                           compiled: bool) -> None:
+def test_fast_engines_agree_with_reference_on_choice_deals(variant: str, card: Card) -> None:
     """At the outset of each deal: every seat's guaranteed value, forced win and best case."""
-    assert _mismatches(variant, card, SEEDS, compiled, after_first_runs=False) == []
+    assert _mismatches(variant, card, SEEDS, after_first_runs=False) == []
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("compiled", CORES)
 @pytest.mark.parametrize(("variant", "card"), VARIANTS, ids=[v for v, _ in VARIANTS])
-def test_fast_engines_agree_with_reference_on_more_choice_deals(variant: str, card: Card,
-                                                                compiled: bool) -> None:
+def test_fast_engines_agree_with_reference_on_more_choice_deals(variant: str,
+                                                                card: Card) -> None:
     """The larger sweep: more deals, and after each way each first lead's run can go."""
-    assert _mismatches(variant, card, range(4, 12), compiled, after_first_runs=True) == []
+    assert _mismatches(variant, card, range(4, 12), after_first_runs=True) == []
 
 
 @pytest.mark.parametrize(("variant", "card"), [(v, c) for v, c in VARIANTS if "lead=any" in v],
