@@ -56,7 +56,8 @@ def played_from(deal: Deal, leads: int, seed: int = 1, keep: int = 0,
             break
         run = rng.choice(runs)
         after = position.after(run)
-        left = sum(after.game.held(after.played, s).bit_count() for s in range(deal.players))
+        left = sum(after.game.held(after.played, s).bit_count()
+                   for s in range(1, deal.players + 1))
         if after.is_over or left < keep:
             break
         position = after
@@ -83,7 +84,7 @@ def only_seat_4_played() -> Deal:
     """Hoyle's deal with one card of seat 4 played and seat 4 to lead: eldest never led."""
     card = 1 << min(iter_mask(D.hands[3]))
     return Deal((*D.hands[:3], D.hands[3] & ~card), D.dead, D.turnup, D.rules, None,
-                (0, 0, 0, card), 3)
+                (0, 0, 0, card), 4)
 
 
 def pope_turned_up() -> Deal:
@@ -97,8 +98,8 @@ def pope_turned_up() -> Deal:
 # Calls that today's code answered without a word, or failed on with another error.
 BAD_CALLS: list[tuple[str, Callable[[], object]]] = [
     # A Deal built directly or by dataclasses.replace is checked as the notation is.
-    ("replace(deal, leader=2)", lambda: R(D, leader=2)),
-    ("solve(replace(deal, leader=2))", lambda: api.solve(R(D, leader=2), time_limit=0.1)),
+    ("replace(deal, leader=3)", lambda: R(D, leader=3)),
+    ("solve(replace(deal, leader=3))", lambda: api.solve(R(D, leader=3), time_limit=0.1)),
     ("replace(deal, turnup=0): not dead", lambda: R(D, turnup=0)),
     ("replace(deal, turnup=-1)", lambda: R(D, turnup=-1)),
     ("replace(deal, turnup=52)", lambda: R(D, turnup=52)),
@@ -129,10 +130,11 @@ BAD_CALLS: list[tuple[str, Callable[[], object]]] = [
     ("replace(deal, played=5)", lambda: R(D, played=5)),
     ("replace(deal, leader=True)", lambda: R(D, leader=True)),
     ("replace(deal, leader=-1)", lambda: R(D, leader=-1)),
-    ("replace(deal, leader=4)", lambda: R(D, leader=4)),
+    ("replace(deal, leader=0)", lambda: R(D, leader=0)),
+    ("replace(deal, leader=5)", lambda: R(D, leader=5)),
     ("replace(deal, leader=1.0)", lambda: R(D, leader=1.0)),
     ("Deal(...) with a position play cannot reach", lambda: only_seat_4_played()),
-    ("a position with seat 1 to lead where no line leaves it the lead", lambda: R(P, leader=0)),
+    ("a position with seat 1 to lead where no line leaves it the lead", lambda: R(P, leader=1)),
     ("a position played after a Pope turn-up that ends the deal", lambda: pope_turned_up()),
     ("Deal.create(5, 0, 0)", lambda: api.Deal.create(5, 0, 0)),
     ("deal.with_rules('peel')", lambda: D.with_rules("peel")),
@@ -202,15 +204,16 @@ BAD_CALLS: list[tuple[str, Callable[[], object]]] = [
     ("deal_to_line('x | y ^KC')", lambda: api.deal_to_line("x | y ^KC")),
     ("deal_to_json(None)", lambda: api.deal_to_json(None)),
     ("deal_warnings(None)", lambda: api.deal_warnings(None)),
-    # settle: the winner is a 0-based seat, -1 for none (as Run.winner)
+    # settle: the winner is a seat from 1, None (or -1, as before None) for none
     ("settle(None, 0, -1)", lambda: api.settle(None, 0, -1)),
     ("settle(deal, 'x', -1)", lambda: api.settle(D, "x", -1)),
     ("settle(deal, -1, -1)", lambda: api.settle(D, -1, -1)),
     ("settle(deal, 0, 7)", lambda: api.settle(D, 0, 7)),
     ("settle(deal, 0, True)", lambda: api.settle(D, 0, True)),
     ("settle(deal, 0, -5)", lambda: api.settle(D, 0, -5)),
-    ("settle(deal, 0, 0): seat 1 has not gone out", lambda: api.settle(D, 0, 0)),
-    ("settle(deal, every card, 0): every seat is out", lambda: api.settle(D, D.in_play, 0)),
+    ("settle(deal, 0, 0): no seat 0", lambda: api.settle(D, 0, 0)),
+    ("settle(deal, 0, 1): seat 1 has not gone out", lambda: api.settle(D, 0, 1)),
+    ("settle(deal, every card, 1): every seat is out", lambda: api.settle(D, D.in_play, 1)),
     ("settle(deal, a dead card, -1)", lambda: api.settle(D, 1 << D.turnup, -1)),
     ("settle(position, less than it played, -1)", lambda: api.settle(P, 0, -1)),
     # the deal's play and views of it
@@ -218,9 +221,9 @@ BAD_CALLS: list[tuple[str, Callable[[], object]]] = [
     ("Position.from_deal('x | y ^KC')", lambda: api.Position.from_deal("x | y ^KC")),
     ("Game.from_deal(5)", lambda: api.Game.from_deal(5)),
     ("view(deal, 1, [a Run of no cards])",
-     lambda: api.view(D, 1, [api.Run(0, (), (), api.StopReason.TOP, 0, None)])),
+     lambda: api.view(D, 1, [api.Run(1, (), (), api.StopReason.TOP, 1, None)])),
     ("view(deal, 1, [a Run led with 'x'])",
-     lambda: api.view(D, 1, [api.Run(0, ("x",), (0,), api.StopReason.TOP, 0, None)])),
+     lambda: api.view(D, 1, [api.Run(1, ("x",), (1,), api.StopReason.TOP, 1, None)])),
     ("Position.play('x')", lambda: api.Position.from_deal(D).play("x")),
     ("Position.outcomes(None)", lambda: api.Position.from_deal(D).outcomes(None)),
     ("Position.after(None)", lambda: api.Position.from_deal(D).after(None)),
@@ -305,7 +308,7 @@ def test_every_public_function_is_in_a_table() -> None:
 
 
 @pytest.mark.parametrize(("make", "message"), [
-    (lambda: R(D, leader=2), "position cannot arise in play: with no card played, eldest"),
+    (lambda: R(D, leader=3), "position cannot arise in play: with no card played, eldest"),
     (lambda: R(D, turnup=0), "the turn-up AC is not in the dead hand"),
     (lambda: R(D, hands=(D.hands[0] | D.hands[1], *D.hands[1:])), "is dealt twice"),
     (lambda: R(D, rules="peel"), "rules must be a Ruleset"),
@@ -316,7 +319,7 @@ def test_every_public_function_is_in_a_table() -> None:
     (lambda: api.prove("parlett"), r"get_ruleset\('parlett'\)"),
     (only_seat_4_played, "eldest \\(seat 1\\) leads first, but has played no card"),
     (pope_turned_up, "the turn-up 9D ends the deal unplayed under early-hoyle"),
-    (lambda: R(P, leader=0), "no sequence of legal leads plays these cards and leaves seat 1"),
+    (lambda: R(P, leader=1), "no sequence of legal leads plays these cards and leaves seat 1"),
     (lambda: R(D, hands=(-1, *D.hands[1:])), "hand 1 must be a set of cards"),
 ])
 def test_the_message_names_the_fault(make: Callable[[], object], message: str) -> None:
@@ -525,3 +528,4 @@ def test_solve_and_advise_refuse_what_is_not_a_deal_or_line(call: str) -> None:
             lambda: advise(hoyle_dead_hand(), 1, samples=1, line=5)}  # type: ignore[arg-type]
     with pytest.raises(PopeJoanError):
         calls[call]()
+
