@@ -28,12 +28,15 @@ from popejoan_solver import (
     hoyle_dead_hand,
     parse_deal_text,
 )
+from popejoan_solver.bots.driver import decision_rng
 from popejoan_solver.cli.inputs import read_deal
 from popejoan_solver.model.cards import POPE, iter_mask
 from popejoan_solver.model.deal import Deal, position_deal, validate
 from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.play import Position, Run
+from popejoan_solver.model.record import Play
 from popejoan_solver.model.rules import RULESETS, get_ruleset
+from popejoan_solver.model.settlement import best_without_going_out, net
 from popejoan_solver.seat import knowledge, sample_deals
 
 api: Any = popejoan_solver
@@ -529,3 +532,116 @@ def test_solve_and_advise_refuse_what_is_not_a_deal_or_line(call: str) -> None:
     with pytest.raises(PopeJoanError):
         calls[call]()
 
+
+# ----------------------------------------------------------------------- seats from 1
+
+def _first_run_with_another_leader() -> tuple[Deal, Run, Run]:
+    """The position of Hoyle's deal where a seat other than eldest first leads (after one
+    run), the run that put it on lead and that seat's first lead's run."""
+    position = Position.from_deal(D)
+    for lead in position.legal_leads():
+        run, after = position.play(lead)
+        if after.leader not in (None, 1) and not after.is_over:
+            deal = position_deal(D, after, D.board)
+            return deal, run, after.play(after.legal_leads()[0])[0]
+    raise AssertionError("every first lead of Hoyle's deal leaves eldest on lead")
+
+
+def test_the_public_api_counts_seats_from_1() -> None:
+    """A position led by a seat other than eldest: ``Deal.leader``, ``Position.leader``, the
+    runs' seats, the solution, the view and the settlement's parties all name it by its
+    number from 1, the same number as the JSON (whose seats always counted from 1)."""
+    deal, first, second = _first_run_with_another_leader()
+    seat = deal.leader
+    assert 2 <= seat <= deal.players
+    assert first.leader == 1
+    assert first.next_leader == seat == first.leader_after
+    assert (first.to_json()["seat"], first.to_json()["next_leader"]) == (1, seat)
+    assert api.deal_to_json(deal)["to_lead"] == seat
+    assert api.deal_from_line(api.deal_to_line(deal)).leader == seat
+    assert Position.from_deal(deal).leader == seat
+    assert second.leader == seat == second.seats[0] == second.to_json()["seat"]
+    assert list(second.seats) == second.to_json()["played_by"]
+    assert all(1 <= s <= deal.players for s in second.seats)
+    assert all(D.holder(c) == s for c, s in zip(second.cards, second.seats, strict=True))
+    solution = api.solve(deal, with_line=True, threads=1)
+    assert solution.leader == seat == solution.to_json()["leader"]
+    assert [s.seat for s in solution.seats] == list(range(1, deal.players + 1))
+    assert solution.line[0].run.leader == seat
+    k = api.view(deal, seat)
+    assert (k.seat, k.leader, k.winner) == (seat, seat, None)
+    end = Position.from_deal(deal)
+    while not end.is_over:
+        end = end.play(end.legal_leads()[0])[1]
+    assert end.winner is not None
+    assert 1 <= end.winner <= deal.players
+    assert not end.game.held(end.played, end.winner)
+    settled = api.settle(deal, end.played, end.winner)
+    paid = [*settled.turnup, *settled.play]
+    assert {t.payee for t in paid if t.kind is api.TransferKind.GAME} == {end.winner}
+    for t in (*settled.dressing, *paid):
+        data = t.to_json()
+        for party, shown in ((t.payer, data["from"]), (t.payee, data["to"])):
+            assert shown == (party.value if isinstance(party, api.Compartment) else party)
+    assert deal.board is None  # dressed: every counter on the board came from the seats
+    assert sum(settled.net(s, include_dressing=True)
+               for s in range(1, deal.players + 1)) == -settled.board_after.total()
+
+
+def _game() -> Any:
+    return api.Game.from_deal(D)
+
+
+_LEAD = min(iter_mask(D.hands[0]))
+_KIND = api.TransferKind.GAME
+SEAT_ZERO_OR_PAST: list[tuple[str, Callable[[], object]]] = [
+    ("Deal(leader=0)", lambda: Deal(D.hands, D.dead, D.turnup, D.rules, None, (), 0)),
+    ("Deal.create(leader=0)", lambda: Deal.create(D.hands, D.dead, D.turnup, leader=0)),
+    ("Deal.create(leader=5)", lambda: Deal.create(D.hands, D.dead, D.turnup, leader=5)),
+    ("replace(position, leader=0)", lambda: R(P, leader=0)),
+    ("Position(game, 0, 0)", lambda: api.Position(_game(), 0, 0)),
+    ("Position(game, 0, 5)", lambda: api.Position(_game(), 0, 5)),
+    ("Run(leader=0)", lambda: api.Run(0, (_LEAD,), (1,), api.StopReason.TOP, 1, None)),
+    ("Run(next_leader=0)", lambda: api.Run(1, (_LEAD,), (1,), api.StopReason.TOP, 0, None)),
+    ("Run(winner=0)", lambda: api.Run(1, (_LEAD,), (1,), api.StopReason.OUT, None, 0)),
+    ("game.legal_leads(0, 0)", lambda: _game().legal_leads(0, 0)),
+    ("game.legal_leads(0, 5)", lambda: _game().legal_leads(0, 5)),
+    ("game.run(0, 0, lead)", lambda: _game().run(0, 0, _LEAD)),
+    ("game.runs(0, 0, lead)", lambda: _game().runs(0, 0, _LEAD)),
+    ("game.run_tree(0, 0, lead)", lambda: _game().run_tree(0, 0, _LEAD)),
+    ("game.forced_run(0, 0, lead)", lambda: _game().forced_run(0, 0, _LEAD)),
+    ("game.forced_run(0, 5, lead)", lambda: _game().forced_run(0, 5, _LEAD)),
+    ("game.held(0, 0)", lambda: _game().held(0, 0)),
+    ("Transfer(payer=0)", lambda: api.Transfer(0, api.Compartment.POPE, 1, "x", _KIND)),
+    ("Transfer(payee=0)", lambda: api.Transfer(api.Compartment.GAME, 0, 1, "x", _KIND)),
+    ("net(transfers, 0)", lambda: net([], 0)),
+    ("settle(deal, 0, 0)", lambda: api.settle(D, 0, 0)),
+    ("settle(deal, every card of seat 1, 5)", lambda: api.settle(D, D.hands[0], 5)),
+    ("FindQuery(seat=0)", lambda: api.find_deals(api.FindQuery(
+        api.Property.FIRST_LEAD_OUT, get_ruleset("parlett"), 4, 0))),
+    ("FindQuery(seat=5)", lambda: api.find_deals(api.FindQuery(
+        api.Property.FIRST_LEAD_OUT, get_ruleset("parlett"), 4, 5))),
+    ("FindQuery(hold={0: ...})", lambda: api.find_deals(api.FindQuery(
+        api.Property.FIRST_LEAD_OUT, get_ruleset("parlett"), 4, 1, {0: 1 << _LEAD}))),
+    ("FindQuery(hold={5: ...})", lambda: api.find_deals(api.FindQuery(
+        api.Property.FIRST_LEAD_OUT, get_ruleset("parlett"), 4, 1, {5: 1 << _LEAD}))),
+    ("view(deal, 0)", lambda: api.view(D, 0)),
+    ("view(deal, 5)", lambda: api.view(D, 5)),
+    ("knowledge(deal, 0)", lambda: knowledge(D, 0)),
+    ("Play(0, card)", lambda: Play(0, _LEAD)),
+    ("solve(seats=[0])", lambda: api.solve(D, seats=[0])),
+    ("advise(deal, 0)", lambda: api.advise(D, 0, samples=1)),
+    ("best_without_going_out(game, board, 0)",
+     lambda: best_without_going_out(_game(), D.board_or_dressed, 0)),
+    ("decision_rng(seed, label, 0, 0)", lambda: decision_rng(1, "", 0, 0)),
+]
+
+
+@pytest.mark.parametrize(("call", "function"), SEAT_ZERO_OR_PAST,
+                         ids=[c for c, _ in SEAT_ZERO_OR_PAST])
+def test_a_seat_0_or_past_the_table_is_refused(call: str, function: Callable[[], object]) -> None:
+    """Seats count from 1: seat 0, or one past the table, is a PopeJoanError wherever a
+    public constructor or function takes a seat, so a script written for seats from 0 fails
+    at its first seat 0 rather than answering for another seat."""
+    with pytest.raises(PopeJoanError):
+        function()
