@@ -223,6 +223,7 @@ BAD_CALLS: list[tuple[str, Callable[[], object]]] = [
     ("Position.from_deal(None)", lambda: api.Position.from_deal(None)),
     ("Position.from_deal('x | y ^KC')", lambda: api.Position.from_deal("x | y ^KC")),
     ("Game.from_deal(5)", lambda: api.Game.from_deal(5)),
+    ("Game.holder(52)", lambda: api.Game.from_deal(D).holder(52)),
     ("view(deal, 1, [a Run of no cards])",
      lambda: api.view(D, 1, [api.Run(1, (), (), api.StopReason.TOP, 1, None)])),
     ("view(deal, 1, [a Run led with 'x'])",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 
-from .cards import Card, Mask, card_name, iter_mask
+from .cards import Card, Mask, card_name, check_card, iter_mask
 from .errors import DealError, IllegalPlayError
 from .leads import legal_leads
 from .rules import Ruleset
@@ -212,7 +212,7 @@ class Game:
 
     def holder(self, card: Card) -> int | None:
         """The seat dealt ``card``; None for a dead or absent card."""
-        index = self.holder_index[card]
+        index = self.holder_index[check_card(card, "holder's card", IllegalPlayError)]
         return None if index < 0 else index + 1
 
     def held(self, played: Mask, seat: int) -> Mask:
