@@ -50,7 +50,7 @@ def main() -> None:
             _, rows = read_match(Path(name))
             for row in rows:
                 for seat, wall, cpu in row.decisions:
-                    times[f"{Path(name).stem}: {row.seats[seat]}"].append((wall, cpu))
+                    times[f"{Path(name).stem}: {row.seats[seat - 1]}"].append((wall, cpu))
         _report(times)
         return
     print(f"{args.rules}, {args.players} players, {args.deals} deals (seed {args.seed}), "

@@ -40,7 +40,7 @@ def row(rules: str, players: int, seed: int, samples: int) -> tuple[float, ...]:
     for _ in range(3):
         run, position = position.play(rng.choice(position.legal_leads()))
         line.append(run)
-    first = knowledge(deal, 0, ())
+    first = knowledge(deal, 1, ())
     later = knowledge(deal, position.leader, line)
     board = deal.board_or_dressed
     return (per_call(lambda: sample_deals(first, samples, 1), 1) / samples,

@@ -32,7 +32,7 @@ def decision_seconds(spec: str, players: int, rules: str, deals: int) -> list[fl
         deal = deal_random(players, 11, get_ruleset(rules), index)
         legal = tuple(Position.from_deal(deal).legal_leads())
         bot = make_bot(spec, 1)
-        request = LeadRequest(knowledge(deal, 0), legal, random.Random(index))
+        request = LeadRequest(knowledge(deal, 1), legal, random.Random(index))
         started = time.perf_counter()
         bot.lead(request)
         times.append(time.perf_counter() - started)

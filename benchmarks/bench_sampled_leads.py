@@ -30,7 +30,7 @@ def drawn(rules_name: str, players: int, deals: int, seed: int, samples: int) ->
     rules = get_ruleset(rules_name)
     out: list[Deal] = []
     for index in range(deals):
-        out += sample_deals(knowledge(deal_random(players, seed, rules, index), 0, ()),
+        out += sample_deals(knowledge(deal_random(players, seed, rules, index), 1, ()),
                             samples, index)
     return out
 

@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
                 first.append(timed((deal, index % players, []))[0])
                 for runs in (3, 8, 20):
                     line = line_of(Position.from_deal(deal), index, runs)
-                    for seat in range(players):
+                    for seat in range(1, players + 1):
                         seconds, steps = timed((deal, seat, line))
                         worst = (max(worst[0], seconds), max(worst[1], steps))
             print(f"{name} | {players} | {statistics.median(first):.3f} | {worst[0]:.3f} | "

@@ -165,7 +165,7 @@ def run_sampled(rules_name: str, players: int, deals: int, seed: int,
     nodes = dict.fromkeys(GUESS_MODES, 0)
     cpu = dict.fromkeys(GUESS_MODES, 0.0)
     for index in range(deals):
-        drawn = sample_deals(knowledge(deal_random(players, seed, rules, index), 0), samples,
+        drawn = sample_deals(knowledge(deal_random(players, seed, rules, index), 1), samples,
                              index)
         answers = {}
         for mode in GUESS_MODES:

@@ -55,8 +55,8 @@ def may_know(session: Any, player: int | None) -> Mask:
         return played
     seat = session.seat_of(player)
     node = session.node
-    k = (knowledge_at_choice(deal, seat, tuple(session.runs), session.lead, node)
-         if mine and isinstance(node, Choice) else knowledge(deal, seat, tuple(session.runs)))
+    k = (knowledge_at_choice(deal, seat + 1, tuple(session.runs), session.lead, node)
+         if mine and isinstance(node, Choice) else knowledge(deal, seat + 1, tuple(session.runs)))
     known = k.own | k.known_dead | played
     for mask in k.known_held:
         known |= mask

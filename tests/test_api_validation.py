@@ -28,12 +28,15 @@ from popejoan_solver import (
     hoyle_dead_hand,
     parse_deal_text,
 )
+from popejoan_solver.bots.driver import decision_rng
 from popejoan_solver.cli.inputs import read_deal
 from popejoan_solver.model.cards import POPE, iter_mask
 from popejoan_solver.model.deal import Deal, position_deal, validate
 from popejoan_solver.model.errors import PopeJoanError
 from popejoan_solver.model.play import Position, Run
+from popejoan_solver.model.record import Play
 from popejoan_solver.model.rules import RULESETS, get_ruleset
+from popejoan_solver.model.settlement import best_without_going_out, net
 from popejoan_solver.seat import knowledge, sample_deals
 
 api: Any = popejoan_solver
@@ -56,7 +59,8 @@ def played_from(deal: Deal, leads: int, seed: int = 1, keep: int = 0,
             break
         run = rng.choice(runs)
         after = position.after(run)
-        left = sum(after.game.held(after.played, s).bit_count() for s in range(deal.players))
+        left = sum(after.game.held(after.played, s).bit_count()
+                   for s in range(1, deal.players + 1))
         if after.is_over or left < keep:
             break
         position = after
@@ -83,7 +87,7 @@ def only_seat_4_played() -> Deal:
     """Hoyle's deal with one card of seat 4 played and seat 4 to lead: eldest never led."""
     card = 1 << min(iter_mask(D.hands[3]))
     return Deal((*D.hands[:3], D.hands[3] & ~card), D.dead, D.turnup, D.rules, None,
-                (0, 0, 0, card), 3)
+                (0, 0, 0, card), 4)
 
 
 def pope_turned_up() -> Deal:
@@ -97,8 +101,8 @@ def pope_turned_up() -> Deal:
 # Calls that today's code answered without a word, or failed on with another error.
 BAD_CALLS: list[tuple[str, Callable[[], object]]] = [
     # A Deal built directly or by dataclasses.replace is checked as the notation is.
-    ("replace(deal, leader=2)", lambda: R(D, leader=2)),
-    ("solve(replace(deal, leader=2))", lambda: api.solve(R(D, leader=2), time_limit=0.1)),
+    ("replace(deal, leader=3)", lambda: R(D, leader=3)),
+    ("solve(replace(deal, leader=3))", lambda: api.solve(R(D, leader=3), time_limit=0.1)),
     ("replace(deal, turnup=0): not dead", lambda: R(D, turnup=0)),
     ("replace(deal, turnup=-1)", lambda: R(D, turnup=-1)),
     ("replace(deal, turnup=52)", lambda: R(D, turnup=52)),
@@ -129,10 +133,11 @@ BAD_CALLS: list[tuple[str, Callable[[], object]]] = [
     ("replace(deal, played=5)", lambda: R(D, played=5)),
     ("replace(deal, leader=True)", lambda: R(D, leader=True)),
     ("replace(deal, leader=-1)", lambda: R(D, leader=-1)),
-    ("replace(deal, leader=4)", lambda: R(D, leader=4)),
+    ("replace(deal, leader=0)", lambda: R(D, leader=0)),
+    ("replace(deal, leader=5)", lambda: R(D, leader=5)),
     ("replace(deal, leader=1.0)", lambda: R(D, leader=1.0)),
     ("Deal(...) with a position play cannot reach", lambda: only_seat_4_played()),
-    ("a position with seat 1 to lead where no line leaves it the lead", lambda: R(P, leader=0)),
+    ("a position with seat 1 to lead where no line leaves it the lead", lambda: R(P, leader=1)),
     ("a position played after a Pope turn-up that ends the deal", lambda: pope_turned_up()),
     ("Deal.create(5, 0, 0)", lambda: api.Deal.create(5, 0, 0)),
     ("deal.with_rules('peel')", lambda: D.with_rules("peel")),
@@ -202,25 +207,27 @@ BAD_CALLS: list[tuple[str, Callable[[], object]]] = [
     ("deal_to_line('x | y ^KC')", lambda: api.deal_to_line("x | y ^KC")),
     ("deal_to_json(None)", lambda: api.deal_to_json(None)),
     ("deal_warnings(None)", lambda: api.deal_warnings(None)),
-    # settle: the winner is a 0-based seat, -1 for none (as Run.winner)
+    # settle: the winner is a seat from 1, None (or -1, as before None) for none
     ("settle(None, 0, -1)", lambda: api.settle(None, 0, -1)),
     ("settle(deal, 'x', -1)", lambda: api.settle(D, "x", -1)),
     ("settle(deal, -1, -1)", lambda: api.settle(D, -1, -1)),
     ("settle(deal, 0, 7)", lambda: api.settle(D, 0, 7)),
     ("settle(deal, 0, True)", lambda: api.settle(D, 0, True)),
     ("settle(deal, 0, -5)", lambda: api.settle(D, 0, -5)),
-    ("settle(deal, 0, 0): seat 1 has not gone out", lambda: api.settle(D, 0, 0)),
-    ("settle(deal, every card, 0): every seat is out", lambda: api.settle(D, D.in_play, 0)),
+    ("settle(deal, 0, 0): no seat 0", lambda: api.settle(D, 0, 0)),
+    ("settle(deal, 0, 1): seat 1 has not gone out", lambda: api.settle(D, 0, 1)),
+    ("settle(deal, every card, 1): every seat is out", lambda: api.settle(D, D.in_play, 1)),
     ("settle(deal, a dead card, -1)", lambda: api.settle(D, 1 << D.turnup, -1)),
     ("settle(position, less than it played, -1)", lambda: api.settle(P, 0, -1)),
     # the deal's play and views of it
     ("Position.from_deal(None)", lambda: api.Position.from_deal(None)),
     ("Position.from_deal('x | y ^KC')", lambda: api.Position.from_deal("x | y ^KC")),
     ("Game.from_deal(5)", lambda: api.Game.from_deal(5)),
+    ("Game.holder(52)", lambda: api.Game.from_deal(D).holder(52)),
     ("view(deal, 1, [a Run of no cards])",
-     lambda: api.view(D, 1, [api.Run(0, (), (), api.StopReason.TOP, 0, None)])),
+     lambda: api.view(D, 1, [api.Run(1, (), (), api.StopReason.TOP, 1, None)])),
     ("view(deal, 1, [a Run led with 'x'])",
-     lambda: api.view(D, 1, [api.Run(0, ("x",), (0,), api.StopReason.TOP, 0, None)])),
+     lambda: api.view(D, 1, [api.Run(1, ("x",), (1,), api.StopReason.TOP, 1, None)])),
     ("Position.play('x')", lambda: api.Position.from_deal(D).play("x")),
     ("Position.outcomes(None)", lambda: api.Position.from_deal(D).outcomes(None)),
     ("Position.after(None)", lambda: api.Position.from_deal(D).after(None)),
@@ -305,7 +312,7 @@ def test_every_public_function_is_in_a_table() -> None:
 
 
 @pytest.mark.parametrize(("make", "message"), [
-    (lambda: R(D, leader=2), "position cannot arise in play: with no card played, eldest"),
+    (lambda: R(D, leader=3), "position cannot arise in play: with no card played, eldest"),
     (lambda: R(D, turnup=0), "the turn-up AC is not in the dead hand"),
     (lambda: R(D, hands=(D.hands[0] | D.hands[1], *D.hands[1:])), "is dealt twice"),
     (lambda: R(D, rules="peel"), "rules must be a Ruleset"),
@@ -316,7 +323,7 @@ def test_every_public_function_is_in_a_table() -> None:
     (lambda: api.prove("parlett"), r"get_ruleset\('parlett'\)"),
     (only_seat_4_played, "eldest \\(seat 1\\) leads first, but has played no card"),
     (pope_turned_up, "the turn-up 9D ends the deal unplayed under early-hoyle"),
-    (lambda: R(P, leader=0), "no sequence of legal leads plays these cards and leaves seat 1"),
+    (lambda: R(P, leader=1), "no sequence of legal leads plays these cards and leaves seat 1"),
     (lambda: R(D, hands=(-1, *D.hands[1:])), "hand 1 must be a set of cards"),
 ])
 def test_the_message_names_the_fault(make: Callable[[], object], message: str) -> None:
@@ -525,3 +532,117 @@ def test_solve_and_advise_refuse_what_is_not_a_deal_or_line(call: str) -> None:
             lambda: advise(hoyle_dead_hand(), 1, samples=1, line=5)}  # type: ignore[arg-type]
     with pytest.raises(PopeJoanError):
         calls[call]()
+
+
+# ----------------------------------------------------------------------- seats from 1
+
+def _first_run_with_another_leader() -> tuple[Deal, Run, Run]:
+    """The position of Hoyle's deal where a seat other than eldest first leads (after one
+    run), the run that put it on lead and that seat's first lead's run."""
+    position = Position.from_deal(D)
+    for lead in position.legal_leads():
+        run, after = position.play(lead)
+        if after.leader not in (None, 1) and not after.is_over:
+            deal = position_deal(D, after, D.board)
+            return deal, run, after.play(after.legal_leads()[0])[0]
+    raise AssertionError("every first lead of Hoyle's deal leaves eldest on lead")
+
+
+def test_the_public_api_counts_seats_from_1() -> None:
+    """A position led by a seat other than eldest: ``Deal.leader``, ``Position.leader``, the
+    runs' seats, the solution, the view and the settlement's parties all name it by its
+    number from 1, the same number as the JSON (whose seats always counted from 1)."""
+    deal, first, second = _first_run_with_another_leader()
+    seat = deal.leader
+    assert 2 <= seat <= deal.players
+    assert first.leader == 1
+    assert first.next_leader == seat == first.leader_after
+    assert (first.to_json()["seat"], first.to_json()["next_leader"]) == (1, seat)
+    assert api.deal_to_json(deal)["to_lead"] == seat
+    assert api.deal_from_line(api.deal_to_line(deal)).leader == seat
+    assert Position.from_deal(deal).leader == seat
+    assert second.leader == seat == second.seats[0] == second.to_json()["seat"]
+    assert list(second.seats) == second.to_json()["played_by"]
+    assert all(1 <= s <= deal.players for s in second.seats)
+    assert all(D.holder(c) == s for c, s in zip(second.cards, second.seats, strict=True))
+    solution = api.solve(deal, with_line=True, threads=1)
+    assert solution.leader == seat == solution.to_json()["leader"]
+    assert [s.seat for s in solution.seats] == list(range(1, deal.players + 1))
+    assert solution.line[0].run.leader == seat
+    k = api.view(deal, seat)
+    assert (k.seat, k.leader, k.winner) == (seat, seat, None)
+    end = Position.from_deal(deal)
+    while not end.is_over:
+        end = end.play(end.legal_leads()[0])[1]
+    assert end.winner is not None
+    assert 1 <= end.winner <= deal.players
+    assert not end.game.held(end.played, end.winner)
+    settled = api.settle(deal, end.played, end.winner)
+    paid = [*settled.turnup, *settled.play]
+    assert {t.payee for t in paid if t.kind is api.TransferKind.GAME} == {end.winner}
+    for t in (*settled.dressing, *paid):
+        data = t.to_json()
+        for party, shown in ((t.payer, data["from"]), (t.payee, data["to"])):
+            assert shown == (party.value if isinstance(party, api.Compartment) else party)
+    assert deal.board is None  # dressed: every counter on the board came from the seats
+    assert sum(settled.net(s, include_dressing=True)
+               for s in range(1, deal.players + 1)) == -settled.board_after.total()
+
+
+def _game() -> Any:
+    return api.Game.from_deal(D)
+
+
+_LEAD = min(iter_mask(D.hands[0]))
+_KIND = api.TransferKind.GAME
+SEAT_ZERO_OR_PAST: list[tuple[str, Callable[[], object]]] = [
+    ("Deal(leader=0)", lambda: Deal(D.hands, D.dead, D.turnup, D.rules, None, (), 0)),
+    ("Deal.create(leader=0)", lambda: Deal.create(D.hands, D.dead, D.turnup, leader=0)),
+    ("Deal.create(leader=5)", lambda: Deal.create(D.hands, D.dead, D.turnup, leader=5)),
+    ("replace(position, leader=0)", lambda: R(P, leader=0)),
+    ("Position(game, 0, 0)", lambda: api.Position(_game(), 0, 0)),
+    ("Position(game, 0, 5)", lambda: api.Position(_game(), 0, 5)),
+    ("Run(leader=0)", lambda: api.Run(0, (_LEAD,), (1,), api.StopReason.TOP, 1, None)),
+    ("Run(next_leader=0)", lambda: api.Run(1, (_LEAD,), (1,), api.StopReason.TOP, 0, None)),
+    ("Run(winner=0)", lambda: api.Run(1, (_LEAD,), (1,), api.StopReason.OUT, None, 0)),
+    ("game.legal_leads(0, 0)", lambda: _game().legal_leads(0, 0)),
+    ("game.legal_leads(0, 5)", lambda: _game().legal_leads(0, 5)),
+    ("game.run(0, 0, lead)", lambda: _game().run(0, 0, _LEAD)),
+    ("game.runs(0, 0, lead)", lambda: _game().runs(0, 0, _LEAD)),
+    ("game.run_tree(0, 0, lead)", lambda: _game().run_tree(0, 0, _LEAD)),
+    ("game.forced_run(0, 0, lead)", lambda: _game().forced_run(0, 0, _LEAD)),
+    ("game.forced_run(0, 5, lead)", lambda: _game().forced_run(0, 5, _LEAD)),
+    ("game.held(0, 0)", lambda: _game().held(0, 0)),
+    ("Transfer(payer=0)", lambda: api.Transfer(0, api.Compartment.POPE, 1, "x", _KIND)),
+    ("Transfer(payee=0)", lambda: api.Transfer(api.Compartment.GAME, 0, 1, "x", _KIND)),
+    ("net(transfers, 0)", lambda: net([], 0)),
+    ("settle(deal, 0, 0)", lambda: api.settle(D, 0, 0)),
+    ("settle(deal, every card of seat 1, 5)", lambda: api.settle(D, D.hands[0], 5)),
+    ("FindQuery(seat=0)", lambda: api.find_deals(api.FindQuery(
+        api.Property.FIRST_LEAD_OUT, get_ruleset("parlett"), 4, 0))),
+    ("FindQuery(seat=5)", lambda: api.find_deals(api.FindQuery(
+        api.Property.FIRST_LEAD_OUT, get_ruleset("parlett"), 4, 5))),
+    ("FindQuery(hold={0: ...})", lambda: api.find_deals(api.FindQuery(
+        api.Property.FIRST_LEAD_OUT, get_ruleset("parlett"), 4, 1, {0: 1 << _LEAD}))),
+    ("FindQuery(hold={5: ...})", lambda: api.find_deals(api.FindQuery(
+        api.Property.FIRST_LEAD_OUT, get_ruleset("parlett"), 4, 1, {5: 1 << _LEAD}))),
+    ("view(deal, 0)", lambda: api.view(D, 0)),
+    ("view(deal, 5)", lambda: api.view(D, 5)),
+    ("knowledge(deal, 0)", lambda: knowledge(D, 0)),
+    ("Play(0, card)", lambda: Play(0, _LEAD)),
+    ("solve(seats=[0])", lambda: api.solve(D, seats=[0])),
+    ("advise(deal, 0)", lambda: api.advise(D, 0, samples=1)),
+    ("best_without_going_out(game, board, 0)",
+     lambda: best_without_going_out(_game(), D.board_or_dressed, 0)),
+    ("decision_rng(seed, label, 0, 0)", lambda: decision_rng(1, "", 0, 0)),
+]
+
+
+@pytest.mark.parametrize(("call", "function"), SEAT_ZERO_OR_PAST,
+                         ids=[c for c, _ in SEAT_ZERO_OR_PAST])
+def test_a_seat_0_or_past_the_table_is_refused(call: str, function: Callable[[], object]) -> None:
+    """Seats count from 1: seat 0, or one past the table, is a PopeJoanError wherever a
+    public constructor or function takes a seat, so a script written for seats from 0 fails
+    at its first seat 0 rather than answering for another seat."""
+    with pytest.raises(PopeJoanError):
+        function()

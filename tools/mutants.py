@@ -254,19 +254,18 @@ MUTANTS: tuple[Mutant, ...] = (
               "            return StopReason.ABSENT\n"),
          Hunk("popejoan_solver/model/play.py",
               "            card = self.table.successor[card]\n"
-              "            seat = self.holder[card]\n",
+              "            seat = self.holder_index[card]\n",
               "            card = self.table.successor[card]\n"
               "            while not self.in_play >> card & 1:\n"
               "                card = self.table.successor[card]\n"
-              "            seat = self.holder[card]\n")),
+              "            seat = self.holder_index[card]\n")),
         (prove("below-dead-is-stop"), VALIDATION, ENCODED_RUN, DIFFERENTIAL, PLAY),
     ),
     Mutant(
         "lead-rule-ignored",
         "the play model lets the leader lead any card it holds, whatever the lead rule",
         (Hunk("popejoan_solver/model/play.py",
-              "        return legal_leads(self.rules, self.dealt[leader] & ~played)",
-              "        held = self.dealt[leader] & ~played\n"
+              "        return legal_leads(self.rules, held)",
               "        return sorted(iter_mask(held), "
               "key=lambda c: (c // 13, self.table.order_key[c]))"),),
         (prove("kings-are-stops", "britannica"), VALIDATION, ENCODED_RUN, DIFFERENTIAL, PLAY),
@@ -297,14 +296,14 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk("popejoan_solver/model/play.py",
               "            if not self.dealt[seat] & ~played:\n"
               "                return Run(leader, tuple(cards), tuple(seats), StopReason.OUT, None,"
-              " seat)\n"
+              " seat + 1)\n"
               "            reason = self.stop_reason(card, played)\n"
               "            if reason is not None:\n",
               "            reason = self.stop_reason(card, played)\n"
               "            if reason is not None:\n"
               "                if not self.dealt[seat] & ~played:\n"
               "                    return Run(leader, tuple(cards), tuple(seats), StopReason.OUT,"
-              " None, seat)\n"),),
+              " None, seat + 1)\n"),),
         (prove("terminates"), VALIDATION, ENCODED_RUN, DIFFERENTIAL, PLAY),
     ),
     Mutant(
@@ -312,7 +311,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the holder dealt Pope is exempt from paying even after playing it",
         (Hunk("popejoan_solver/model/settlement.py",
               "        if exempt is not None and left >> exempt & 1:",
-              "        if exempt is not None and game.dealt[seat] >> exempt & 1:"),),
+              "        if exempt is not None and game.dealt[seat - 1] >> exempt & 1:"),),
         (prove("counters-conserved"), VALIDATION, DIFFERENTIAL, PLAY, SETTLEMENT_ENCODING),
     ),
     Mutant(
@@ -338,7 +337,7 @@ MUTANTS: tuple[Mutant, ...] = (
               "            transfers.append(Transfer(seat, winner, table.per_card_left * "
               "left.bit_count(),",
               "            transfers.append(Transfer(seat, winner, table.per_card_left * "
-              "game.dealt[seat].bit_count(),"),),
+              "game.dealt[seat - 1].bit_count(),"),),
         (prove("counters-conserved"), VALIDATION, SETTLEMENT_ENCODING, DIFFERENTIAL, PLAY),
     ),
     Mutant(
@@ -387,8 +386,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "find-first-lead-only",
         "find's exact check of first-lead-out tries only the first legal lead",
         (Hunk("popejoan_solver/logic/find.py",
-              "                                       for lead in game.legal_leads(0, 0))",
-              "                                       for lead in game.legal_leads(0, 0)[:1])"),),
+              "                                       for lead in game.legal_leads(0, 1))",
+              "                                       for lead in game.legal_leads(0, 1)[:1])"),),
         (FIND, checks("tests/logic/test_prover.py::test_find_first_lead_out_and_a_proof_of_none")),
     ),
     Mutant(
@@ -748,9 +747,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "the most a seat ends with without going out charges a card left even to the holder "
         "of the Pope, who may keep it and pay nothing",
         (Hunk("popejoan_solver/model/settlement.py",
-              "    if exempt is not None and game.dealt[seat] >> exempt & 1:\n"
+              "    if exempt is not None and game.dealt[index] >> exempt & 1:\n"
               "        return best - min(game.table.per_card_left, needs_exempt)\n",
-              "    if exempt is not None and game.dealt[seat] >> exempt & 1:\n"
+              "    if exempt is not None and game.dealt[index] >> exempt & 1:\n"
               "        return best - max(game.table.per_card_left, needs_exempt)\n"),),
         (checks("tests/search/test_lead_values.py::"
                 "test_a_value_above_the_most_the_leader_ends_with_in_hand_is_a_forced_win"),),

@@ -79,7 +79,7 @@ class ChoiceAdvice:
 
 
 def first_choice(tree: RunTree, seat: int) -> Choice | None:
-    """The first choice of ``seat`` (0-based) in ``tree``, earlier choices declined."""
+    """The first choice of ``seat`` (from 1) in ``tree``, earlier choices declined."""
     node = tree
     while isinstance(node, Choice):
         if node.chooser == seat:
@@ -141,17 +141,16 @@ def advise_choice(deal: Deal, seat: int, lead: Card, *, line: Sequence[Run | str
     if not compile_rules(deal.rules).choice_points:
         raise AdviceError(f"there is no choice inside a run under {deal.rules.name} (choices: "
                           "Spinado's Spin, or --set pope_in_lieu=...): advise the lead instead")
-    here = position_after(deal, runs, knowledge(deal, seat - 1, runs).deal_board)
+    here = position_after(deal, runs, knowledge(deal, seat, runs).deal_board)
     position = Position.from_deal(here)
     position.play(lead)  # a legal lead, else IllegalPlayError
-    target = first_choice(position.game.run_tree(position.played, position.leader, lead),
-                          seat - 1)
+    target = first_choice(position.game.run_tree(position.played, position.leader, lead), seat)
     if target is None:
         raise AdviceError(f"seat {seat} has no choice in the run of {card_name(lead)} (every "
                           "earlier choice declined)")
     from ..seat import knowledge_at_choice
 
-    known = knowledge_at_choice(deal, seat - 1, runs, lead, target)
+    known = knowledge_at_choice(deal, seat, runs, lead, target)
     count, deals = consistent_deals(known, samples, seed, exact, exact_limit, deadline)
     complete = len(deals) == deals_wanted(count, samples, exact)
     evals = run_all(deals, lambda d, dl: evaluate_choice(d, lead, target, model, dl),

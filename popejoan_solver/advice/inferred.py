@@ -78,7 +78,7 @@ def card_odds(k: Knowledge, model: OpponentModel, *, draws: int = DEFAULT_DRAWS,
     inferred = card_places(post, k)
     rows = tuple((card, inferred[card], uniform[card]) for card in sorted(inferred))
     odds = CardOdds(post.model, post.exact, len(post.deals), post.ess, post.evidence,
-                    k.players, k.seat + 1, rows)
+                    k.players, k.seat, rows)
     return odds, post
 
 

@@ -158,8 +158,8 @@ def check_question(deal: Deal, seat: int) -> None:
         raise AdviceError(f"seat must be from 1 to {n}, not {seat}")
     if no_lead_left(deal):
         raise AdviceError("there is no lead to advise: the deal is over")
-    if deal.leader != seat - 1:
-        raise AdviceError(f"seat {seat} is not on lead (seat {deal.leader + 1} is): advice is "
+    if deal.leader != seat:
+        raise AdviceError(f"seat {seat} is not on lead (seat {deal.leader} is): advice is "
                           "for the seat about to lead; give that seat, or a later position")
 
 
@@ -178,7 +178,7 @@ def legal_leads(deal: Deal) -> list[Card]:
 
 def hoyle_lead(deal: Deal, gone: int) -> tuple[Card, str]:
     """Hoyle's maxims for the seat on lead, knowing ``gone`` (dead or played) cards."""
-    return maxim_lead(deal.rules, deal.hands[deal.leader], gone, legal_leads(deal))
+    return maxim_lead(deal.rules, deal.hands[deal.leader - 1], gone, legal_leads(deal))
 
 
 def summarise(evals: Sequence[SampleEval], cards: Sequence[Card],
@@ -347,7 +347,7 @@ def consistent_deals(known: Knowledge, samples: int, seed: int, exact: bool,
     if not exact:
         return count, sample_deals(known, samples, seed, deadline)
     if count > exact_limit:
-        raise AdviceError(f"{count} deals are consistent with what seat {known.seat + 1} knows: "
+        raise AdviceError(f"{count} deals are consistent with what seat {known.seat} knows: "
                           f"more than the exact limit of {exact_limit}; sample them instead")
     return count, all_deals(known, exact_limit, deadline)
 
@@ -377,7 +377,7 @@ def advise(deal: Deal, seat: int, *, line: Sequence[Run | str] | str = (),
     deadline = started + time_limit if time_limit is not None else None
     if not 1 <= seat <= deal.players:
         raise AdviceError(f"seat must be from 1 to {deal.players}, not {seat}")
-    known = knowledge(deal, seat - 1, runs)
+    known = knowledge(deal, seat, runs)
     here = position_after(deal, runs, known.deal_board)
     check_question(here, seat)
     count, deals = consistent_deals(known, samples, seed, exact, exact_limit, deadline)

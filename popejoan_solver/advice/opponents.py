@@ -63,13 +63,13 @@ def evidence(line: Sequence[Run], seat: int, turnup: Card | None,
     found = []
     gone = 0 if turnup is None else 1 << turnup
     for index, run in enumerate(line):
-        if run.leader != seat - 1:
+        if run.leader != seat:
             later = 0
             for after in line[index:]:
                 for card, who in zip(after.cards, after.seats, strict=True):
                     if who == run.leader:
                         later |= 1 << card
-            found.append(LeadEvidence(run.leader + 1, run.lead, gone, later))
+            found.append(LeadEvidence(run.leader, run.lead, gone, later))
         gone |= run.mask
         above = rules.table.successor[run.stop_card]
         if run.reason is StopReason.DEAD and above >= 0:

@@ -82,7 +82,7 @@ def posterior(k: Knowledge, model: OpponentModel, *, draws: int = DEFAULT_DRAWS,
               limit: int = EXACT_LIMIT) -> Posterior:
     """The posterior over the deals consistent with ``k`` under ``model``: exact where at most
     ``limit`` deals are consistent, else ``draws`` uniform draws from ``seed``, weighed."""
-    steps = evidence(k.line, k.seat + 1, k.turnup, k.rules)
+    steps = evidence(k.line, k.seat, k.turnup, k.rules)
     try:
         total: int | None = count_deals(k)
     except CountingLimitError:

@@ -93,10 +93,10 @@ def price_of_information(deal: Deal, *, line: Sequence[Run] = (),
     from ..seat import knowledge
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    known = [knowledge(deal, s, line) for s in range(deal.players)]
+    known = [knowledge(deal, s, line) for s in range(1, deal.players + 1)]
     here = position_after(deal, line, known[0].deal_board)
     truth = solve(here, with_line=False, time_limit=time_limit)
-    leader = here.leader + 1
+    leader = here.leader
     left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
     lead = lead_advice if lead_advice is not None and lead_advice.model == "paranoid" else \
         advise(deal, leader, line=line, samples=samples, seed=seed, exact=exact,

@@ -87,11 +87,11 @@ def _maxn(deal: Deal, cards: tuple[Card, ...], wins: tuple[int, ...] | None,
     from ..search.maxn import MaxnLimitError, maxn_leads
 
     try:
-        leads = maxn_leads(deal, deal.leader + 1, deadline=deadline, node_limit=node_limit)
+        leads = maxn_leads(deal, deal.leader, deadline=deadline, node_limit=node_limit)
     except MaxnLimitError:
         return None
     return SampleEval(cards or tuple(card for card, _ in leads),
-                      tuple(v[deal.leader] for _, v in leads), wins)
+                      tuple(v[deal.leader - 1] for _, v in leads), wins)
 
 
 def find_choice(tree: RunTree, prefix: Sequence[Card], chooser: int) -> Choice | None:
@@ -147,8 +147,9 @@ def evaluate_options(deal: Deal, position: Position, choice: Choice, model: str 
 
         search = MaxnSearch(deal, seat, deadline=deadline)
         try:
-            return SampleEval(indices, tuple(search.tree(o, position.played, position.leader)[seat]
-                                             for o in choice.options), wins)
+            return SampleEval(indices, tuple(
+                search.tree(o, position.played, position.leader)[seat - 1]
+                for o in choice.options), wins)
         except MaxnLimitError:
             return None
     goal = Objective(Goal.GUARANTEED, seat)

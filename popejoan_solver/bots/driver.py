@@ -46,14 +46,14 @@ class PlayedDeal:
     dressing: tuple[Transfer, ...]
     settlement: DealSettlement
     decisions: tuple[tuple[int, float, float], ...] = field(default=())
-    """Every decision a bot made: its 0-based seat, the wall-clock seconds it took and the
+    """Every decision a bot made: its seat (from 1), the wall-clock seconds it took and the
     process's CPU seconds (the second is what a loaded machine does not inflate)."""
 
     @property
     def values(self) -> tuple[int, ...]:
         """Each seat's counters won (negative: lost), dressing included, as ``check`` says."""
         transfers = self.dressing + self.settlement.turnup + self.settlement.play
-        return tuple(net(transfers, seat) for seat in range(self.deal.players))
+        return tuple(net(transfers, seat) for seat in range(1, self.deal.players + 1))
 
     @property
     def board_after(self) -> Board:
@@ -66,9 +66,12 @@ class PlayedDeal:
 
 def decision_rng(seed: int, label: str, seat: int, index: int) -> random.Random:
     """The generator of one decision, from the match seed, the deal's public label (its
-    index in a match), the 0-based seat and the seat's decision count: the same whoever plays
-    it, wherever and whenever, and nothing in it from the hidden cards."""
-    return random.Random(f"popejoan-bot:{seed}:{label}:{seat}:{index}")
+    index in a match), the seat (from 1) and the seat's decision count: the same whoever plays
+    it, wherever and whenever, and nothing in it from the hidden cards. (The seed string
+    holds the seat's 0-based index, as it always has: the streams stay the same.)"""
+    if type(seat) is not int or seat < 1:
+        raise BotError(f"a decision's seat counts from 1, not {seat!r}")
+    return random.Random(f"popejoan-bot:{seed}:{label}:{seat - 1}:{index}")
 
 
 def peek_rules(rules: Ruleset) -> Ruleset:
@@ -78,7 +81,8 @@ def peek_rules(rules: Ruleset) -> Ruleset:
 
 
 class _Table:
-    """One deal in play: the bots, what each seat has decided, and the line so far."""
+    """One deal in play: the bots, what each seat has decided, and the line so far (its
+    methods take seats from 1; its lists are indexed from 0)."""
 
     def __init__(self, deal: Deal, bots: Sequence[Bot], seed: int, label: str) -> None:
         self.deal = deal
@@ -96,33 +100,34 @@ class _Table:
                          for seat in range(deal.players)]
 
     def knows(self, seat: int) -> Knowledge:
-        return knowledge(self.views[seat], seat, tuple(self.line),
-                         revealed=self.revealed[seat])
+        return knowledge(self.views[seat - 1], seat, tuple(self.line),
+                         revealed=self.revealed[seat - 1])
 
     def rng(self, seat: int) -> random.Random:
-        self.counts[seat] += 1
-        return decision_rng(self.seed, self.label, seat, self.counts[seat] - 1)
+        self.counts[seat - 1] += 1
+        return decision_rng(self.seed, self.label, seat, self.counts[seat - 1] - 1)
 
     def lead(self, position: Position, board: Board) -> Card:
         seat = position.leader
-        bot = self.bots[seat]
+        bot = self.bots[seat - 1]
         legal = tuple(position.legal_leads())
         truth = position_deal(self.deal, position, board) if bot.sees_all else None
         started, cpu = time.perf_counter(), time.process_time()
         card = bot.lead(LeadRequest(self.knows(seat), legal, self.rng(seat), truth))
         self.decisions.append((seat, time.perf_counter() - started, time.process_time() - cpu))
         if card not in legal:
-            raise BotError(f"bot {bot.name!r} chose {card} at seat {seat + 1}: not a legal lead")
+            raise BotError(f"bot {bot.name!r} chose {card} at seat {seat}: not a legal lead")
         return card
 
     def resolve(self, position: Position, board: Board, lead: Card, tree: RunTree) -> Run:
         """Walk the lead's run down its choices, each asked of its chooser."""
         while isinstance(tree, Choice):
-            bot = self.bots[tree.chooser]
+            chooser = tree.chooser
+            bot = self.bots[chooser - 1]
             truth = position_deal(self.deal, position, board) if bot.sees_all else None
-            view = knowledge_at_choice(self.views[tree.chooser], tree.chooser,
+            view = knowledge_at_choice(self.views[chooser - 1], chooser,
                                        tuple(self.line), lead, tree,
-                                       revealed=self.revealed[tree.chooser])
+                                       revealed=self.revealed[chooser - 1])
             request = ChoiceRequest(view, tree.kind, lead,
                                     common_prefix(tree), len(tree.options),
                                     self.rng(tree.chooser), truth)
@@ -138,7 +143,7 @@ class _Table:
 
 
 def play_deal(deal: Deal, bots: Sequence[Bot], seed: int, label: str = "") -> PlayedDeal:
-    """Play ``deal`` (as dealt) with ``bots[s]`` at 0-based seat ``s``; ``label`` names the
+    """Play ``deal`` (as dealt) with ``bots[i]`` at seat ``i + 1``; ``label`` names the
     deal publicly (its index) for the decisions' generators."""
     if len(bots) != deal.players:
         raise BotError(f"{len(bots)} bots for {deal.players} seats")
@@ -188,5 +193,6 @@ def session_record(played: Sequence[PlayedDeal], names: Sequence[str],
 
 
 def seat_of(deal_in_session: int, player: int, players: int) -> int:
-    """The 0-based seat player ``player`` holds in deal ``deal_in_session`` of a session."""
-    return (player - deal_in_session) % players
+    """The seat (from 1) the 0-based player ``player`` holds in deal ``deal_in_session`` of a
+    session."""
+    return (player - deal_in_session) % players + 1

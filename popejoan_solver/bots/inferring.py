@@ -40,7 +40,7 @@ def weighted_deals(knowledge: Knowledge, drawn: Iterable[Deal], samples: int, se
         for deal in resample(post, samples, seed):
             yield deal, 1.0
         return
-    weigh = Likelihood(evidence(knowledge.line, knowledge.seat + 1, knowledge.turnup,
+    weigh = Likelihood(evidence(knowledge.line, knowledge.seat, knowledge.turnup,
                                 knowledge.rules), opponents)
     try:
         few = count_deals(knowledge) <= samples

@@ -39,7 +39,7 @@ def search_rules(k: Knowledge) -> Ruleset:
     """The ruleset searched: the seat's own, but a dealer who did not look at the dead hand
     where it may is searched as one who may not (its information states must not show it)."""
     table = compile_rules(k.rules)
-    dealer = k.players - 1
+    dealer = k.players
     if (k.seat == dealer and table.dealer_sees_dead_hand
             and k.known_dead.bit_count() < k.dead_size):
         return k.rules.with_options({"spare_hand": "unseen"})

@@ -189,7 +189,7 @@ def _inferred(args: argparse.Namespace, deal: Any, runs: list[Any],
     from ..model.cards import parse_card
     from ..seat import knowledge
 
-    known = knowledge(deal, args.seat - 1, runs)
+    known = knowledge(deal, args.seat, runs)
     odds, post = card_odds(known, make_model(args.infer), seed=args.seed)
     legal = [parse_card(lead["card"]) for lead in data["leads"]]
     weighted = weighted_leads(post, legal, args.samples, args.seed, args.model, args.exact)

@@ -63,7 +63,7 @@ def _query(args: argparse.Namespace, rules: Ruleset) -> FindQuery:
         dead = CardSet.parse(args.dead.replace(",", " ")).mask
         if not dead:
             raise UsageError("--dead names no cards (write CARDS, like 8S,TS)")
-    return FindQuery(Property(args.property), rules, args.players, args.seat - 1, hold, dead,
+    return FindQuery(Property(args.property), rules, args.players, args.seat, hold, dead,
                      args.count, args.seed, args.time_limit)
 
 

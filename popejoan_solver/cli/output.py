@@ -31,6 +31,6 @@ def print_lines(lines: Sequence[str]) -> None:
 def transfer_text(transfer: Transfer) -> str:
     """A payment as ``seat 1 -> seat 2: 3 (Pope)`` (a seat from 1, else the board's pool)."""
     def party(p: object) -> str:
-        return f"seat {p + 1}" if isinstance(p, int) else str(p)
+        return f"seat {p}" if isinstance(p, int) else str(p)
     return f"{party(transfer.payer)} -> {party(transfer.payee)}: {transfer.amount} " \
            f"({transfer.reason})"

@@ -69,7 +69,7 @@ class Person:
         from ..model.cards import card_name, format_cards
 
         for run in k.line[self.shown:]:
-            self.out.write(f"  seat {run.leader + 1} led: {run.describe()}\n")
+            self.out.write(f"  seat {run.leader} led: {run.describe()}\n")
         self.shown = len(k.line)
         sizes = ", ".join(f"seat {s + 1}: {n}" for s, n in enumerate(k.hand_sizes))
         turnup = card_name(k.turnup) if k.turnup is not None else "none"
@@ -77,7 +77,7 @@ class Person:
         self.out.write(f"board: {board}\n"
                        f"turn-up: {turnup}; known dead: {format_cards(k.known_dead) or '-'}\n"
                        f"cards in hand: {sizes}\n"
-                       f"your hand (seat {k.seat + 1}): {format_cards(k.own)}\n")
+                       f"your hand (seat {k.seat}): {format_cards(k.own)}\n")
 
     def _ask(self, prompt: str) -> str:
         from ..files.reading import read_prompt_line
@@ -127,7 +127,7 @@ def _advice_text(deal: Any, k: Any) -> str:
     from ..advice.leads import advise
     from ..model.cards import card_name
 
-    advice = advise(deal, k.seat + 1, line=k.line, samples=40, seed=len(k.line))
+    advice = advise(deal, k.seat, line=k.line, samples=40, seed=len(k.line))
     rows = [f"  {card_name(lead.card)}: mean {lead.mean:+.2f} [{lead.ci95[0]:+.2f}, "
             f"{lead.ci95[1]:+.2f}], best in {100 * lead.best_share:.0f}% of deals"
             for lead in advice.leads]
@@ -196,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
         print("\nyou left the table")
         return EXIT_OK
     for run_ in played.runs[person.shown:]:
-        print(f"  seat {run_.leader + 1} led: {run_.describe()}")
+        print(f"  seat {run_.leader} led: {run_.describe()}")
     names = [b.name for b in seats]
     scores = [f"seat {s + 1} ({n}) {v:+d}"
               for s, (n, v) in enumerate(zip(names, played.values, strict=True))]

@@ -125,7 +125,7 @@ def _print_line(solution: Solution) -> None:
         return
     print(f"\noptimal line for seat {solution.line_seat} (the others playing against it):")
     for i, step in enumerate(solution.line, 1):
-        print(f"  {i:2}. seat {step.run.leader + 1} leads {card_name(step.run.lead)}: "
+        print(f"  {i:2}. seat {step.run.leader} leads {card_name(step.run.lead)}: "
               f"{step.run.describe()}")
         for t in step.paid:
             print(f"        paid {transfer_text(t)}")

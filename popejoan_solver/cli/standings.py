@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         _write_records(Path(args.records), args.records, settings, rows)
     if args.maxims is not None:
         return _maxims(settings, rows, args)
-    result = standings(settings, rows, None if args.seat is None else args.seat - 1)
+    result = standings(settings, rows, args.seat)
     if args.plot is not None:
         plot(result, Path(args.plot))
     if wants_json(args):
@@ -87,8 +87,7 @@ def _maxims(settings: Any, rows: Any, args: argparse.Namespace) -> int:
     if args.maxims not in settings.bots:
         raise UsageError(f"--maxims {args.maxims[:60]!r}: not a bot of this match (bots: "
                          f"{', '.join(dict.fromkeys(settings.bots))})")
-    found = agreement(settings, rows, args.maxims,
-                      None if args.seat is None else args.seat - 1)
+    found = agreement(settings, rows, args.maxims, args.seat)
     if wants_json(args):
         print_json(found.to_json())
     else:

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
 
     deal, runs = read_position(args)
     check_seat(args.seat, deal.players)
-    known = knowledge(deal, args.seat - 1, runs)
+    known = knowledge(deal, args.seat, runs)
     data = view_json(known, deal)
     odds = None
     if args.infer is not None:

@@ -168,8 +168,8 @@ def _row(task: MatchTask, k: int, played: PlayedDeal, names: list[str]) -> dict[
     return {"session": task.session, "rotation": task.rotation, "deal": k,
             "idx": task.session * task.settings.session + k, "seats": json.dumps(seats),
             "vals": json.dumps(list(played.values)), "record": json.dumps(entry),
-            "decisions": json.dumps([[seat, round(wall, 6), round(cpu, 6)]
-                                     for seat, wall, cpu in played.decisions])}
+            "decisions": json.dumps([[seat - 1, round(wall, 6), round(cpu, 6)]  # 0-based
+                                     for seat, wall, cpu in played.decisions])}  # on file
 
 
 class MatchStore:
@@ -274,7 +274,7 @@ class MatchRow:
     values: tuple[int, ...]
     record: dict[str, Any]
     decisions: tuple[tuple[int, float, float], ...]
-    """Per decision: the seat, wall-clock and CPU seconds (NaN where not stored)."""
+    """Per decision: the seat (from 1), wall-clock and CPU seconds (NaN where not stored)."""
 
 
 def read_match(path: Path) -> tuple[MatchSettings, list[MatchRow]]:
@@ -299,7 +299,7 @@ def _decode(path: Path, settings: MatchSettings, raw: Sequence[Any]) -> MatchRow
     try:
         seats = tuple(json.loads(data["seats"]))
         values = tuple(json.loads(data["vals"]))
-        decisions = tuple((int(d[0]), float(d[1]), float(d[2]) if len(d) > 2 else math.nan)
+        decisions = tuple((int(d[0]) + 1, float(d[1]), float(d[2]) if len(d) > 2 else math.nan)
                           for d in json.loads(data["decisions"]))
         record = json.loads(data["record"])
     except (TypeError, ValueError) as exc:

@@ -760,7 +760,7 @@ def find_certified(query: FindQuery, directory: str, command: Sequence[str],
             what = "has" if not result.deals else "other than those found has"
             comment = [f"popejoan-solver certificate: no deal {what} {query.prop.value}",
                        f"({DESCRIPTIONS[query.prop]}), {query.rules.name}, {query.players} "
-                       f"players, seat {query.seat + 1}, with: {' '.join(command)}"]
+                       f"players, seat {query.seat}, with: {' '.join(command)}"]
             name = f"{query.prop.value}.{'none' if not result.deals else 'no-more'}"
             check = certify_none(folder, name, result.formula, comment, query.rules,
                                  query.players).to_json()
@@ -768,7 +768,7 @@ def find_certified(query: FindQuery, directory: str, command: Sequence[str],
         write_json(folder.path(MANIFEST), {
             "certificate": "popejoan find", "command": list(command),
             "property": query.prop.value, "description": DESCRIPTIONS[query.prop],
-            "ruleset": query.rules.name, "players": query.players, "seat": query.seat + 1,
+            "ruleset": query.rules.name, "players": query.players, "seat": query.seat,
             "solvers": solver_versions(), "how_to_check": list(HOW_TO_CHECK),
             "files": file_hashes(folder.work),
             "claims": {"deals_found": deals, "no_such_deal": none, "no_more_deals": more,

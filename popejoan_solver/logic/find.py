@@ -88,12 +88,13 @@ DESCRIPTIONS: Mapping[Property, str] = {
 
 @dataclass(frozen=True)
 class FindQuery:
-    """What to look for. Seats are 0-based here; masks are card sets."""
+    """What to look for. ``seat`` and the keys of ``hold`` are seats, from 1; masks are card
+    sets."""
 
     prop: Property
     rules: Ruleset
     players: int
-    seat: int = 0
+    seat: int = 1
     hold: Mapping[int, Mask] = field(default_factory=dict)
     dead: Mask = 0
     count: int = 1
@@ -158,7 +159,8 @@ class FindResult:
 
 
 class DealEncoding:
-    """The deal as SAT variables named through an :class:`IDPool`."""
+    """The deal as SAT variables named through an :class:`IDPool`. An encoding internal to
+    ``find``: its methods take a seat's 0-based index (the variables' names count from 1)."""
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         # python-sat is loaded on first use, so that importing the package stays quick
@@ -248,7 +250,8 @@ class DealEncoding:
         lits = []
         for c in self.cards:
             seat = deal.holder(c)
-            lits.append(self.dead(moved(c)) if seat is None else self.holds(moved(c), seat))
+            lits.append(self.dead(moved(c)) if seat is None
+                        else self.holds(moved(c), seat - 1))
         return lits
 
 
@@ -278,7 +281,7 @@ def _necessary(enc: DealEncoding, query: FindQuery) -> None:
                 together.append(both)
         enc.clauses.append(together)
     if query.prop is Property.FIRST_LEAD_OUT:
-        _first_lead_out(enc, query.seat, rules)
+        _first_lead_out(enc, query.seat - 1, rules)
 
 
 def _first_lead_out(enc: DealEncoding, seat: int, rules: Ruleset) -> None:
@@ -346,8 +349,8 @@ def _line_literals(enc: DealEncoding, deal: Deal, runs: list[Run]) -> list[int]:
     played = 0
     for run in runs:
         for card, seat in zip(run.cards, run.seats, strict=True):
-            lits.add(enc.holds(card, seat))
-        lits.update(lead_literals(enc, rules, run.lead, run.leader, played))
+            lits.add(enc.holds(card, seat - 1))
+        lits.update(lead_literals(enc, rules, run.lead, run.leader - 1, played))
         above = enc.table.successor[run.stop_card]
         if run.winner is None and above >= 0 and deal.dead >> above & 1:
             lits.add(enc.dead(above))
@@ -388,8 +391,8 @@ def _unplayed(deal: Deal) -> bool:
 
 def _first_lead_out_holds(deal: Deal, seat: int) -> bool:
     game = Game.from_deal(deal)
-    return not _unplayed(deal) and any(game.forced_run(0, 0, lead).winner == seat
-                                       for lead in game.legal_leads(0, 0))
+    return not _unplayed(deal) and any(game.forced_run(0, 1, lead).winner == seat
+                                       for lead in game.legal_leads(0, 1))
 
 
 def _validate(query: FindQuery) -> None:
@@ -403,8 +406,8 @@ def _validate(query: FindQuery) -> None:
     if not MIN_PLAYERS <= query.players <= MAX_PLAYERS:
         raise DealError(f"Pope Joan is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
                         f"not {query.players}")
-    if not 0 <= query.seat < query.players:
-        raise DealError(f"seat must be from 1 to {query.players}, not {query.seat + 1}")
+    if not 0 < query.seat <= query.players:
+        raise DealError(f"seat must be from 1 to {query.players}, not {query.seat}")
     check_time_limit(query.time_limit)
     if query.prop is not Property.FORCED_WIN:  # the search engines read the choices
         require_forced_runs(query.rules, f"find {query.prop.value}")
@@ -413,12 +416,12 @@ def _validate(query: FindQuery) -> None:
     hand = query.rules.table.cards_per_player(query.players)
     placed = 0
     for seat, mask in sorted(query.hold.items()):
-        if not 0 <= seat < query.players:
-            raise DealError(f"--hold names seat {seat + 1}, but there are {query.players} "
+        if not 0 < seat <= query.players:
+            raise DealError(f"--hold names seat {seat}, but there are {query.players} "
                             "players")
-        _check_in_pack(mask, f"--hold {seat + 1}", query.rules)
+        _check_in_pack(mask, f"--hold {seat}", query.rules)
         if mask.bit_count() > hand:
-            raise DealError(f"--hold {seat + 1}: {mask.bit_count()} cards, but a hand of "
+            raise DealError(f"--hold {seat}: {mask.bit_count()} cards, but a hand of "
                             f"{query.players} players has {hand}")
         if mask & placed:
             raise DealError(f"--hold: {format_cards(mask & placed)} held by two seats")
@@ -449,11 +452,11 @@ def _check_types(query: object) -> None:
         if not is_whole(value):
             raise QueryError(f"{name} must be a whole number, not {shown(value)}")
     if not isinstance(query.hold, Mapping):
-        raise QueryError(f"hold must be a mapping of 0-based seats to card masks, not "
+        raise QueryError(f"hold must be a mapping of seats (from 1) to card masks, not "
                          f"{type(query.hold).__name__}")
     for seat, mask in query.hold.items():
         if not is_whole(seat):
-            raise QueryError(f"a seat of hold is a whole number (0-based), not {shown(seat)}")
+            raise QueryError(f"a seat of hold is a whole number (from 1), not {shown(seat)}")
         check_mask(mask, f"hold[{seat}]")
     check_mask(query.dead, "dead")
 
@@ -479,7 +482,7 @@ def _query_encoding(query: FindQuery) -> tuple[DealEncoding, int]:
     many is the second value), then the property's necessary conditions."""
     enc = DealEncoding(query.rules, query.players)
     for seat, mask in query.hold.items():
-        enc.clauses += [[enc.holds(c, seat)] for c in iter_mask(mask)]
+        enc.clauses += [[enc.holds(c, seat - 1)] for c in iter_mask(mask)]
     enc.clauses += [[enc.dead(c)] for c in iter_mask(query.dead)]
     deal_clauses = len(enc.clauses)
     _necessary(enc, query)
@@ -578,7 +581,7 @@ def _verify(enc: DealEncoding, query: FindQuery, deal: Deal,
     if prop is Property.FIRST_LEAD_OUT:
         return _first_lead_out_holds(deal, query.seat), [_block(enc, deal)], None
     if prop is Property.FORCED_WIN:
-        value = forced_win(deal, query.seat + 1, time_limit=remaining)
+        value = forced_win(deal, query.seat, time_limit=remaining)
         if not value.is_exact:
             return None, [_block(enc, deal)], None
         if value.lower:
@@ -587,7 +590,7 @@ def _verify(enc: DealEncoding, query: FindQuery, deal: Deal,
     game = Game.from_deal(deal)
     want_paid = prop is Property.MATRIMONY_NEVER_PAID  # look for the line that refutes it
     try:
-        line = find_line(game, 0, 0, _matrimony_goal(deal, want_paid), deadline)
+        line = find_line(game, 0, 1, _matrimony_goal(deal, want_paid), deadline)
     except LineSearchTimeoutError:
         return None, [_block(enc, deal)], None
     if line is None:
@@ -614,18 +617,18 @@ def _symmetric_blocks(enc: DealEncoding, deal: Deal, query: FindQuery) -> list[l
 
 
 def parse_hold(text: str, players: int) -> tuple[int, Mask]:
-    """``SEAT:CARDS`` (seat from 1) to a 0-based seat and a mask of cards in the pack."""
+    """``SEAT:CARDS`` to the seat (from 1) and a mask of cards in the pack."""
     seat_text, sep, cards = text.partition(":")
     seat_text = seat_text.strip()
     if not sep or not seat_text.isascii() or not seat_text.isdigit():
         raise DealError(f"--hold wants SEAT:CARDS, like 1:QH,KH, not {clip(text)!r}")
-    seat = int(seat_text) - 1
-    if not 0 <= seat < players:
-        raise DealError(f"--hold names seat {seat + 1}, but there are {players} players")
+    seat = int(seat_text)
+    if not 0 < seat <= players:
+        raise DealError(f"--hold names seat {seat}, but there are {players} players")
     mask = CardSet.parse(cards.replace(",", " ")).mask
     if not mask:
         raise DealError(f"--hold {clip(text)!r} names no cards (write SEAT:CARDS, like 1:QH,KH)")
-    _check_in_pack(mask, f"--hold {seat + 1}")
+    _check_in_pack(mask, f"--hold {seat}")
     return seat, mask
 
 

@@ -52,7 +52,7 @@ def encoded_settlement(deal: Deal, played: Mask,
                          "be encoded")
     literals = [settlement.carried[c] == board[c] - layout[c] for c in Compartment]
     for card in symbolic.cards:
-        literals += [_literal(symbolic.hold[card, s], deal.holder(card) == s)
+        literals += [_literal(symbolic.hold[card, s], deal.holder(card) == s + 1)
                      for s in range(deal.players)]
         literals += [_literal(symbolic.dead[card], bool(deal.dead >> card & 1)),
                      _literal(symbolic.turnup[card], card == deal.turnup),

@@ -397,7 +397,7 @@ def _pools_taken(result: DealSettlement, seat: int) -> int:
 
 def _conserved_concrete(deal: Deal, runs: list[Run]) -> bool:
     result = _settled(deal, runs)
-    total = sum(result.net(s, include_dressing=True) for s in range(deal.players))
+    total = sum(result.net(s, include_dressing=True) for s in range(1, deal.players + 1))
     change = sum(result.board_after[c] - result.board_before[c] for c in Compartment)
     return total + change != 0
 

@@ -217,7 +217,7 @@ def deal_literals(sym: SymbolicDeal, deal: Deal) -> list[z3.BoolRef]:
 
     lits = []
     for c in sym.cards:
-        lits += [literal(sym.hold[c, s], deal.holder(c) == s) for s in range(sym.players)]
+        lits += [literal(sym.hold[c, s], deal.holder(c) == s + 1) for s in range(sym.players)]
         lits += [literal(sym.dead[c], bool(deal.dead >> c & 1)),
                  literal(sym.turnup[c], c == deal.turnup)]
     return lits

@@ -125,7 +125,7 @@ class _Checker:
         sym = self.deal
         lits = []
         for c in sym.cards:
-            lits += [self._literal(sym.hold[c, s], deal.holder(c) == s)
+            lits += [self._literal(sym.hold[c, s], deal.holder(c) == s + 1)
                      for s in range(sym.players)]
             lits += [self._literal(sym.dead[c], bool(deal.dead >> c & 1)),
                      self._literal(sym.turnup[c], c == deal.turnup)]
@@ -135,15 +135,15 @@ class _Checker:
         """Every card held by the seat on lead: (legal leads compared, illegal ones refused)."""
         fixed = [self._literal(self.position.played[c], bool(position.played >> c & 1))
                  for c in self.deal.cards]
-        fixed += [self._literal(v, s == position.leader)
+        fixed += [self._literal(v, s + 1 == position.leader)  # the encoding's seats: from 0
                   for s, v in enumerate(self.position.leader)]
         legal = set(position.legal_leads())
-        held = deal.dealt_hand(position.leader) & ~position.played
+        held = deal.dealt_hand(position.leader - 1) & ~position.played
         compared = refused = 0
         for lead in iter_mask(held):
             result, model = check_sat_with(self.solver, [*fixed, self.step.lead[lead]])
             where = (f"{deal.players} players, hands {_hands(deal)}, played "
-                     f"{format_cards(position.played) or '-'}, seat {position.leader + 1} "
+                     f"{format_cards(position.played) or '-'}, seat {position.leader} "
                      f"leads {card_name(lead)}")
             if lead not in legal:
                 if result != z3.unsat:
@@ -202,7 +202,7 @@ class _Checker:
         seats = [(value(st.dressing_net[s]), value(st.turnup_net[s]), value(st.play_net[s]))
                  for s in range(deal.players)]
         wanted = [(net(expected.dressing, s), net(expected.turnup, s), net(expected.play, s))
-                  for s in range(deal.players)]
+                  for s in range(1, deal.players + 1)]
         board = {c: value(st.board_after[c]) for c in Compartment}
         if seats != wanted or board != dict(expected.board_after.items()):
             raise ValidationError(
@@ -218,8 +218,10 @@ _Outcome = tuple[Mask, tuple[Card, ...], tuple[int, ...], tuple[int, ...]]
 
 
 def _outcome(run: Run) -> _Outcome:
-    out = () if run.winner is None else (run.winner,)
-    return run.mask, (run.stop_card,), out, () if run.next_leader is None else (run.next_leader,)
+    """The model's run as the encoding reads one (its seats 0-based indices)."""
+    out = () if run.winner is None else (run.winner - 1,)
+    return run.mask, (run.stop_card,), out, () if run.next_leader is None else (
+        run.next_leader - 1,)
 
 
 def _outcomes_text(outcomes: set[_Outcome]) -> str:
@@ -364,7 +366,7 @@ def with_turnup(deal: Deal, card: Card) -> Deal:
     holder = deal.holder(card)
     if holder is not None:
         spare = next(c for c in iter_mask(dead) if c != deal.turnup)
-        hands[holder] = hands[holder] & ~(1 << card) | 1 << spare
+        hands[holder - 1] = hands[holder - 1] & ~(1 << card) | 1 << spare
         dead = dead & ~(1 << spare) | 1 << card
     return Deal.create(hands, dead, card, deal.rules)
 

@@ -1,8 +1,8 @@
 """Deals and positions: who holds which card, the dead hand, the turn-up, what has been played,
 checked to be a position play reaches (the structure alone: :mod:`.structure`).
 
-Seats are numbered from 1 (eldest, the dealer's left) to ``n`` (the dealer) in every interface;
-inside the package a seat is its 0-based index.
+Seats are numbered from 1 (eldest, the dealer's left) to ``n`` (the dealer) in every public
+field, argument and result (``leader``, :meth:`holder`); ``hands[i]`` is seat ``i + 1``'s.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ class Deal(DealStructure):
     Its fields are its :class:`~.structure.DealStructure`'s: ``hands[i]`` holds the cards seat
     ``i + 1`` still has; ``played[i]`` the cards it has played. ``board`` is ``None`` for a
     freshly dressed board: the ruleset's layout for this number of players
-    (:attr:`board_or_dressed`). ``hands`` and ``played`` may be given as lists (they are kept as
+    (:attr:`board_or_dressed`). ``leader`` is the seat to lead, from 1 (eldest, the default)
+    to ``n`` (the dealer). ``hands`` and ``played`` may be given as lists (they are kept as
     tuples), and ``played`` with no card in it is ``()``.
     """
 
@@ -54,7 +55,7 @@ class Deal(DealStructure):
         rules: Ruleset | None = None,
         board: Board | None = None,
         played: tuple[Mask, ...] | list[Mask] | None = None,
-        leader: int = 0,
+        leader: int = 1,
     ) -> Deal:
         """Build a deal (``rules`` None: the default ruleset; ``played`` None: a fresh deal);
         raises :class:`DealError` if it breaks the game's logic."""
@@ -90,7 +91,7 @@ class Deal(DealStructure):
     def at_outset(self) -> Deal:
         """The same deal with every played card back in its hand and eldest to lead."""
         hands = tuple(self.dealt_hand(s) for s in range(self.players))
-        return Deal.reached(hands, self.dead, self.turnup, self.rules, self.board, (), 0)
+        return Deal.reached(hands, self.dead, self.turnup, self.rules, self.board, (), 1)
 
     def with_board(self, board: Board | None) -> Deal:
         """The same deal or position on another board (play does not read the board)."""
@@ -132,7 +133,7 @@ def check_position(deal: Deal, search: bool = True) -> None:
     is played once the turn-up has ended the deal; and (``search``) the reachability search
     finds a way there. A structurally valid deal is assumed (:func:`check_structure`)."""
     if not deal.played:
-        if deal.leader != 0:
+        if deal.leader != 1:
             raise DealError("position cannot arise in play: with no card played, eldest "
                             "(seat 1) leads")
         return

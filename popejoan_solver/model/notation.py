@@ -78,7 +78,7 @@ def deal_from_json(data: object) -> Deal:
         raise NotationError("to_lead must be a seat number")
     if played and any(played) and "to_lead" not in data:
         raise NotationError("a position with played cards needs \"to_lead\"")
-    return Deal.create(hands, dead, turnup, rules, board, played, to_lead - 1)
+    return Deal.create(hands, dead, turnup, rules, board, played, to_lead)
 
 
 def deal_to_json(deal: Deal) -> dict[str, Any]:
@@ -94,8 +94,8 @@ def deal_to_json(deal: Deal) -> dict[str, Any]:
         data["board"] = deal.board.to_json()
     if deal.played:
         data["played"] = [format_cards(p) for p in deal.played]
-    if deal.played or deal.leader:
-        data["to_lead"] = deal.leader + 1
+    if deal.played or deal.leader != 1:
+        data["to_lead"] = deal.leader
     return data
 
 
@@ -154,8 +154,8 @@ def deal_to_line(deal: Deal) -> str:
     text += f" | {hand_to_line(deal.dead)} ^{card_name(deal.turnup)}"
     if deal.played:
         text += " | played " + " ".join(hand_to_line(p) for p in deal.played)
-    if deal.played or deal.leader:
-        text += f" | lead {deal.leader + 1}"
+    if deal.played or deal.leader != 1:
+        text += f" | lead {deal.leader}"
     if deal.board is not None:
         text += " | board " + " ".join(str(n) for _, n in deal.board.items())
     return text
@@ -182,7 +182,7 @@ def deal_from_line(text: str) -> Deal:
     dead = hand_from_line(dead_tokens[0], "dead hand")
     turnup = single_card(dead_tokens[1][1:])
     played = None
-    leader = 0
+    leader = 1
     board = None
     seen: set[str] = set()
     for section in sections[2:]:
@@ -200,7 +200,7 @@ def deal_from_line(text: str) -> Deal:
         elif word == "lead":
             if not COUNT_DIGITS.fullmatch(rest.strip()):
                 raise NotationError("one-line deal: 'lead N' takes a seat number")
-            leader = int(rest) - 1
+            leader = int(rest)
         elif word == "board":
             counts = rest.split()
             if (len(counts) != len(Compartment)

@@ -2,8 +2,11 @@
 
 A :class:`Game` holds the fixed facts of a deal (who was dealt which card, the successor table
 of the ruleset); a position within it is just ``(played, leader)``: the mask of cards played and
-the 0-based seat to lead. Everything here is a pure function of those, which is what makes the
-state graph and the solvers possible.
+the seat to lead. Everything here is a pure function of those, which is what makes the state
+graph and the solvers possible.
+
+Seats count from 1 in every field, argument and result here; the play's inner loops walk
+0-based indices (``seat - 1``) behind that boundary.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 
-from .cards import Card, Mask, card_name, iter_mask
+from .cards import Card, Mask, card_name, check_card, iter_mask
 from .errors import DealError, IllegalPlayError
 from .leads import legal_leads
 from .rules import Ruleset
@@ -35,24 +38,31 @@ class StopReason(StrEnum):
 
 @dataclass(frozen=True)
 class Run:
-    """One lead and the cards it forced, in order, with who played each. Its seats are
-    0-based indices (``to_json`` and ``describe`` show them from 1); exactly one of
-    ``next_leader`` and ``winner`` is None."""
+    """One lead and the cards it forced, in order, with who played each. Its seats count from
+    1; exactly one of ``next_leader`` and ``winner`` is None."""
 
     leader: int
-    """0-based seat that led."""
+    """Seat that led."""
     cards: tuple[Card, ...]
     seats: tuple[int, ...]
-    """0-based seat that played each card of ``cards``."""
+    """Seat that played each card of ``cards``."""
     reason: StopReason
     next_leader: int | None
-    """0-based seat that leads next (the player of the stop card); None when the deal ended
-    (a player went out)."""
+    """Seat that leads next (the player of the stop card); None when the deal ended (a
+    player went out)."""
     winner: int | None
-    """0-based seat that went out during this run; None if no one did."""
+    """Seat that went out during this run; None if no one did."""
     chosen: int | None = None
     """Index in ``cards`` of a card played by a choice inside the run (Spin, or the Pope in
     lieu of a stop); None if no choice played one."""
+
+    def __post_init__(self) -> None:
+        if (type(self.leader) is not int or self.leader < 1
+                or (self.next_leader is not None and self.next_leader < 1)
+                or (self.winner is not None and self.winner < 1)):
+            raise IllegalPlayError(
+                f"a run's seats count from 1 (None for none): leader {self.leader!r}, "
+                f"next_leader {self.next_leader!r}, winner {self.winner!r}")
 
     @property
     def lead(self) -> Card:
@@ -72,14 +82,14 @@ class Run:
     def to_json(self) -> dict[str, object]:
         """The run as JSON: seats from 1, cards by name."""
         return {
-            "seat": self.leader + 1,
+            "seat": self.leader,
             "lead": card_name(self.lead),
             "run": [card_name(c) for c in self.cards],
-            "played_by": [s + 1 for s in self.seats],
+            "played_by": list(self.seats),
             "stop": card_name(self.stop_card),
             "reason": self.reason.value,
-            "next_leader": None if self.next_leader is None else self.next_leader + 1,
-            "out": None if self.winner is None else self.winner + 1,
+            "next_leader": self.next_leader,
+            "out": self.winner,
             "step": self.step,
         }
 
@@ -95,24 +105,25 @@ class Run:
 
     @property
     def leader_after(self) -> int:
-        """0-based seat on lead after the run: the player of the stop card, or the run's own
+        """Seat on lead after the run: the player of the stop card, or the run's own
         leader when a player went out (a finished deal keeps its leader)."""
         return self.leader if self.next_leader is None else self.next_leader
 
     def describe(self) -> str:
-        """The run on one line, seats from 1: each card with its player (``+`` marks a card a
+        """The run on one line: each card with its player (``+`` marks a card a
         choice played), then who went out, or the stop and who leads next."""
-        played = " ".join(f"{'+' if i == self.chosen else ''}{card_name(c)}({s + 1})"
+        played = " ".join(f"{'+' if i == self.chosen else ''}{card_name(c)}({s})"
                           for i, (c, s) in enumerate(zip(self.cards, self.seats, strict=True)))
         if self.winner is not None:
-            return f"{played}; seat {self.winner + 1} is out"
-        return f"{played}; stop: {self.reason.value}; seat {self.leader_after + 1} leads"
+            return f"{played}; seat {self.winner} is out"
+        return f"{played}; stop: {self.reason.value}; seat {self.leader_after} leads"
 
 
 @dataclass(frozen=True)
 class Choice:
     """A decision inside a run (a rule table's choice point): ``chooser`` takes one of
-    ``options``; the first declines (plays on as if the rule were not there)."""
+    ``options``; the first declines (plays on as if the rule were not there). ``chooser``
+    counts from 1."""
 
     chooser: int
     kind: ChoiceKind
@@ -130,6 +141,14 @@ def outcomes(tree: RunTree) -> list[Run]:
     return [run for option in tree.options for run in outcomes(option)]
 
 
+def _run(leader: int, cards: tuple[Card, ...], seats: tuple[int, ...], reason: StopReason,
+         next_leader: int | None, winner: int | None, chosen: int | None = None) -> Run:
+    """A :class:`Run` from the run tree's 0-based indices, its seats counted from 1."""
+    return Run(leader + 1, cards, tuple(s + 1 for s in seats), reason,
+               None if next_leader is None else next_leader + 1,
+               None if winner is None else winner + 1, chosen)
+
+
 def _marked(tree: RunTree, chosen: int) -> RunTree:
     """``tree`` with every run in it marking ``cards[chosen]`` as played by a choice."""
     if isinstance(tree, Run):
@@ -144,12 +163,13 @@ class Game:
     rules: Ruleset
     players: int
     dealt: tuple[Mask, ...]
-    """Every card dealt to each seat (held or played)."""
+    """Every card dealt to each seat (held or played): ``dealt[i]`` is seat ``i + 1``'s."""
     in_play: Mask
-    holder: tuple[int, ...]
-    """``holder[c]``: 0-based seat dealt card ``c``, or -1 when ``c`` is dead or absent. A
-    table internal to play and the engines (an ``int`` per card, read in their inner loops):
-    outside them ask ``DealStructure.holder``, which says None."""
+    holder_index: tuple[int, ...]
+    """``holder_index[c]``: the 0-based index of the seat dealt card ``c``, or -1 when ``c``
+    is dead or absent. A table internal to play and the engines (an ``int`` per card, read in
+    their inner loops), not a seat: outside them ask :meth:`holder` or
+    ``DealStructure.holder``, which count from 1 and say None."""
     trumps: int
     turnup: Card
 
@@ -182,20 +202,35 @@ class Game:
         """The table's card in lieu of a stop, looked up once a game."""
         return self.table.choice(ChoiceKind.IN_LIEU)
 
+    def seat_index(self, seat: int, what: str = "seat") -> int:
+        """The 0-based index of ``seat`` (from 1) into :attr:`dealt`; an
+        :class:`IllegalPlayError` for anything but a seat of this game."""
+        if type(seat) is not int or not 0 < seat <= self.players:
+            raise IllegalPlayError(f"{what} must be from 1 to {self.players} (seats count from "
+                                   f"1), not {seat!r}")
+        return seat - 1
+
+    def holder(self, card: Card) -> int | None:
+        """The seat dealt ``card``; None for a dead or absent card."""
+        index = self.holder_index[check_card(card, "holder's card", IllegalPlayError)]
+        return None if index < 0 else index + 1
+
     def held(self, played: Mask, seat: int) -> Mask:
-        return self.dealt[seat] & ~played
+        """The cards ``seat`` still holds with ``played`` played."""
+        return self.dealt[self.seat_index(seat)] & ~played
 
     def winner(self, played: Mask) -> int | None:
-        """The 0-based seat with no cards left, or None while the deal goes on."""
-        for seat in range(self.players):
-            if not self.dealt[seat] & ~played:
-                return seat
+        """The seat with no cards left, or None while the deal goes on."""
+        for index in range(self.players):
+            if not self.dealt[index] & ~played:
+                return index + 1
         return None
 
     def legal_leads(self, played: Mask, leader: int) -> list[Card]:
         """The cards ``leader`` may lead by the lead rule alone, in ascending suit order (clubs
         first, bottom first); :meth:`Position.legal_leads` also knows when the deal is over."""
-        return legal_leads(self.rules, self.dealt[leader] & ~played)
+        held = self.dealt[self.seat_index(leader, "leader")] & ~played
+        return legal_leads(self.rules, held)
 
     def stop_reason(self, card: Card, played: Mask) -> StopReason | None:
         """Why a run stops after ``card`` with ``played`` already played; None if it goes on."""
@@ -216,7 +251,7 @@ class Game:
             raise IllegalPlayError("the deal is over: a player has gone out")
         if lead not in self.legal_leads(played, leader):
             raise IllegalPlayError(
-                f"seat {leader + 1} may not lead {card_name(lead)} here "
+                f"seat {leader} may not lead {card_name(lead)} here "
                 f"(legal: {' '.join(card_name(c) for c in self.legal_leads(played, leader))})"
             )
         return self.forced_run(played, leader, lead)
@@ -226,7 +261,8 @@ class Game:
         (just the forced run without them); the lead is not checked."""
         if not self.table.choice_points:
             return self.forced_run(played, leader, lead)
-        return self._tree(played, leader, (), (), lead, leader)
+        index = self.seat_index(leader, "leader")
+        return self._tree(played, index, (), (), lead, index)
 
     def runs(self, played: Mask, leader: int, lead: Card) -> list[Run]:
         """Every run ``lead`` can end in (one without choice points); the lead is checked."""
@@ -235,22 +271,24 @@ class Game:
 
     def _tree(self, played: Mask, leader: int, cards: tuple[Card, ...],
               seats: tuple[int, ...], card: Card, seat: int) -> RunTree:
-        """The run from ``card``, played now by ``seat``, on: Spin's choice after it."""
+        """The run from ``card``, played now by ``seat``, on: Spin's choice after it (here and
+        in :meth:`_after` and :meth:`_in_lieu` ``leader``, ``seat`` and ``seats`` are 0-based
+        indices; :func:`_run` counts the run's seats from 1)."""
         played |= 1 << card
         cards, seats = (*cards, card), (*seats, seat)
         if not self.dealt[seat] & ~played:
-            return Run(leader, cards, seats, StopReason.OUT, None, seat)
+            return _run(leader, cards, seats, StopReason.OUT, None, seat)
         going_on = self._after(played, leader, cards, seats, card)
         spin = self._spin_point
-        if (spin is None or card == spin.card or self.holder[spin.card] != seat
+        if (spin is None or card == spin.card or self.holder_index[spin.card] != seat
                 or played >> spin.card & 1):
             return going_on
         cards_spun, seats_spun = (*cards, spin.card), (*seats, seat)
         if not self.dealt[seat] & ~(played | 1 << spin.card):
-            spun = Run(leader, cards_spun, seats_spun, StopReason.OUT, None, seat, len(cards))
+            spun = _run(leader, cards_spun, seats_spun, StopReason.OUT, None, seat, len(cards))
         else:
-            spun = Run(leader, cards_spun, seats_spun, StopReason.SPIN, seat, None, len(cards))
-        return Choice(seat, ChoiceKind.SPIN, (going_on, spun))
+            spun = _run(leader, cards_spun, seats_spun, StopReason.SPIN, seat, None, len(cards))
+        return Choice(seat + 1, ChoiceKind.SPIN, (going_on, spun))
 
     def _after(self, played: Mask, leader: int, cards: tuple[Card, ...],
                seats: tuple[int, ...], card: Card) -> RunTree:
@@ -259,14 +297,14 @@ class Game:
         reason = self.stop_reason(card, played)
         if reason is None:
             above = self.table.successor[card]
-            return self._tree(played, leader, cards, seats, above, self.holder[above])
-        stop = Run(leader, cards, seats, reason, seats[-1], None)
+            return self._tree(played, leader, cards, seats, above, self.holder_index[above])
+        stop = _run(leader, cards, seats, reason, seats[-1], None)
         lieu = self._lieu_point
-        if (lieu is None or played >> lieu.card & 1 or self.holder[lieu.card] < 0
+        if (lieu is None or played >> lieu.card & 1 or self.holder_index[lieu.card] < 0
                 or (reason is StopReason.TOP and not lieu.after_top)):
             return stop
-        chooser = self.holder[lieu.card]
-        return Choice(chooser, ChoiceKind.IN_LIEU,
+        chooser = self.holder_index[lieu.card]
+        return Choice(chooser + 1, ChoiceKind.IN_LIEU,
                       (stop, self._in_lieu(played, leader, cards, seats, card, lieu)))
 
     def _in_lieu(self, played: Mask, leader: int, cards: tuple[Card, ...],
@@ -275,47 +313,56 @@ class Game:
         the missing one if the reading goes on and it can be played, else the Pope's player
         leads. (The 7♦'s missing card is the 8♦: the card above it is the Pope itself, so the
         run goes on from the 10♦.)"""
-        chooser = self.holder[lieu.card]
+        chooser = self.holder_index[lieu.card]
         played |= 1 << lieu.card
         chosen = len(cards)
         cards, seats = (*cards, lieu.card), (*seats, chooser)
         if not self.dealt[chooser] & ~played:
-            return Run(leader, cards, seats, StopReason.OUT, None, chooser, chosen)
+            return _run(leader, cards, seats, StopReason.OUT, None, chooser, chosen)
         missing = self.table.successor[stop]
         above = self.table.successor[missing] if missing >= 0 else -1
         if above == lieu.card:
             above = self.table.successor[above]
         if lieu.continues and above >= 0 and self.in_play >> above & 1 and not played >> above & 1:
-            return _marked(self._tree(played, leader, cards, seats, above, self.holder[above]),
-                           chosen)
-        return Run(leader, cards, seats, StopReason.IN_LIEU, chooser, None, chosen)
+            seat = self.holder_index[above]
+            return _marked(self._tree(played, leader, cards, seats, above, seat), chosen)
+        return _run(leader, cards, seats, StopReason.IN_LIEU, chooser, None, chosen)
 
     def forced_run(self, played: Mask, leader: int, lead: Card) -> Run:
         """The run after ``lead``, without checking that the lead is legal (every choice
         declined: the whole run when the table has no choice points)."""
         cards: list[Card] = []
         seats: list[int] = []
-        card, seat = lead, leader
+        seat = self.seat_index(leader, "leader")  # 0-based in the loop
+        card = lead
         while True:
             played |= 1 << card
             cards.append(card)
-            seats.append(seat)
+            seats.append(seat + 1)
             if not self.dealt[seat] & ~played:
-                return Run(leader, tuple(cards), tuple(seats), StopReason.OUT, None, seat)
+                return Run(leader, tuple(cards), tuple(seats), StopReason.OUT, None, seat + 1)
             reason = self.stop_reason(card, played)
             if reason is not None:
-                return Run(leader, tuple(cards), tuple(seats), reason, seat, None)
+                return Run(leader, tuple(cards), tuple(seats), reason, seat + 1, None)
             card = self.table.successor[card]
-            seat = self.holder[card]
+            seat = self.holder_index[card]
 
 
 @dataclass(frozen=True)
 class Position:
-    """A point in the play of a deal: the game, the cards played and the seat to lead."""
+    """A point in the play of a deal: the game, the cards played and the seat to lead (from
+    1: an :class:`IllegalPlayError` for anything but a seat of the game)."""
 
     game: Game
     played: Mask
     leader: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.game, Game):
+            raise IllegalPlayError(f"a position's game is a Game (Game.from_deal gives one), "
+                                   f"not {type(self.game).__name__}")
+        if type(self.leader) is not int or not 0 < self.leader <= self.game.players:
+            self.game.seat_index(self.leader, "a position's leader")
 
     @classmethod
     def from_deal(cls, deal: DealStructure) -> Position:
@@ -324,7 +371,7 @@ class Position:
 
     @property
     def winner(self) -> int | None:
-        """The 0-based seat that went out, or None while the deal goes on."""
+        """The seat that went out, or None while the deal goes on."""
         return self.game.winner(self.played)
 
     @property

@@ -41,12 +41,13 @@ class Reachability:
 
 @lru_cache(maxsize=32)
 def reachability(game: Game, played: Mask, leader: int) -> Reachability:
-    """Whether play reaches ``played`` with ``leader`` to lead (ignored once a seat is out).
+    """Whether play reaches ``played`` with ``leader`` (a seat, from 1) to lead (ignored once a
+    seat is out).
 
     Cached: a deal is validated when it is built and its warnings are asked for after."""
-    out = [s for s in range(game.players) if not game.dealt[s] & ~played]
+    out = [s + 1 for s in range(game.players) if not game.dealt[s] & ~played]
     if not played:
-        if leader == 0:
+        if leader == 1:
             return Reachability(Verdict.REACHABLE)
         return Reachability(Verdict.UNREACHABLE, "with no card played, eldest (seat 1) leads")
     quick = _necessary(game, played, leader, out[0] if out else None)
@@ -54,16 +55,16 @@ def reachability(game: Game, played: Mask, leader: int) -> Reachability:
         return Reachability(Verdict.UNREACHABLE, quick)
     search = _Search(game, played, leader, out[0] if out else None)
     try:
-        found = search.reaches(0, 0)
+        found = search.reaches(0, 1)
     except _BudgetError:
         return Reachability(Verdict.UNDECIDED)
     if found:
         return Reachability(Verdict.REACHABLE)
     if out:
         return Reachability(Verdict.UNREACHABLE, f"no sequence of legal leads ends with seat "
-                            f"{out[0] + 1} going out having played these cards")
+                            f"{out[0]} going out having played these cards")
     return Reachability(Verdict.UNREACHABLE, f"no sequence of legal leads plays these cards "
-                        f"and leaves seat {leader + 1} to lead")
+                        f"and leaves seat {leader} to lead")
 
 
 def _necessary(game: Game, played: Mask, leader: int, winner: int | None) -> str:
@@ -78,8 +79,8 @@ def _necessary(game: Game, played: Mask, leader: int, winner: int | None) -> str
                 and not played >> over & 1):
             return (f"{card_name(card)} has been played but {card_name(over)}, which a player "
                     "holds, has not (a run would have gone on to it)")
-    if not game.dealt[leader] & played:
-        return (f"seat {leader + 1} is to lead but has played no card: the player of the last "
+    if not game.dealt[leader - 1] & played:
+        return (f"seat {leader} is to lead but has played no card: the player of the last "
                 "stop card leads")
     return ""
 

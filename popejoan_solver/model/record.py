@@ -62,15 +62,19 @@ class RecordTooLongError(NotationError):
 
 @dataclass(frozen=True)
 class Play:
-    """One card played, by its 0-based seat; ``choice`` marks a card a choice inside a run
+    """One card played, by its seat (from 1); ``choice`` marks a card a choice inside a run
     played out of turn (the Pope in lieu of a stop, Spin on top)."""
 
     seat: int
     card: Card
     choice: bool = False
 
+    def __post_init__(self) -> None:
+        if type(self.seat) is not int or self.seat < 1:
+            raise NotationError(f"a play's seat counts from 1, not {clip(repr(self.seat))}")
+
     def to_json(self) -> dict[str, object]:
-        data: dict[str, object] = {"seat": self.seat + 1, "card": card_name(self.card)}
+        data: dict[str, object] = {"seat": self.seat, "card": card_name(self.card)}
         if self.choice:
             data["choice"] = True
         return data
@@ -78,7 +82,7 @@ class Play:
     @property
     def text(self) -> str:
         """``3D(1)``, or ``+9D(2)`` for a choice."""
-        return f"{'+' if self.choice else ''}{card_name(self.card)}({self.seat + 1})"
+        return f"{'+' if self.choice else ''}{card_name(self.card)}({self.seat})"
 
 
 @dataclass(frozen=True)
@@ -163,9 +167,9 @@ class Record:
         return (self.first_dealer + index) % self.seats
 
     def player_at(self, index: int, seat: int) -> int:
-        """The 0-based player sitting at 0-based ``seat`` of deal ``index`` (seat 0, eldest,
+        """The 0-based player sitting at ``seat`` (from 1) of deal ``index`` (seat 1, eldest,
         is the dealer's left)."""
-        return (self.dealer_of(index) + 1 + seat) % self.seats
+        return (self.dealer_of(index) + seat) % self.seats
 
     def player_name(self, player: int) -> str:
         return self.players[player] if self.players else f"player {player + 1}"
@@ -228,7 +232,7 @@ def play_from_json(data: object, players: int, where: str) -> Play:
     choice = obj.get("choice", False)
     if type(choice) is not bool:
         raise NotationError(f"{where}choice must be true or false")
-    return Play(seat - 1, card, choice)
+    return Play(seat, card, choice)
 
 
 def _claim_from_json(data: object, players: int, where: str) -> Claim:
@@ -636,7 +640,7 @@ def _read_plays(draft: _Draft, line: str) -> None:
             card = single_card(match[2])
         except (NotationError, CardError):
             raise NotationError(f"{clip(token)}: not a card") from None
-        deal.plays.append(Play(seat - 1, card, match[1] == "+"))
+        deal.plays.append(Play(seat, card, match[1] == "+"))
 
 
 def _number(text: str, what: str) -> int:

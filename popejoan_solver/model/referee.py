@@ -130,8 +130,9 @@ class DealReplay:
 
     @property
     def values(self) -> tuple[int, ...]:
-        """Each seat's counters won (negative: lost) in the deal, its dressing included."""
-        return tuple(net(self.transfers, s) for s in range(self.deal.players))
+        """Each seat's counters won (negative: lost) in the deal, its dressing included (seat
+        ``i + 1``'s at index ``i``)."""
+        return tuple(net(self.transfers, s) for s in range(1, self.deal.players + 1))
 
     @property
     def board_after(self) -> Board:
@@ -169,13 +170,13 @@ class RecordReplay:
                 totals[replayed.players[seat]] += value
         if self.deals and self.error is None:
             players = self._final_players()
-            for seat in range(self.record.seats):
-                totals[players[seat]] += net(self.final, seat)
+            for index in range(self.record.seats):
+                totals[players[index]] += net(self.final, index + 1)
         return tuple(totals)
 
     def _final_players(self) -> tuple[int, ...]:
         index = len(self.record.deals)
-        return tuple(self.record.player_at(index, s) for s in range(self.record.seats))
+        return tuple(self.record.player_at(index, s) for s in range(1, self.record.seats + 1))
 
     @property
     def board(self) -> Board | None:
@@ -241,7 +242,7 @@ def _replay_deal(record: Record, index: int, recorded: RecordedDeal,
     steps, position = _replay_plays(index, deal, recorded.plays, board, unfinished)
     settlement = settle(deal, position.played, position.winner)
     replayed = DealReplay(deal, dealer,
-                          tuple(record.player_at(index, s) for s in range(deal.players)),
+                          tuple(record.player_at(index, s) for s in range(1, deal.players + 1)),
                           tuple(steps), dressed, settlement, before)
     _check_claim(index, recorded, replayed)
     return replayed
@@ -277,7 +278,7 @@ def _replay_plays(index: int, deal: Deal, plays: tuple[Play, ...], board: Board,
         if at == len(plays):
             raise _StopError(Violation(index, at, Breach.UNFINISHED, OUT,
                                   f"the plays end before anyone went out: seat "
-                                  f"{position.leader + 1} is to lead"))
+                                  f"{position.leader} is to lead"))
         _check_lead(index, at, position, plays[at], last)
         last, used = _match_run(index, at, position, plays)
         steps.append(ReplayStep(position, last, at))
@@ -286,9 +287,9 @@ def _replay_plays(index: int, deal: Deal, plays: tuple[Play, ...], board: Board,
     winner = position.winner  # the loop above ends with plays left only once a seat is out
     if at < len(plays) and winner is not None:
         raise _StopError(Violation(index, at, Breach.AFTER_OUT, OUT,
-                              f"seat {winner + 1} went out with the "
+                              f"seat {winner} went out with the "
                               f"{card_name(plays[at - 1].card)} (play {at}): the deal is over, "
-                              f"yet seat {plays[at].seat + 1} plays the "
+                              f"yet seat {plays[at].seat} plays the "
                               f"{card_name(plays[at].card)}"))
     return steps, position
 
@@ -312,32 +313,32 @@ def _check_lead(index: int, at: int, position: Position, play: Play, last: Run |
     if play.choice:
         raise _StopError(Violation(index, at, Breach.CHOICE, _choice_source(rules),
                               f"the {name} is marked as a choice, but no choice plays it here: "
-                              f"seat {position.leader + 1} is to lead"))
+                              f"seat {position.leader} is to lead"))
     if play.seat != position.leader:
         if last is not None and any(c.card == play.card for c in game.table.choice_points):
             raise _StopError(Violation(
                 index, at, Breach.CHOICE, _choice_source(rules),
-                f"seat {position.leader + 1} is to lead: the {name} by seat {play.seat + 1} "
+                f"seat {position.leader} is to lead: the {name} by seat {play.seat} "
                 "can only be a choice inside the last run, and is not marked as one"))
         if last is not None and play.card in _above(rules, last.stop_card):
             raise _StopError(Violation(
                 index, at, Breach.PAST_STOP, STOP,
                 f"the {card_name(last.stop_card)} is a stop ({last.reason.value}): seat "
-                f"{position.leader + 1} leads next, but seat {play.seat + 1} goes on with the "
+                f"{position.leader} leads next, but seat {play.seat} goes on with the "
                 f"{name}"))
         raise _StopError(Violation(
             index, at, Breach.LEAD_OUT_OF_TURN, STOP if last is not None else FIRST_LEAD,
-            f"seat {play.seat + 1} leads the {name}, but seat {position.leader + 1} is to lead"
+            f"seat {play.seat} leads the {name}, but seat {position.leader} is to lead"
             + (f" (it played the stop {card_name(last.stop_card)})" if last is not None
                else " (eldest)")))
     if not game.held(position.played, play.seat) >> play.card & 1:
         raise _StopError(Violation(index, at, Breach.LEAD_RULE, ruleset_sources(rules)["lead"],
-                              f"seat {play.seat + 1} leads the {name}, which it does not hold "
+                              f"seat {play.seat} leads the {name}, which it does not hold "
                               f"({_whereabouts(position, play.card)})"))
     legal = position.legal_leads()
     if play.card not in legal:
         raise _StopError(Violation(index, at, Breach.LEAD_RULE, ruleset_sources(rules)["lead"],
-                              f"seat {play.seat + 1} may not lead the {name} under "
+                              f"seat {play.seat} may not lead the {name} under "
                               f"lead={rules.lead.value} (legal: "
                               f"{' '.join(card_name(c) for c in legal)})"))
 
@@ -349,13 +350,13 @@ def _choice_source(rules: Ruleset) -> Source:
 
 
 def _whereabouts(position: Position, card: Card) -> str:
-    holder = position.game.holder[card]
-    if holder < 0:
+    holder = position.game.holder(card)
+    if holder is None:
         return "it is in the dead hand" if position.game.table.pack >> card & 1 else \
             "it is not in the pack"
     if position.played >> card & 1:
         return "it has been played"
-    return f"seat {holder + 1} holds it"
+    return f"seat {holder} holds it"
 
 
 def _entries(run: Run) -> list[tuple[int, Card, bool]]:
@@ -392,7 +393,7 @@ def _deviation(index: int, at: int, position: Position, plays: tuple[Play, ...],
     """What is wrong with the play at ``at`` where the run goes on with one of ``expected``."""
     rules = position.game.rules
     seat, card, _ = next((e for e in expected if not e[2]), expected[0])
-    going_on = f"the run goes on with the {card_name(card)} (seat {seat + 1})"
+    going_on = f"the run goes on with the {card_name(card)} (seat {seat})"
     if at == len(plays):
         return Violation(index, at, Breach.UNFINISHED, RUN,
                          f"the plays end in the middle of a run: {going_on}")
@@ -402,8 +403,8 @@ def _deviation(index: int, at: int, position: Position, plays: tuple[Play, ...],
     if any(c == play.card and ch == play.choice for _, c, ch in expected):
         holder = next(s for s, c, ch in expected if c == play.card)
         return Violation(index, at, Breach.OUT_OF_TURN, RUN,
-                         f"the {name} is played by its holder, seat {holder + 1}, "
-                         f"not seat {play.seat + 1}")
+                         f"the {name} is played by its holder, seat {holder}, "
+                         f"not seat {play.seat}")
     if any(c == play.card for _, c, _ in expected):
         return Violation(index, at, Breach.CHOICE, choice_source,
                          f"the {name} here is {'not ' if play.choice else ''}a choice inside "
@@ -414,9 +415,9 @@ def _deviation(index: int, at: int, position: Position, plays: tuple[Play, ...],
     if play.seat == plays[at - 1].seat:
         return Violation(index, at, Breach.STOPPED_EARLY, RUN,
                          f"the {card_name(plays[at - 1].card)} is no stop, yet seat "
-                         f"{play.seat + 1} plays the {name}: {going_on}")
+                         f"{play.seat} plays the {name}: {going_on}")
     return Violation(index, at, Breach.OUT_OF_TURN, RUN,
-                     f"seat {play.seat + 1} plays the {name} out of turn: {going_on}")
+                     f"seat {play.seat} plays the {name} out of turn: {going_on}")
 
 
 def _check_claim(index: int, recorded: RecordedDeal, replayed: DealReplay) -> None:
@@ -425,13 +426,13 @@ def _check_claim(index: int, recorded: RecordedDeal, replayed: DealReplay) -> No
     source = AWARDS if rules.game is GameKind.POPE_JOAN else ruleset_sources(rules)["game"]
     claimed = recorded.claim.values
     if claimed is not None and claimed != replayed.values:
-        seat = next(s for s, (a, b) in enumerate(zip(claimed, replayed.values, strict=True))
-                    if a != b)
+        at = next(i for i, (a, b) in enumerate(zip(claimed, replayed.values, strict=True))
+                  if a != b)
         paid = "; ".join(_transfer_text(t) for t in replayed.transfers
-                         if seat in (t.payer, t.payee)) or "nothing"
+                         if at + 1 in (t.payer, t.payee)) or "nothing"
         raise _StopError(Violation(index, None, Breach.CLAIM, source,
-                              f"seat {seat + 1} claims {claimed[seat]:+d}, but the rules give "
-                              f"{replayed.values[seat]:+d} ({paid})"))
+                              f"seat {at + 1} claims {claimed[at]:+d}, but the rules give "
+                              f"{replayed.values[at]:+d} ({paid})"))
     board = recorded.claim.board_after
     if board is not None and board != replayed.board_after:
         raise _StopError(Violation(index, None, Breach.CLAIM, CARRY,
@@ -441,7 +442,7 @@ def _check_claim(index: int, recorded: RecordedDeal, replayed: DealReplay) -> No
 
 def _transfer_text(t: Transfer) -> str:
     def party(p: object) -> str:
-        return f"seat {p + 1}" if isinstance(p, int) else str(p)
+        return f"seat {p}" if isinstance(p, int) else str(p)
     return f"{party(t.payer)} -> {party(t.payee)} {t.amount} ({t.reason})"
 
 

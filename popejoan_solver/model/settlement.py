@@ -1,7 +1,7 @@
 """Settlement: who pays whom, from the board and between players.
 
-Every payment is a :class:`Transfer` from a payer to a payee, each a seat (0-based ``int``) or
-a board :class:`Compartment`, of a :class:`TransferKind` (what it pays for: read the kind, not
+Every payment is a :class:`Transfer` from a payer to a payee, each a seat (an ``int`` from 1)
+or a board :class:`Compartment`, of a :class:`TransferKind` (what it pays for: read the kind, not
 the reason's words, which are for people). Counters are only ever moved, so a settlement
 conserves them; the tests check that the board never goes below zero and that the books
 balance.
@@ -22,7 +22,7 @@ from .rules import Ruleset
 from .table import HONOURS, Award, TransferKind, award_shares
 
 Party = int | Compartment
-"""A seat (0-based) or a compartment of the board."""
+"""A seat (from 1) or a compartment of the board."""
 
 
 
@@ -37,17 +37,25 @@ class Transfer:
     reason: str
     kind: TransferKind
 
+    def __post_init__(self) -> None:
+        for party in (self.payer, self.payee):
+            if not isinstance(party, Compartment) and (type(party) is not int or party < 1):
+                raise DealError(f"a transfer's payer and payee are each a seat from 1 or a "
+                                f"Compartment, not {shown(party)}")
+
     def to_json(self) -> dict[str, object]:
         return {"from": _party_json(self.payer), "to": _party_json(self.payee),
                 "amount": self.amount, "reason": self.reason}
 
 
 def _party_json(party: Party) -> object:
-    return party.value if isinstance(party, Compartment) else party + 1
+    return party.value if isinstance(party, Compartment) else party
 
 
 def net(transfers: Iterable[Transfer], seat: int) -> int:
-    """What ``seat`` gains (positive) or loses over ``transfers``."""
+    """What ``seat`` (from 1) gains (positive) or loses over ``transfers``."""
+    if type(seat) is not int or seat < 1:
+        raise DealError(f"seat must be a seat from 1, not {shown(seat)}")
     total = 0
     for t in transfers:
         if t.payee == seat and not isinstance(t.payee, Compartment):
@@ -74,10 +82,10 @@ def dressing(rules: Ruleset, players: int) -> list[Transfer]:
     """Who pays to dress a fresh board, by the rule table: every other seat gives the dealer (the
     last seat) its share, and the dealer lays out the board."""
     dressed = rules.table.dressing(players)
-    dealer = players - 1
-    transfers = [Transfer(seat, dealer, amount, "contribution to the dressing",
+    dealer = players
+    transfers = [Transfer(index + 1, dealer, amount, "contribution to the dressing",
                           TransferKind.DRESSING_SHARE)
-                 for seat, amount in enumerate(dressed.paid[:dealer]) if amount]
+                 for index, amount in enumerate(dressed.paid[:dealer - 1]) if amount]
     transfers += [Transfer(dealer, compartment, count, "dressing the board",
                            TransferKind.DRESSING)
                   for compartment, count in dressed.layout.items() if count]
@@ -96,7 +104,7 @@ def turnup_award(deal: Deal, board: Board) -> TurnupAward:
     """The dealer's award for a turned-up Pope, or ace, king, queen or knave of trumps: the
     compartments the card would win if played (the rule table's single-card awards)."""
     table = deal.rules.table
-    dealer = deal.players - 1
+    dealer = deal.players
     card = deal.turnup
     reason = "Pope turned up" if card == POPE else f"{card_name(card)} turned up"
     transfers = [Transfer(comp, dealer, board[comp], reason, TransferKind.TURNUP)
@@ -106,9 +114,9 @@ def turnup_award(deal: Deal, board: Board) -> TurnupAward:
     if board.game:
         transfers.append(Transfer(Compartment.GAME, dealer, board.game, reason,
                                   TransferKind.TURNUP))
-    for seat in range(deal.players - 1):
-        dealt = deal.dealt_hand(seat).bit_count()
-        transfers.append(Transfer(seat, dealer, dealt, "a stake per card dealt",
+    for index in range(deal.players - 1):
+        dealt = deal.dealt_hand(index).bit_count()
+        transfers.append(Transfer(index + 1, dealer, dealt, "a stake per card dealt",
                                   TransferKind.STAKE_PER_CARD))
     return TurnupAward(tuple(transfers), False)
 
@@ -125,15 +133,15 @@ def compartments_taken(game: Game, board: Board, played: Mask) -> list[Transfer]
     for award in game.table.awards(game.trumps):
         if played & award.mask != award.mask:
             continue
-        holders = tuple(game.holder[card] for card in award.cards)
+        holders = tuple(game.holder_index[card] for card in award.cards)  # 0-based, as the table
         if award.compartment is None:  # from every opponent (Spinado's Kings and Spin)
-            transfers += [Transfer(seat, holders[0], award.from_each, _award_reason(award, 1),
-                                   award.kind)
-                          for seat in range(game.players) if seat != holders[0]]
+            transfers += [Transfer(index + 1, holders[0] + 1, award.from_each,
+                                   _award_reason(award, 1), award.kind)
+                          for index in range(game.players) if index != holders[0]]
             continue
         shares = award_shares(award, holders, board[award.compartment], game.players)
-        for seat, amount in shares:
-            transfers.append(Transfer(award.compartment, seat, amount,
+        for index, amount in shares:
+            transfers.append(Transfer(award.compartment, index + 1, amount,
                                       _award_reason(award, len(shares)), award.kind))
     return transfers
 
@@ -149,7 +157,7 @@ def _award_reason(award: Award, takers: int) -> str:
 
 
 def _out_seat(winner: int | None) -> int | None:
-    """``winner`` as the public API takes it: a 0-based seat, or None (or, kept for scripts
+    """``winner`` as the public API takes it: a seat from 1, or None (or, kept for scripts
     written before None, -1) when no one went out."""
     return None if winner is None or winner == -1 else winner
 
@@ -167,10 +175,10 @@ def going_out(game: Game, board: Board, played: Mask, winner: int | None) -> lis
     if board.game:
         transfers.append(Transfer(Compartment.GAME, winner, board.game, "Game",
                                   TransferKind.GAME))
-    for seat in range(game.players):
+    for seat in range(1, game.players + 1):
         if seat == winner:
             continue
-        left = game.dealt[seat] & ~played
+        left = game.dealt[seat - 1] & ~played
         if exempt is not None and left >> exempt & 1:
             continue
         if left:
@@ -188,27 +196,29 @@ def play_settlement(game: Game, board: Board, played: Mask,
 
 def play_values(game: Game, board: Board, played: Mask,
                 winner: int | None) -> tuple[int, ...]:
-    """Each seat's net counters from the play of a finished deal (the solver's payoff);
-    ``winner`` as for :func:`play_settlement`."""
+    """Each seat's net counters from the play of a finished deal (the solver's payoff), seat
+    ``i + 1``'s at index ``i``; ``winner`` as for :func:`play_settlement`."""
     transfers = play_settlement(game, board, played, winner)
-    return tuple(net(transfers, seat) for seat in range(game.players))
+    return tuple(net(transfers, seat) for seat in range(1, game.players + 1))
 
 
 def best_without_going_out(game: Game, board: Board, seat: int) -> int:
     """The most ``seat`` can end a deal's play with when another seat goes out: every award
     it could take, less a card's payment or, keeping the exempt card (Pope) to the end, less
-    the awards that need that card played. A paranoid value above it is a forced win."""
+    the awards that need that card played. A paranoid value above it is a forced win.
+    ``seat`` counts from 1."""
     exempt = game.table.exempt_card
     best = needs_exempt = 0
+    index = game.seat_index(seat)
     for award in game.table.awards(game.trumps):
-        holders = tuple(game.holder[card] for card in award.cards)
+        holders = tuple(game.holder_index[card] for card in award.cards)
         amount = board[award.compartment] if award.compartment is not None else 0
         mine = max(0, sum(a for taker, a in award_shares(award, holders, amount, game.players)
-                          if taker == seat))
+                          if taker == index))
         best += mine
         if exempt is not None and exempt in award.cards:
             needs_exempt += mine
-    if exempt is not None and game.dealt[seat] >> exempt & 1:
+    if exempt is not None and game.dealt[index] >> exempt & 1:
         return best - min(game.table.per_card_left, needs_exempt)
     return best - game.table.per_card_left
 
@@ -224,6 +234,7 @@ class DealSettlement:
     board_after: Board
 
     def net(self, seat: int, include_dressing: bool = False) -> int:
+        """What ``seat`` (from 1) gains or loses, the dressing too if asked."""
         transfers = self.turnup + self.play + (self.dressing if include_dressing else ())
         return net(transfers, seat)
 
@@ -233,7 +244,7 @@ def settle(deal: Deal, played: Mask, winner: int | None) -> DealSettlement:
     in a deal its turn-up ended unplayed).
 
     The deal's board is taken as it stands once dressed; the dressing is reported beside.
-    ``winner`` is a 0-based seat, the one whose cards ``played`` holds all of, or None when
+    ``winner`` is a seat from 1, the one whose cards ``played`` holds all of, or None when
     no one went out; -1 is still taken for None, for scripts written before None.
     """
     game = _checked_end(deal, played, winner)
@@ -259,9 +270,9 @@ def _checked_end(deal: Deal, played: Mask, winner: int | None) -> Game:
     check_deal(deal, "settle takes a Deal")
     check_mask(played, "played")
     n = deal.players
-    if winner is not None and (not is_whole(winner) or not -1 <= winner < n):
-        raise DealError(f"winner must be a 0-based seat from 0 to {n - 1}, or -1 when no one "
-                        f"went out, not {shown(winner)}")
+    if winner is not None and (not is_whole(winner) or not (0 < winner <= n or winner == -1)):
+        raise DealError(f"winner must be a seat from 1 to {n} (seats count from 1), or None "
+                        f"when no one went out, not {shown(winner)}")
     winner = _out_seat(winner)
     if played & ~deal.in_play:
         raise DealError(f"played has {format_cards(played & ~deal.in_play)}, which no player "
@@ -270,11 +281,11 @@ def _checked_end(deal: Deal, played: Mask, winner: int | None) -> Game:
         raise DealError(f"played leaves out {format_cards(deal.played_mask & ~played)}, "
                         "already played in the deal")
     game = Game.from_deal(deal)
-    out = [s for s in range(n) if not game.dealt[s] & ~played]
+    out = [s + 1 for s in range(n) if not game.dealt[s] & ~played]
     if out != ([] if winner is None else [winner]):
-        said = "no one" if winner is None else f"seat {winner + 1} (winner {winner})"
+        said = "no one" if winner is None else f"seat {winner}"
         found = ("no seat is" if not out else
-                 " and ".join(f"seat {s + 1}" for s in out) + (" are" if len(out) > 1 else " is"))
+                 " and ".join(f"seat {s}" for s in out) + (" are" if len(out) > 1 else " is"))
         raise DealError(f"winner says {said} went out, but with these cards played {found} "
                         "out")
     return game
@@ -289,7 +300,7 @@ def final_round(hands: tuple[Mask, ...], board: Board) -> list[Transfer]:
     stays on the board.
     """
     owner = {}
-    for seat, mask in enumerate(hands):
+    for seat, mask in enumerate(hands, 1):
         for rank in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE):
             card = make_card(1, rank)
             if mask >> card & 1:

@@ -6,8 +6,8 @@ A :class:`~.deal.Deal` is a structure that play reaches. The play (:mod:`.play`)
 structure, so the deal's own check can search the play (:mod:`.reachability`) and the imports
 go one way: structure, play, reachability, deal.
 
-Seats are numbered from 1 (eldest, the dealer's left) to ``n`` (the dealer) in every interface;
-inside the package a seat is its 0-based index.
+Seats are numbered from 1 (eldest, the dealer's left) to ``n`` (the dealer) in every public
+field, argument and result; ``hands[i]`` and ``played[i]`` are seat ``i + 1``'s.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ class DealStructure:
     rules: Ruleset = field(default_factory=lambda: get_ruleset(DEFAULT_RULESET))
     board: Board | None = None
     played: tuple[Mask, ...] = ()
-    leader: int = 0
-    """0-based seat to lead next (``to_lead - 1``)."""
+    leader: int = 1
+    """Seat to lead next, from 1 (eldest) to ``n`` (the dealer)."""
 
     def __post_init__(self) -> None:
         check_structure(self)
@@ -70,24 +70,27 @@ class DealStructure:
     def played_mask(self) -> Mask:
         return union(self.played)
 
-    def played_by(self, seat: int) -> Mask:
-        return self.played[seat] if self.played else 0
+    def played_by(self, index: int) -> Mask:
+        """The cards played from ``hands[index]`` (seat ``index + 1``), like ``played[index]``
+        (an index into the tuples, not a seat)."""
+        return self.played[index] if self.played else 0
 
     @property
     def in_play(self) -> Mask:
         """Cards dealt to the players (held or already played): the cards a run can reach."""
         return self.rules.table.pack & ~self.dead
 
-    def dealt_hand(self, seat: int) -> Mask:
-        """Every card dealt to ``seat``: held now or played."""
-        return self.hands[seat] | self.played_by(seat)
+    def dealt_hand(self, index: int) -> Mask:
+        """Every card dealt to seat ``index + 1``, held now or played (an index into
+        ``hands``, not a seat)."""
+        return self.hands[index] | self.played_by(index)
 
     def holder(self, card: Card) -> int | None:
-        """The 0-based seat that was dealt ``card``; None for a dead or absent card."""
+        """The seat that was dealt ``card``; None for a dead or absent card."""
         bit = 1 << card
-        for seat in range(self.players):
-            if self.dealt_hand(seat) & bit:
-                return seat
+        for index in range(self.players):
+            if self.dealt_hand(index) & bit:
+                return index + 1
         return None
 
     @property
@@ -148,10 +151,10 @@ def check_structure(deal: DealStructure) -> None:
         _check_board(deal)
     leader = deal.leader
     if type(leader) is not int and not is_whole(leader):
-        raise DealError(f"leader must be a whole number (the seat to lead less 1), not "
+        raise DealError(f"leader must be a whole number (the seat to lead, from 1), not "
                         f"{shown(leader)}")
-    if not 0 <= leader < n:
-        raise DealError(f"to_lead must be a seat from 1 to {n}, not {leader + 1}")
+    if not 0 < leader <= n:
+        raise DealError(f"to_lead must be a seat from 1 to {n}, not {leader}")
     if not all(hands):
         _check_empty_hands(hands, played)
 

@@ -429,10 +429,11 @@ def compile_rules(rules: Compiled) -> RuleTable:
 
 def award_shares(award: Award, holders: tuple[int, ...], amount: int, players: int,
                  ) -> tuple[tuple[int, int], ...]:
-    """What each seat gains or loses when ``award``'s cards, dealt to ``holders`` (0-based
-    seats, one per card), are all played: ``(seat, counters)`` pairs, none when no one
-    qualifies. ``amount`` is the compartment's content; a payment from each opponent is
-    the award's own."""
+    """What each seat gains or loses when ``award``'s cards, dealt to ``holders`` (the seats'
+    0-based indices, one per card, -1 for none: the index space of ``Game.holder_index`` and
+    the engines), are all played: ``(index, counters)`` pairs, none when no one qualifies.
+    ``amount`` is the compartment's content; a payment from each opponent is the award's
+    own."""
     seats = tuple(dict.fromkeys(holders))
     if min(holders) < 0:
         return ()

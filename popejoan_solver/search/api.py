@@ -130,12 +130,12 @@ def solve(
     notes: list[str] = []
     winner = game.winner(deal.played_mask)
     if winner is not None:
-        notes.append(f"the deal is over: seat {winner + 1} has gone out")
+        notes.append(f"the deal is over: seat {winner} has gone out")
     if award is not None and not award.deal_is_played:
         notes.append("Pope turned up: under this ruleset the deal is not played")
         zero = Value.exact(0)
         unplayed = tuple(SeatResult(s, zero, zero, zero) for s in chosen)
-        return Solution(unplayed, leader + 1, (), leader + 1, (),
+        return Solution(unplayed, leader, (), leader, (),
                         SolveStats(0, time.monotonic() - started, engine, True),
                         award.transfers, paid_for_dressing, tuple(notes))
     position = Position(game, deal.played_mask, leader)
@@ -145,13 +145,13 @@ def solve(
 
     def work() -> Solution:
         results, leads = _search_seats(drivers, position, chosen)
-        focus = line_seat if line_seat is not None else (chosen[0] if seats else leader + 1)
+        focus = line_seat if line_seat is not None else (chosen[0] if seats else leader)
         line = optimal_line(drivers[0], position, board, results, focus) if with_line else ()
         engines = [d.engine for d in drivers]
         stats = SolveStats(sum(e.nodes for e in engines), time.monotonic() - started,
                            engines[0].name, all(d.exact for d in drivers),
                            str(getattr(engines[0], "core", "")), len(drivers))
-        return Solution(tuple(results), leader + 1, tuple(leads), focus, line, stats,
+        return Solution(tuple(results), leader, tuple(leads), focus, line, stats,
                         award.transfers if award else (), paid_for_dressing, tuple(notes))
 
     return interruptible(work, [d.engine for d in drivers])
@@ -188,10 +188,10 @@ def _seats_in_turn(driver: Driver, position: Position, chosen: list[int],
     leads = [driver.lead_value(position, lead) for lead in position.legal_leads()]
     results = []
     for seat in chosen:
-        own = leads if seat == position.leader + 1 else None
-        guaranteed, win = driver.paranoid_values(seat - 1, position, own)
+        own = leads if seat == position.leader else None
+        guaranteed, win = driver.paranoid_values(seat, position, own)
         results.append(SeatResult(seat, guaranteed, win,
-                                  driver.best_case(seat - 1, position, guaranteed)))
+                                  driver.best_case(seat, position, guaranteed)))
     return results, leads
 
 
@@ -214,7 +214,7 @@ def _seats_side_by_side(drivers: list[Driver], position: Position, chosen: list[
 
     def paranoid_job(seat: int, leads: list[LeadResult] | None = None,
                      ) -> Callable[[Driver], tuple[Value, Value]]:
-        return lambda driver: driver.paranoid_values(seat - 1, position, leads)
+        return lambda driver: driver.paranoid_values(seat, position, leads)
 
     pool = ThreadPoolExecutor(len(drivers))
     try:
@@ -222,16 +222,16 @@ def _seats_side_by_side(drivers: list[Driver], position: Position, chosen: list[
         # the hardest on average (docs/performance.md).
         paranoid: dict[int, Future[tuple[Value, Value]]] = {}
         best_cases: dict[int, Future[Value]] = {}
-        for seat in sorted(chosen, key=lambda s: -((s - 1 - leader) % n)):
-            if seat != leader + 1:
+        for seat in sorted(chosen, key=lambda s: -((s - leader) % n)):
+            if seat != leader:
                 paranoid[seat] = pool.submit(on_a_driver, paranoid_job(seat))
             best_cases[seat] = pool.submit(
-                on_a_driver, lambda d, s=seat: d.best_case(s - 1, position, None))
+                on_a_driver, lambda d, s=seat: d.best_case(s, position, None))
         lead_futures = [pool.submit(on_a_driver, lambda d, c=lead: d.lead_value(position, c))
                         for lead in position.legal_leads()]
         leads = [future.result() for future in lead_futures]
-        if leader + 1 in chosen:
-            paranoid[leader + 1] = pool.submit(on_a_driver, paranoid_job(leader + 1, leads))
+        if leader in chosen:
+            paranoid[leader] = pool.submit(on_a_driver, paranoid_job(leader, leads))
         results = []
         for seat in chosen:
             guaranteed, win = paranoid[seat].result()
@@ -325,6 +325,6 @@ def forced_win(deal: Deal, seat: int, *, time_limit: float | None = None,
         return Value.exact(0)
     driver = Driver(make_engine("fast", game, board, deadline, tt_entries), game, board,
                      deadline)
-    objective = Objective(Goal.FORCED_WIN, seat - 1)
+    objective = Objective(Goal.FORCED_WIN, seat)
     return interruptible(lambda: driver.value(objective, deal.played_mask, deal.leader),
                          [driver.engine])

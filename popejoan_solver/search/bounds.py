@@ -28,8 +28,8 @@ class StaticBounds:
             if award.compartment is not None:
                 continue
             per_seat = [0] * game.players
-            for taker, amount in award_shares(award, tuple(game.holder[c] for c in award.cards),
-                                              0, game.players):
+            holders = tuple(game.holder_index[c] for c in award.cards)  # 0-based: slot space
+            for taker, amount in award_shares(award, holders, 0, game.players):
                 per_seat[taker] += amount
             if any(per_seat):
                 payments.append((sum(1 << c for c in award.cards), tuple(per_seat)))
@@ -38,7 +38,7 @@ class StaticBounds:
     def __call__(self, objective: Objective, played: Mask) -> Value:
         if objective.goal is Goal.FORCED_WIN:
             return Value(0, 1)
-        seat = objective.seat
+        seat = objective.index
         low = -self.per_card * (self.dealt[seat] & ~played).bit_count()
         high = self.total + self.per_card * sum(
             (cards & ~played).bit_count() for other, cards in enumerate(self.dealt)
@@ -83,7 +83,7 @@ class SlotBounds:
         if objective.goal is Goal.FORCED_WIN:
             return 0, 1
         sg = self.slots
-        seat = objective.seat
+        seat = objective.index
         paid, taken = self.award_sums(seat)
         low = -sg.per_card * (sg.dealt[seat] & ~played).bit_count() + paid
         high = sg.game_stake + taken + sg.per_card * sum(

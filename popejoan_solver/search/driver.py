@@ -60,7 +60,7 @@ class Driver:
         if winner is not None:
             if objective.goal is Goal.FORCED_WIN:
                 return Value.exact(int(winner == objective.seat))
-            return Value.exact(play_values(self.game, self.board, played, winner)[objective.seat])
+            return Value.exact(play_values(self.game, self.board, played, winner)[objective.index])
         fallback = self.static_bounds(objective, played)
         if known is not None:
             fallback = Value(max(fallback.lower, known.lower), min(fallback.upper, known.upper))
@@ -91,7 +91,7 @@ class Driver:
 
     def paranoid_values(self, seat: int, position: Position,
                         leads: list[LeadResult] | None) -> tuple[Value, Value]:
-        """A seat's (0-based) guaranteed value and forced win, against all the others.
+        """A seat's guaranteed value and forced win, against all the others.
 
         A forced win is worth at least the Game stake. The guaranteed value of the seat on lead
         is the best of its ``leads`` when they were computed.

@@ -99,7 +99,7 @@ class FastEngine:
         if self._core is None:
             return None
         guess = self._guess.get(Objective(Goal.GUARANTEED, leader), 0)
-        found, done = self._core.lead_values(leader, self.slots.to_slots(played), leader,
+        found, done = self._core.lead_values(leader - 1, self.slots.to_slots(played), leader - 1,
                                              guess, self.deadline or 0.0, forced_win, staying)
         card_of = self.slots.card_of
         return {card_of[slot]: ((low, high), (win_low, win_high))
@@ -128,7 +128,7 @@ class FastEngine:
         self.bounds = (low, high)
         if self._core is not None:
             low, high, done = self._core.value(
-                GOAL_IDS[objective.goal], objective.seat, played, leader, low, high,
+                GOAL_IDS[objective.goal], objective.index, played, leader - 1, low, high,
                 guess, self.deadline or 0.0)
             self.bounds = (low, high)
             if not done:
@@ -140,7 +140,7 @@ class FastEngine:
             if self.state.cancelled:
                 raise SearchTimeoutError
             beta = guess + 1 if guess == low else guess
-            score = search(played, leader, beta - 1, beta)
+            score = search(played, leader - 1, beta - 1, beta)
             direction = -1 if score < beta else 1
             if score < beta:
                 high = score
@@ -167,8 +167,8 @@ class FastEngine:
 
     def _terminal(self, objective: Objective, played: Mask, winner: int) -> int:
         if objective.goal is Goal.FORCED_WIN:
-            return int(winner == objective.seat)
-        return self.slots.payoff(played, winner, objective.seat)
+            return int(winner == objective.index)
+        return self.slots.payoff(played, winner, objective.index)
 
     def _search(self, objective: Objective) -> Search:
         """The Python kernel of ``objective``: the general mode's where runs hold choices or

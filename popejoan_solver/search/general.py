@@ -31,8 +31,8 @@ def general_searcher(slots: SlotGame, objective: Objective, state: SearchState, 
     table = state.table(objective)
     dealt, holder, in_play = sg.dealt, sg.holder, sg.in_play
     leads = sg.lead_generator()
-    target = objective.seat
-    is_max = tuple(objective.maximises(s) for s in range(sg.players))
+    target = objective.index  # slot space: seats from 0
+    is_max = tuple(objective.maximises(s + 1) for s in range(sg.players))
     spin, lieu = sg.spin_slot, sg.lieu_slot
     deadline = state.deadline
     up = sg.up

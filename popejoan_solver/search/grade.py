@@ -79,7 +79,7 @@ def grade_line(deal: Deal, runs: Sequence[Run], *, time_limit: float | None = No
             best = driver.value(objective, position.played, position.leader)
             tree = game.run_tree(position.played, position.leader, run.lead)
             kept = driver.tree_value(objective, position, tree)
-            grades.append(LeadGrade(number, position.leader + 1, run.lead, kept, best))
+            grades.append(LeadGrade(number, position.leader, run.lead, kept, best))
         return grades
 
     return interruptible(work, [driver.engine])
@@ -94,8 +94,8 @@ def _positions(start: Position, runs: Sequence[Run]) -> list[Position]:
             raise IllegalPlayError(f"lead {number}: the deal is over")
         if run.leader != position.leader or run not in position.outcomes(run.lead):
             raise IllegalPlayError(
-                f"lead {number}: {run.step} by seat {run.leader + 1} is not a run of this "
-                f"position (seat {position.leader + 1} to lead)")
+                f"lead {number}: {run.step} by seat {run.leader} is not a run of this "
+                f"position (seat {position.leader} to lead)")
         positions.append(position)
         position = position.after(run)
     return positions

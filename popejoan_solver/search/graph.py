@@ -43,8 +43,8 @@ class GraphSummary:
 
 
 def node_id(played: Mask, leader: int) -> str:
-    """A stable node name: the played mask in hex and the 1-based seat to lead (or out)."""
-    return f"{played:013x}:{leader + 1}"
+    """A stable node name: the played mask in hex and the seat to lead (or out)."""
+    return f"{played:013x}:{leader}"
 
 
 def build_graph(deal: Deal, max_states: int = DEFAULT_MAX_STATES) -> tuple[nx.DiGraph, str]:
@@ -102,7 +102,7 @@ _REASONS = tuple(StopReason)
 def _explore(game: Game, start: Position, max_states: int) -> _StateSpace:
     """Breadth first from ``start``; at most ``max_states`` states, else GraphTooLargeError."""
     space = _StateSpace()
-    index: dict[int, int] = {start.played << 3 | start.leader: 0}
+    index: dict[int, int] = {start.played << 3 | (start.leader - 1): 0}  # 3 bits: 8 seats
     space.played.append(start.played)
     space.who.append(start.leader)
     queue = deque([0])
@@ -115,7 +115,7 @@ def _explore(game: Game, start: Position, max_states: int) -> _StateSpace:
             after = position.after(run)
             over = run.winner is not None
             who = after.leader if run.winner is None else run.winner
-            key = after.played << 3 | who
+            key = after.played << 3 | (who - 1)
             target = index.get(key)
             if target is None:
                 if len(index) >= max_states:
@@ -145,8 +145,8 @@ def _to_networkx(game: Game, space: _StateSpace, ended: bool = False) -> nx.DiGr
     for name, played, who in zip(names, space.played, space.who, strict=True):
         winner = game.winner(played)
         over = ended or winner is not None
-        graph.add_node(name, played=format_cards(played), leader=0 if over else who + 1,
-                       terminal=over, winner=0 if winner is None else winner + 1)
+        graph.add_node(name, played=format_cards(played), leader=0 if over else who,
+                       terminal=over, winner=0 if winner is None else winner)
     successor = game.table.successor
     for source, target, lead, length, reason in zip(space.source, space.target, space.lead,
                                                    space.length, space.reason, strict=True):

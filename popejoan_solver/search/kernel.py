@@ -34,8 +34,8 @@ def forced_searcher(slots: SlotGame, objective: Objective, state: SearchState) -
     up = sg.up
     holder = sg.holder
     leads = sg.lead_generator()
-    target = objective.seat
-    is_max = tuple(objective.maximises(s) for s in seats)
+    target = objective.index  # slot space: seats from 0
+    is_max = tuple(objective.maximises(s + 1) for s in seats)
     win_goal = objective.goal is Goal.FORCED_WIN
     prune_blocks = sg.game.table.lead is LeadId.ANY
     payoff = sg.payoff

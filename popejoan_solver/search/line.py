@@ -14,7 +14,7 @@ from .result import LineStep, SeatResult
 def optimal_line(driver: Driver, position: Position, board: Board,
                   results: list[SeatResult], focus: int) -> tuple[LineStep, ...]:
     """The line that defends ``focus``'s guaranteed value (none if that value is not exact)."""
-    objective = Objective(Goal.GUARANTEED, focus - 1)
+    objective = Objective(Goal.GUARANTEED, focus)
     known = [r.guaranteed for r in results if r.seat == focus]
     value = known[0] if known else driver.value(objective, position.played, position.leader)
     if not value.is_exact:

@@ -40,14 +40,17 @@ class MaxnLimitError(PopeJoanError):
 
 
 class MaxnSearch:
-    """Max^n values of the positions of one deal, for one focus seat (0-based) that ties
-    are broken against."""
+    """Max^n values of the positions of one deal, for one focus seat (from 1) that ties are
+    broken against; its vectors hold seat ``i + 1``'s value at index ``i``."""
 
     def __init__(self, deal: Deal, focus: int, *, node_limit: int = DEFAULT_NODE_LIMIT,
                  deadline: float | None = None) -> None:
         self.game = Game.from_deal(deal)
         self.board, _ = play_board(deal)
-        self.focus = focus
+        if type(focus) is not int or not 1 <= focus <= deal.players:
+            raise PopeJoanError(f"seat must be from 1 to {deal.players}, not {focus!r}")
+        self.focus = focus - 1
+        """The focus seat's index into the vectors."""
         self.node_limit = node_limit
         self.deadline = deadline
         self.nodes = 0
@@ -79,7 +82,7 @@ class MaxnSearch:
         key = (lead, played & self.chains[lead])
         found = self.runs.get(key)
         if found is None:
-            run = self.game.forced_run(played, self.game.holder[lead], lead)
+            run = self.game.forced_run(played, self.game.holder_index[lead] + 1, lead)
             if run.winner is not None:  # cut short by going out: not the chain's run alone
                 return None
             found = (run.mask, run.leader_after, tuple(set(run.seats)))
@@ -88,13 +91,13 @@ class MaxnSearch:
         after = played | mask
         dealt = self.game.dealt
         for seat in seats:
-            if not dealt[seat] & ~after:
+            if not dealt[seat - 1] & ~after:
                 return None
         return mask, last
 
     def legal(self, played: Mask, leader: int) -> list[Card]:
         """``Game.legal_leads``, cached on the held cards (all a lead rule reads)."""
-        held = self.game.dealt[leader] & ~played
+        held = self.game.dealt[leader - 1] & ~played
         found = self.leads.get(held)
         if found is None:
             found = self.game.legal_leads(played, leader)
@@ -120,9 +123,10 @@ class MaxnSearch:
         return found
 
     def pick(self, mover: int) -> Callable[[Vector], tuple[int, int]]:
-        """The key a mover maximises: its own counters, then the focus seat's, lowered."""
+        """The key a mover (a seat, from 1) maximises: its own counters, then the focus
+        seat's, lowered."""
         focus = self.focus
-        return lambda v: (v[mover], -v[focus])
+        return lambda v: (v[mover - 1], -v[focus])
 
     def value(self, played: Mask, leader: int) -> Vector:
         """Every seat's net counters from the position under max^n play."""
@@ -144,7 +148,7 @@ class MaxnSearch:
                     v = self.tree(game.run_tree(played, leader, lead), played, leader)
                 else:
                     v = self.value(played | run[0], run[1])
-                if best is None or (v[leader], -v[focus]) > (best[leader], -best[focus]):
+                if best is None or (v[leader - 1], -v[focus]) > (best[leader - 1], -best[focus]):
                     best = v
             assert best is not None, "a seat on lead with no legal lead"
             result = best
@@ -182,7 +186,7 @@ def maxn_leads(deal: Deal, focus: int, *, node_limit: int | None = None,
     (a ``time.monotonic()`` instant)."""
     if not 1 <= focus <= deal.players:
         raise PopeJoanError(f"seat must be from 1 to {deal.players}, not {focus}")
-    search = MaxnSearch(deal, focus - 1, node_limit=node_limit or DEFAULT_NODE_LIMIT,
+    search = MaxnSearch(deal, focus, node_limit=node_limit or DEFAULT_NODE_LIMIT,
                         deadline=deadline)
     _, award = play_board(deal)
     game, played, leader = search.game, deal.played_mask, deal.leader
@@ -195,7 +199,7 @@ def maxn_leads(deal: Deal, focus: int, *, node_limit: int | None = None,
 def maxn_value(deal: Deal, focus: int, *, node_limit: int | None = None,
                deadline: float | None = None) -> Vector:
     """Every seat's max^n value at ``deal`` (ties against ``focus``, 1-based)."""
-    search = MaxnSearch(deal, focus - 1, node_limit=node_limit or DEFAULT_NODE_LIMIT,
+    search = MaxnSearch(deal, focus, node_limit=node_limit or DEFAULT_NODE_LIMIT,
                         deadline=deadline)
     _, award = play_board(deal)
     if award is not None and not award.deal_is_played:

@@ -19,13 +19,19 @@ class Goal(StrEnum):
 
 @dataclass(frozen=True)
 class Objective:
-    """A goal for one 0-based seat: that seat raises it, the others lower it (in the best
+    """A goal for one seat (from 1): that seat raises it, the others lower it (in the best
     case every seat raises it; see :meth:`maximises`)."""
 
     goal: Goal
     seat: int
 
+    @property
+    def index(self) -> int:
+        """The seat's 0-based index: the engines' slot space counts seats from 0."""
+        return self.seat - 1
+
     def maximises(self, leader: int) -> bool:
+        """Whether ``leader`` (a seat, from 1) raises the goal."""
         return self.goal is Goal.BEST_CASE or leader == self.seat
 
 

@@ -40,7 +40,7 @@ class ReferenceEngine:
     def terminal(self, objective: Objective, played: Mask, winner: int) -> int:
         if objective.goal is Goal.FORCED_WIN:
             return int(winner == objective.seat)
-        return play_values(self.game, self.board, played, winner)[objective.seat]
+        return play_values(self.game, self.board, played, winner)[objective.index]
 
     def value(self, objective: Objective, played: Mask, leader: int,
               known: tuple[int, int] | None = None, guess: int | None = None) -> int:

@@ -111,11 +111,11 @@ class SlotGame:
         self.dealt = tuple(self.to_slots(m) for m in game.dealt)
         self.in_play = in_play = self.to_slots(game.in_play)
         if self.identity:
-            self.holder = game.holder
+            self.holder = game.holder_index
         else:
             holder = [-1] * 52
             for card, slot in enumerate(self.slot_of):
-                holder[slot] = game.holder[card]
+                holder[slot] = game.holder_index[card]
             self.holder = tuple(holder)
         up: tuple[Mask, ...] = ()
         for suit in range(4):

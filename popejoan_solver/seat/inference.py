@@ -32,7 +32,8 @@ from ..model.table import TransferKind
 
 @dataclass(frozen=True)
 class Step:
-    """One observed lead: the position before it and what the seat saw it produce. ``run`` is
+    """One observed lead: the position before it (``leader`` a seat, from 1, as
+    :class:`~..model.play.Position`'s) and what the seat saw it produce. ``run`` is
     the whole run, or None for a run still under way, whose ``partial`` cards were played
     before a choice ``choice`` (a bot deciding inside the run)."""
 
@@ -80,19 +81,20 @@ def reproduces(game: Game, step: Step) -> bool:
     return any(_same_choice(node, step.choice) for node in choices_in(tree))
 
 
-def probe_game(game: Game, card: Card, seat: int) -> Game:
-    """The game with ``card`` (dead in it) dealt to ``seat`` as well."""
+def probe_game(game: Game, card: Card, index: int) -> Game:
+    """The game with ``card`` (dead in it) dealt to the seat of 0-based ``index`` as well."""
     dealt = list(game.dealt)
-    dealt[seat] |= 1 << card
-    holder = list(game.holder)
-    holder[card] = seat
+    dealt[index] |= 1 << card
+    holder = list(game.holder_index)
+    holder[card] = index
     return replace(game, dealt=tuple(dealt), in_play=game.in_play | 1 << card,
-                   holder=tuple(holder))
+                   holder_index=tuple(holder))
 
 
 def dead_evidence(game: Game, steps: Sequence[Step], card: Card, third: int) -> int | None:
     """The index of the first step that shows ``card`` is dead (it would differ were the card
-    with seat ``third``), or None when no step does. ``card`` must be dead in ``game``."""
+    with the seat of 0-based index ``third``), or None when no step does. ``card`` must be
+    dead in ``game``."""
     probe = probe_game(game, card, third)
     for index, step in enumerate(steps):
         if not reproduces(probe, step):
@@ -107,16 +109,17 @@ def lead_excludes(rules: Ruleset, lead: Card, card: Card) -> bool:
 
 def exempt_places(game: Game, played: Mask, winner: int, card: Card) -> Mask:
     """Where the unplayed exempt ``card`` may be, seen from who paid the player out: a seat
-    with cards left that did not pay holds it; if all paid it is dead. Bits over locations
-    ``0..n`` (``n`` the dead hand); the true holder's bit is always set."""
+    with cards left that did not pay holds it; if all paid it is dead. ``winner`` is a seat
+    (from 1); the answer has bits over locations ``0..n`` (bit ``i``: seat ``i + 1``; bit
+    ``n``: the dead hand); the true holder's bit is always set."""
     payers = {t.payer for t in going_out(game, _empty_board(), played, winner)
               if t.kind is TransferKind.CARDS_LEFT}
     n = game.players
     places = 0
-    for seat in range(n):
-        holds_some = game.dealt[seat] & ~played
-        if seat != winner and holds_some and seat not in payers:
-            places |= 1 << seat
+    for index in range(n):
+        holds_some = game.dealt[index] & ~played
+        if index + 1 != winner and holds_some and index + 1 not in payers:
+            places |= 1 << index
     if not places:
         places = 1 << n
     return places

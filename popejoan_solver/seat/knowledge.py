@@ -63,7 +63,7 @@ class Inference:
 
     card: Card
     places: Mask
-    """Bit ``i``: the card may be with seat ``i`` (0-based) by this inference; bit ``n``: dead."""
+    """Bit ``i``: the card may be with seat ``i + 1`` by this inference; bit ``n``: dead."""
     rule: str
     """The rule it rests on (an option ``name=value``, or ``runs climb``)."""
     text: str
@@ -80,7 +80,9 @@ def places_json(places: Mask, players: int) -> list[int | str]:
 
 @dataclass(frozen=True)
 class Knowledge:
-    """What one seat knows at one point of play (seats 0-based inside)."""
+    """What one seat knows at one point of play. ``seat``, ``leader`` and ``winner`` count
+    from 1; the per-seat tuples and location masks hold seat ``i + 1`` at index (bit) ``i``,
+    the dead hand at ``players``."""
 
     seat: int
     rules: Ruleset
@@ -140,16 +142,17 @@ def view(deal: Deal, seat: int, line: Sequence[Run | str] | str = ()) -> Knowled
     elif isinstance(line, bytes | bytearray) or not isinstance(line, Sequence):
         raise ViewError(f"line must be a list of runs or steps (like ['3C', '8S+9D@9S']) or "
                         f"one string of steps, not of type {type(line).__name__}")
-    return knowledge(deal, seat - 1, read_line(deal, line))
+    return knowledge(deal, seat, read_line(deal, line))
 
 
 def knowledge(deal: Deal, seat: int, line: Sequence[Run] = (), *,
               revealed: Mask = 0) -> Knowledge:
-    """What ``seat`` (0-based) knows after ``line`` (runs played from ``deal``, each one of its
+    """What ``seat`` (from 1) knows after ``line`` (runs played from ``deal``, each one of its
     lead's outcomes). Raises :class:`IllegalPlayError` for a run the deal cannot produce.
     ``revealed``: cards the seat is shown where they are in ``deal`` (a bot given partial
     sight, ``pimc:sees=dead``); the play's own evidence is added as usual."""
-    return _build(deal, seat, _steps(deal, seat, line), tuple(line), None, revealed)
+    index = _seat_index(deal, seat)
+    return _build(deal, index, _steps(deal, line), tuple(line), None, revealed)
 
 
 def knowledge_at_choice(deal: Deal, seat: int, line: Sequence[Run], lead: Card,
@@ -158,7 +161,8 @@ def knowledge_at_choice(deal: Deal, seat: int, line: Sequence[Run], lead: Card,
     after ``line``, while the play waits for the chooser (so every seat knows the chooser holds
     the choice's card); the position (and sampled deals) are those before the lead.
     ``revealed`` as for :func:`knowledge`."""
-    steps = _steps(deal, seat, line)
+    index = _seat_index(deal, seat)
+    steps = _steps(deal, line)
     position = _replay(deal, line)
     if position.is_over or turnup_ends_deal(deal) or lead not in position.legal_leads():
         raise IllegalPlayError(f"{card_name(lead)} is not a lead of this position")
@@ -166,7 +170,7 @@ def knowledge_at_choice(deal: Deal, seat: int, line: Sequence[Run], lead: Card,
     step = Step(position.leader, position.played, lead, None, partial, choice)
     if not reproduces(position.game, step):
         raise IllegalPlayError("the choice is not one of this lead's run tree")
-    return _build(deal, seat, [*steps, step], tuple(line), partial, revealed)
+    return _build(deal, index, [*steps, step], tuple(line), partial, revealed)
 
 
 def _replay(deal: Deal, line: Sequence[Run]) -> Position:
@@ -183,12 +187,17 @@ def _replay(deal: Deal, line: Sequence[Run]) -> Position:
     return position
 
 
-def _steps(deal: Deal, seat: int, line: Sequence[Run]) -> list[Step]:
-    """The observed leads of ``line``, checked against the deal."""
+def _seat_index(deal: Deal, seat: int) -> int:
+    """``seat`` (from 1) checked, as its 0-based index into the masks built here."""
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise ViewError(f"seat must be a whole number (from 0 here), not {clip(repr(seat))}")
-    if not 0 <= seat < deal.players:
-        raise ViewError(f"seat must be from 1 to {deal.players}, not {seat + 1}")
+        raise ViewError(f"seat must be a whole number from 1, not {clip(repr(seat))}")
+    if not 0 < seat <= deal.players:
+        raise ViewError(f"seat must be from 1 to {deal.players}, not {seat}")
+    return seat - 1
+
+
+def _steps(deal: Deal, line: Sequence[Run]) -> list[Step]:
+    """The observed leads of ``line``, checked against the deal."""
     if deal.played:
         _check_unordered(deal)
     steps: list[Step] = []
@@ -213,7 +222,7 @@ def _check_unordered(deal: Deal) -> None:
         played = deal.played_mask
         winner = game.winner(played)
         if winner is not None and any(game.stop_reason(c, played) is StopReason.DEAD
-                               for c in iter_mask(deal.played[winner])):
+                               for c in iter_mask(deal.played[winner - 1])):
             why = "the deal is over and its last run is not known"
     if why is not None:
         raise ViewError(f"this position needs its line of play to be viewed exactly ({why}): "
@@ -242,24 +251,26 @@ def _board(deal: Deal, position: Position) -> Board:
 
 def _build(deal: Deal, seat: int, steps: list[Step], line: tuple[Run, ...],
            partial: tuple[Card, ...] | None, revealed: Mask = 0) -> Knowledge:
+    """The knowledge of the seat of 0-based index ``seat`` (the private helpers below take
+    that index: it is a bit of the location masks)."""
     position = _replay(deal, line)
     game = position.game
     n = deal.players
     played = position.played
     turnup, seen_dead = _public(deal, seat, position)
-    own = game.held(played, seat)
+    own = game.dealt[seat] & ~played
     inferences: list[Inference] = []
     allowed = _raw_allowed(deal, seat, steps, position, seen_dead, inferences)
     for card in allowed:
         if revealed >> card & 1:  # shown: at its place in the deal
-            holder = game.holder[card]
+            holder = game.holder_index[card]
             allowed[card] = 1 << (holder if holder >= 0 else n)
     allowed = _narrow(allowed, _sizes(game, played, n, deal.dead), seat, seen_dead, inferences)
     return _assemble(deal, seat, position, line, partial, turnup, own, allowed, inferences)
 
 
 def _sizes(game: Game, played: Mask, n: int, dead: Mask) -> tuple[int, ...]:
-    return (*(game.held(played, s).bit_count() for s in range(n)), dead.bit_count())
+    return (*((game.dealt[i] & ~played).bit_count() for i in range(n)), dead.bit_count())
 
 
 def _raw_allowed(deal: Deal, seat: int, steps: list[Step], position: Position, seen_dead: Mask,
@@ -268,31 +279,32 @@ def _raw_allowed(deal: Deal, seat: int, steps: list[Step], position: Position, s
     game, played, n = position.game, position.played, deal.players
     winner = game.winner(played)
     everywhere = ((1 << (n + 1)) - 1) & ~(1 << seat)
-    unseen = deal.rules.table.pack & ~played & ~game.held(played, seat) & ~seen_dead
-    third = next(s for s in range(n) if s not in (seat, winner))
+    unseen = deal.rules.table.pack & ~played & ~game.dealt[seat] & ~seen_dead
+    out = None if winner is None else winner - 1
+    third = next(s for s in range(n) if s not in (seat, out))
     allowed: dict[Card, Mask] = {}
     shown = _partial_players(steps[-1]) if steps and steps[-1].choice is not None else {}
     for card in iter_mask(unseen):
         if card in shown:  # played in the run under way, before the choice: seen
-            allowed[card] = 1 << shown[card]
+            allowed[card] = 1 << (shown[card] - 1)
             continue
         if card in _choice_card(deal, steps):  # the table waits for the card's holder
             chooser, option = _choice_card(deal, steps)[card]
-            allowed[card] = 1 << chooser
-            inferences.append(Inference(card, 1 << chooser, option,
-                                        f"seat {chooser + 1} holds {card_name(card)}: the "
+            allowed[card] = 1 << (chooser - 1)
+            inferences.append(Inference(card, 1 << (chooser - 1), option,
+                                        f"seat {chooser} holds {card_name(card)}: the "
                                         f"play waits for its choice ({option})"))
             continue
         places = everywhere
         for step in steps:
-            if step.leader != seat and places >> step.leader & 1 and lead_excludes(
-                    deal.rules, step.lead, card):
-                places &= ~(1 << step.leader)
+            led = step.leader - 1
+            if led != seat and places >> led & 1 and lead_excludes(deal.rules, step.lead, card):
+                places &= ~(1 << led)
                 inferences.append(Inference(
-                    card, everywhere & ~(1 << step.leader), f"lead={deal.rules.lead.value}",
-                    f"seat {step.leader + 1} held no {card_name(card)}: it led "
+                    card, everywhere & ~(1 << led), f"lead={deal.rules.lead.value}",
+                    f"seat {step.leader} held no {card_name(card)}: it led "
                     f"{card_name(step.lead)}"))
-        if game.holder[card] < 0:
+        if game.holder_index[card] < 0:
             places = _dead_check(deal, steps, position, card, third, places, inferences)
         exempt = game.table.exempt_card
         if winner is not None and card == exempt:
@@ -306,7 +318,8 @@ def _raw_allowed(deal: Deal, seat: int, steps: list[Step], position: Position, s
 
 
 def _choice_card(deal: Deal, steps: list[Step]) -> dict[Card, tuple[int, str]]:
-    """At a choice under way: its card (the rule table's choice point), with its chooser."""
+    """At a choice under way: its card (the rule table's choice point), with its chooser (a
+    seat, from 1)."""
     if not steps or steps[-1].choice is None:
         return {}
     choice = steps[-1].choice
@@ -315,7 +328,7 @@ def _choice_card(deal: Deal, steps: list[Step]) -> dict[Card, tuple[int, str]]:
 
 
 def _partial_players(step: Step) -> dict[Card, int]:
-    """Who played each card of a run under way (the seat saw them played)."""
+    """Who played each card of a run under way (the seat saw them played; seats from 1)."""
     assert step.choice is not None
     run = outcomes(step.choice)[0]
     return dict(zip(run.cards[:len(step.partial)], run.seats, strict=False))
@@ -409,7 +422,7 @@ def _assemble(deal: Deal, seat: int, position: Position, line: tuple[Run, ...],
         hidden |= mask
     winner = game.winner(played)
     return Knowledge(
-        seat=seat, rules=deal.rules, players=n, own=own, turnup=turnup,
+        seat=seat + 1, rules=deal.rules, players=n, own=own, turnup=turnup,
         played=tuple(game.dealt[s] & played for s in range(n)), leader=position.leader,
         board=_board(deal, position), hand_sizes=sizes[:n], dead_size=sizes[n],
         hidden=hidden, places=tuple(places), need=tuple(need), known_dead=known_dead,

@@ -32,21 +32,21 @@ def view_json(k: Knowledge, deal: Deal, count: int | None = None) -> dict[str, A
     n = k.players
     stops = known_stops(k, deal)
     return {
-        "seat": k.seat + 1,
+        "seat": k.seat,
         "players": n,
         "rules": k.rules.name,
         "own": _cards(k.own),
         "turnup": _cards(1 << k.turnup)[0] if k.turnup is not None else None,
         "played": {str(s + 1): _cards(k.played[s]) for s in range(n)},
-        "to_lead": None if k.over else k.leader + 1,
+        "to_lead": None if k.over else k.leader,
         "over": k.over,
-        "out": k.winner + 1 if k.winner is not None else None,
+        "out": k.winner,
         "board": k.board.to_json(),
         "hand_sizes": list(k.hand_sizes),
         "dead_size": k.dead_size,
         "known_dead": _cards(k.known_dead),
         "known_held": {str(s + 1): _cards(k.known_held[s]) for s in range(n)
-                       if s != k.seat and k.known_held[s]},
+                       if s != k.seat - 1 and k.known_held[s]},
         "hidden": _cards(k.hidden),
         "places": {("dead" if loc == n else str(loc + 1)): _cards(mask)
                    for loc, mask in enumerate(k.places)},

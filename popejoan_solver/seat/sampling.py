@@ -60,7 +60,7 @@ def _deal(k: Knowledge, got: tuple[Mask, ...]) -> Deal:
     """The deal a draw ``got`` of the hidden cards makes: it agrees with the play the seat
     saw, which is the proof that play reaches its position (:meth:`Deal.reached`)."""
     n = k.players
-    hands = tuple((k.own if s == k.seat else k.known_held[s] | got[s]) for s in range(n))
+    hands = tuple((k.own if s == k.seat - 1 else k.known_held[s] | got[s]) for s in range(n))
     dead = k.known_dead | got[n]
     turnup = k.turnup if k.turnup is not None else (dead & -dead).bit_length() - 1
     played = k.played if k.played_mask else ()

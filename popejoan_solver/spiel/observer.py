@@ -74,7 +74,7 @@ class PopeJoanObserver:
             _bits(view["dealt"], state.dealt_to(player))
             if state.sees_dead_hand(player):
                 _bits(view["dead"], state.dealt_to(state.pj.players))
-            if state.pending is not None and state.pending.chooser == player:
+            if state.pending is not None and state.pending.chooser == player + 1:
                 view["pending"][CHOICE_KINDS.index(state.pending.kind)] = 1
                 _bits(view["in_run"], sum(1 << c for c in state.partial))
             if self.perfect_recall:
@@ -85,13 +85,13 @@ class PopeJoanObserver:
             view["turnup"][state.turnup] = 1
         for index, run in enumerate(state.runs):
             for position, (card, seat) in enumerate(zip(run.cards, run.seats, strict=True)):
-                view["played"][seat, card] = 1
+                view["played"][seat - 1, card] = 1
                 if position == run.chosen:
                     view["chosen"][card] = 1
                 if self.perfect_recall:
                     view["run_index"][card] = (index + 1) / NUM_CARDS
         if state.position is not None and not state.over and state.pending is None:
-            view["leader"][state.position.leader] = 1
+            view["leader"][state.position.leader - 1] = 1
 
     def string_from(self, state: PopeJoanState, player: int) -> str:
         """What ``player`` sees of ``state``, on one line."""
@@ -106,8 +106,8 @@ class PopeJoanObserver:
             parts.append(f"turnup {card_name(state.turnup)}")
         parts += _runs_text(state, player) if self.perfect_recall else _played_text(state)
         if state.position is not None and not state.over and state.pending is None:
-            parts.append(f"to lead {state.position.leader + 1}")
-        if self.private and state.pending is not None and state.pending.chooser == player:
+            parts.append(f"to lead {state.position.leader}")
+        if self.private and state.pending is not None and state.pending.chooser == player + 1:
             cards = " ".join(card_name(c) for c in state.partial)
             parts.append(f"choose {state.pending.kind.name} after {cards}")
         return " | ".join(parts)
@@ -128,7 +128,7 @@ def _runs_text(state: PopeJoanState, player: int) -> list[str]:
     """Every completed run, and this seat's own choices where it made them."""
     parts = []
     for index, run in enumerate(state.runs):
-        cards = " ".join(f"{'+' if i == run.chosen else ''}{card_name(c)}({s + 1})"
+        cards = " ".join(f"{'+' if i == run.chosen else ''}{card_name(c)}({s})"
                          for i, (c, s) in enumerate(zip(run.cards, run.seats, strict=True)))
         own = [f"{m.kind} {'declined' if m.option == 0 else 'taken'}"
                for m in state.choices if m.seat == player and m.run == index]
@@ -145,6 +145,6 @@ def _played_text(state: PopeJoanState) -> list[str]:
     parts = []
     for seat in range(state.pj.players):
         mask = sum(1 << c for run in state.runs
-                   for c, s in zip(run.cards, run.seats, strict=True) if s == seat)
+                   for c, s in zip(run.cards, run.seats, strict=True) if s == seat + 1)
         parts.append(f"played {seat + 1}: {format_cards(mask) or '-'}")
     return parts

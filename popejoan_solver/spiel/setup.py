@@ -17,7 +17,8 @@ from ..model.table import compile_rules
 
 @cache
 def dealing_order(rules: Ruleset, players: int) -> tuple[int, ...]:
-    """Who receives each card dealt, in order (a seat, or ``players`` for the dead hand): read
+    """Who receives each card dealt, in order (an OpenSpiel player, a seat's 0-based index,
+    or ``players`` for the dead hand): read
     off the model's :func:`deal_random`, which deals a shuffled pack by position; the last card
     is the turn-up."""
     seed = "openspiel-dealing-order"
@@ -26,7 +27,7 @@ def dealing_order(rules: Ruleset, players: int) -> tuple[int, ...]:
     if deal.turnup != cards[-1]:
         raise AssertionError("the model's dealing no longer turns up the last card dealt")
     holders = (deal.holder(card) for card in cards)
-    return tuple(players if seat is None else seat for seat in holders)
+    return tuple(players if seat is None else seat - 1 for seat in holders)
 
 
 def spiel_text(text: str) -> str:

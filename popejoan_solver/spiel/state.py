@@ -37,7 +37,8 @@ class SetUpGame(Protocol):
 
 @dataclass(frozen=True)
 class ChoiceMade:
-    """A choice taken or declined inside run ``run`` (public only when taken)."""
+    """A choice taken or declined inside run ``run`` (public only when taken); ``seat`` is
+    the chooser as an OpenSpiel player (from 0)."""
 
     seat: int
     run: int
@@ -117,9 +118,9 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         if self.position is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if self.pending is not None:
-            return self.pending.chooser
-        return self.position.leader
+        if self.pending is not None:  # OpenSpiel's players count from 0, the model's seats from 1
+            return self.pending.chooser - 1
+        return self.position.leader - 1
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.over or self.position is None or player != self.current_player():
@@ -138,7 +139,7 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
             self._deal_card(action)
         elif self.pending is not None:
             option = action - CHOICE_BASE
-            made = ChoiceMade(self.pending.chooser, len(self.runs), self.pending.kind.name,
+            made = ChoiceMade(self.pending.chooser - 1, len(self.runs), self.pending.kind.name,
                               option)
             self.now = self.now._replace(choices=(*self.choices, made))
             self._follow(self.pending.options[option])
@@ -176,7 +177,7 @@ class PopeJoanState(pyspiel.State):  # type: ignore[misc]
         transfers = list(turnup_award(deal, self.pj.board).transfers)
         if position.winner is not None:
             transfers += play_settlement(position.game, board, position.played, position.winner)
-        return [float(net(transfers, seat)) for seat in range(self.pj.players)]
+        return [float(net(transfers, seat)) for seat in range(1, self.pj.players + 1)]
 
     def __str__(self) -> str:
         if self.deal is None:

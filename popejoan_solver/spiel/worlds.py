@@ -75,9 +75,9 @@ def resample(state: PopeJoanState, player: int, sampler: Callable[[], float]) ->
         raise pyspiel.SpielError("a state can be resampled once the deal is dealt")
     lead, pending = state.now.lead, state.pending
     if pending is not None and lead is not None:
-        k = knowledge_at_choice(deal, player, state.runs, lead, pending)
+        k = knowledge_at_choice(deal, player + 1, state.runs, lead, pending)
     else:
-        k = knowledge(deal, player, state.runs)
+        k = knowledge(deal, player + 1, state.runs)
     seed = int(sampler() * 2**32) % 2**32
     drawn = sample_deals(k, 1, seed)[0]
     return state_from(state.get_game(), drawn, state.runs,

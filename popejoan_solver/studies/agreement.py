@@ -42,7 +42,7 @@ class Agreement:
 def agreement(settings: MatchSettings, rows: Sequence[MatchRow], bot: str,
               seat: int | None = None) -> Agreement:
     """The bot's leads against the maxims, over every complete session of the file (only
-    those made at ``seat``, 0-based, when given: ``standings --seat N --maxims BOT``)."""
+    those made at ``seat``, from 1, when given: ``standings --seat N --maxims BOT``)."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for _, _, record in session_records(settings, rows):
         result = replay(record)
@@ -50,7 +50,7 @@ def agreement(settings: MatchSettings, rows: Sequence[MatchRow], bot: str,
             line: list[Run] = []
             for step in deal.steps:
                 leader = step.position.leader
-                player = deal.players[leader]
+                player = deal.players[leader - 1]
                 legal = step.position.legal_leads()
                 ours = record.players[player].split(" ", 1)[1] == bot
                 if ours and len(legal) > 1 and seat in (None, leader):

@@ -352,7 +352,7 @@ def _check_lead(case: Case, deal: Deal, expect: Mapping[str, Any], checks: list[
     if "next_leader" in expect:
         # A run that ended the deal has no next leader: shown as 0 (no seat), as `case` has
         # always printed it.
-        found = 0 if run.next_leader is None else run.next_leader + 1
+        found = 0 if run.next_leader is None else run.next_leader
         checks.append(Check("next leader", expect["next_leader"], found))
     if "stops_include" in expect:
         after = position_deal(deal, position, deal.board)
@@ -369,7 +369,7 @@ def _check_settlement(case: Case, deal: Deal, expect: Mapping[str, Any], checks:
     findings += [r.describe() for r in runs]
     winner = position.winner
     result = settle(deal, position.played, winner) if winner is not None else None
-    taken = _compartments_of(deal, position, expect["seat"] - 1)
+    taken = _compartments_of(deal, position, expect["seat"])
     findings.append(f"seat {expect['seat']} took: {', '.join(taken)}")
     if "compartments" in expect:
         checks.append(Check(f"compartments taken by seat {expect['seat']}",
@@ -377,17 +377,17 @@ def _check_settlement(case: Case, deal: Deal, expect: Mapping[str, Any], checks:
     if "count" in expect:
         checks.append(Check("number of compartments", expect["count"], len(taken)))
     if "out" in expect:
-        checks.append(Check("seat out", expect["out"], None if winner is None else winner + 1))
+        checks.append(Check("seat out", expect["out"], winner))
     if "net" in expect and result is not None:
         checks.append(Check(f"net of seat {expect['seat']}", expect["net"],
-                            result.net(expect["seat"] - 1)))
+                            result.net(expect["seat"])))
 
 
 def _check_turnup(case: Case, deal: Deal, expect: Mapping[str, Any], checks: list[Check],
                   findings: list[str]) -> None:
     """The turn-up's award: whether the deal is played, what the dealer takes, the stakes."""
     result = settle(deal, 0, None)
-    dealer = deal.players - 1
+    dealer = deal.players
     takes = sorted(t.payer.value for t in result.turnup
                    if t.kind is TransferKind.TURNUP and isinstance(t.payer, Compartment))
     played = not any(t.kind is TransferKind.STAKE_PER_CARD for t in result.turnup)
@@ -400,7 +400,7 @@ def _check_turnup(case: Case, deal: Deal, expect: Mapping[str, Any], checks: lis
     if "stake_per_card" in expect:
         stakes = {t.payer: t.amount for t in result.turnup
                   if t.kind is TransferKind.STAKE_PER_CARD and t.payee == dealer}
-        owed = {s: deal.dealt_hand(s).bit_count() for s in range(deal.players - 1)}
+        owed = {s + 1: deal.dealt_hand(s).bit_count() for s in range(deal.players - 1)}
         checks.append(Check("each other seat pays a stake per card dealt",
                             expect["stake_per_card"], stakes == owed and not played))
 
@@ -430,7 +430,7 @@ def _check_final_round(case: Case, expect: Mapping[str, Any]) -> CaseResult:
     except (KeyError, TypeError):
         raise NotationError(f"{case.name}: a final-round deal needs hands and board") from None
     transfers = final_round(hands, board)
-    found = sorted((t.payee + 1 if isinstance(t.payee, int) else 0, t.payer.value, t.amount)
+    found = sorted((t.payee if isinstance(t.payee, int) else 0, t.payer.value, t.amount)
                    for t in transfers if isinstance(t.payer, Compartment))
     want = sorted((e["seat"], e["compartment"], e["amount"]) for e in expect["takes"])
     findings = tuple(f"seat {s} takes {a} from {c}" for s, c, a in found)
@@ -444,7 +444,7 @@ def _check_dressing(case: Case, expect: Mapping[str, Any]) -> CaseResult:
     if type(players) is not int:
         raise NotationError(f"{case.name}: players must be a whole number")
     transfers = dressing(rules, players)
-    pays = [-net(transfers, seat) for seat in range(players)]
+    pays = [-net(transfers, seat) for seat in range(1, players + 1)]
     board = {t.payee.value: t.amount for t in transfers if isinstance(t.payee, Compartment)}
     checks = (Check("fresh board", dict(expect["board"]), board),
               Check("each seat pays", list(expect["pays"]), pays),
@@ -460,7 +460,7 @@ def _check_seat_view(case: Case, expect: Mapping[str, Any]) -> CaseResult:
     deal = case_deal(case)
     seat = case.data["seat"]
     _, runs = play_leads(deal, case.data.get("leads", []))
-    k = knowledge(deal, seat - 1, runs)
+    k = knowledge(deal, seat, runs)
     report = known_stops(k, deal)
     dead = set(_names(iter_mask(k.known_dead)))
     findings = [r.describe() for r in runs]

@@ -257,8 +257,8 @@ def _check_dressing(example: Example, dressing: Mapping[str, Any]) -> list[Misma
     hands = tuple(CardSet.parse(h).mask for h in DRESSING_HANDS[:players])
     held = sum(hands)
     deal = Deal.create(hands, rules.table.pack & ~held, example.deal.turnup, rules)
-    transfers = settle(deal, hands[0], 0).dressing
-    pays = [-net(transfers, s) for s in range(players)]
+    transfers = settle(deal, hands[0], 1).dressing
+    pays = [-net(transfers, s) for s in range(1, players + 1)]
     board = {t.payee.value: t.amount for t in transfers if isinstance(t.payee, Compartment)}
     want_pays, want_board = list(dressing["pays"]), dict(dressing["board"])
     z3_pays = [-v for v in encoded_settlement(deal, hands[0]).dressing]
@@ -283,7 +283,7 @@ def _play(example: Example) -> tuple[list[Position], list[Run]]:
 
 
 def _seat(party: int | Compartment) -> str:
-    return party.value if isinstance(party, Compartment) else f"seat {party + 1}"
+    return party.value if isinstance(party, Compartment) else f"seat {party}"
 
 
 def _payment(transfer: Transfer) -> Payment:
@@ -320,9 +320,9 @@ def _check_model(example: Example, positions: list[Position], runs: list[Run]) -
         found.append(("the runs", [[card_name(parse_card(c)) for c in r] for r in expect["runs"]],
                       [[card_name(c) for c in r.cards] for r in runs]))
     if "out" in expect:
-        found.append(("seat out", expect["out"], None if end.winner is None else end.winner + 1))
+        found.append(("seat out", expect["out"], end.winner))
     if "next_leader" in expect:
-        found.append(("next leader", expect["next_leader"], end.leader + 1))
+        found.append(("next leader", expect["next_leader"], end.leader))
     if "legal_leads" in expect:
         legal = [] if turnup_ends_deal(deal) else end.legal_leads()
         found.append(("legal leads", sorted(card_name(parse_card(c))
@@ -370,7 +370,7 @@ def _dressing_checks(example: Example,
     found: list[tuple[str, object, object]] = []
     if "dressing_pays" in expect:
         found.append(("each seat pays to dress the board", list(expect["dressing_pays"]),
-                      [-net(transfers, s) for s in range(players)]))
+                      [-net(transfers, s) for s in range(1, players + 1)]))
     if "dressing_board" in expect:
         board = {t.payee.value: t.amount for t in transfers if isinstance(t.payee, Compartment)}
         found.append(("the fresh board", dict(expect["dressing_board"]), board))
@@ -415,7 +415,8 @@ def _check_engines(example: Example, positions: list[Position]) -> list[Mismatch
     forced = _forced_from(positions)
     found: list[Mismatch] = []
     slots = SlotGame(end.game, board)
-    got = [slots.payoff(slots.to_slots(end.played), winner, s) for s in range(deal.players)]
+    got = [slots.payoff(slots.to_slots(end.played), winner - 1, s)  # slot space: from 0
+           for s in range(deal.players)]
     if got != want:
         found.append(Mismatch(example.name, "python engine", "leaf payoff, seat by seat",
                               want, got))
@@ -424,7 +425,8 @@ def _check_engines(example: Example, positions: list[Position]) -> list[Mismatch
             engine = FastEngine(position.game, board, compiled=compiled)
             for seat in range(deal.players):
                 goal = Goal.GUARANTEED if k >= forced else Goal.BEST_CASE
-                value = engine.value(Objective(goal, seat), position.played, position.leader)
+                value = engine.value(Objective(goal, seat + 1), position.played,
+                                     position.leader)
                 if value != want[seat] if k >= forced else value < want[seat]:
                     relation = "equal to" if k >= forced else "at least"
                     found.append(Mismatch(
@@ -441,7 +443,7 @@ def _engine_leads(example: Example, end: Position) -> list[Mismatch]:
         return []  # the engines are not called on a deal the turn-up ended
     want = sorted(card_name(parse_card(c)) for c in example.expect["legal_leads"])
     slots = SlotGame(end.game, _board_after_turnup(example.deal))
-    generated = slots.lead_generator()(slots.to_slots(end.played), end.leader)
+    generated = slots.lead_generator()(slots.to_slots(end.played), end.leader - 1)
     found = []
     python = sorted(card_name(slots.card_of[s]) for s in generated)
     if python != want:

@@ -33,7 +33,8 @@ from ..seat import CountingLimitError, count_deals, knowledge
 
 @dataclass(frozen=True)
 class Decision:
-    """A lead decision met on a random playout: the seat, the runs before it, the options."""
+    """A lead decision met on a random playout: the seat (from 1), the runs before it, the
+    options."""
 
     seat: int
     line: tuple[Run, ...]
@@ -48,9 +49,9 @@ class Playout:
     decisions: tuple[Decision, ...]
     runs: tuple[Run, ...]
     winner: int | None
-    """0-based seat that went out; None if no one did (the turn-up ended the deal)."""
+    """Seat that went out; None if no one did (the turn-up ended the deal)."""
     values: tuple[int, ...]
-    """What each seat won, by 0-based seat."""
+    """What each seat won: seat ``i + 1``'s at index ``i``."""
 
 
 def random_playout(deal: Deal, rng: random.Random) -> Playout:
@@ -69,7 +70,7 @@ def random_playout(deal: Deal, rng: random.Random) -> Playout:
         runs.append(tree)
         position = position.after(tree)
     settled = settle(deal, position.played, position.winner)
-    values = tuple(settled.net(s) for s in range(deal.players))
+    values = tuple(settled.net(s) for s in range(1, deal.players + 1))
     return Playout(deal, tuple(decisions), tuple(runs), position.winner, values)
 
 
@@ -215,14 +216,14 @@ def add_playout(found: Measures, playout: Playout) -> None:
     """Fold one playout into the measures."""
     found.deals += 1
     if playout.winner is not None:
-        found.out[playout.winner] += 1
+        found.out[playout.winner - 1] += 1
     for seat, value in enumerate(playout.values):
         found.ahead[seat] += value > 0
     correlated = last_decision_correlated(playout)
     if correlated is not None:
         found.decisions += 1
         found.correlated += correlated
-    for seat in range(playout.deal.players):
+    for seat in range(1, playout.deal.players + 1):
         sizes = information_sizes(playout, seat)
         if sizes and sizes[0] is not None:
             found.first_sizes.append(sizes[0])

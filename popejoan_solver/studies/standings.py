@@ -70,7 +70,7 @@ class Standings:
     def to_json(self) -> dict[str, Any]:
         s = self.settings
         return {"rules": s.rules, "players": s.players, "seed": s.seed, "session": s.session,
-                "seat": None if self.seat is None else self.seat + 1,
+                "seat": self.seat,
                 "units": self.units, "incomplete_units": self.incomplete,
                 "bots": [b.to_json() for b in self.bots],
                 "pairs": [p.to_json() for p in self.pairs]}
@@ -78,8 +78,8 @@ class Standings:
 
 def unit_totals(settings: MatchSettings, rows: Sequence[MatchRow],
                 seat: int | None = None) -> tuple[dict[int, dict[str, tuple[int, int]]], int]:
-    """Per complete session: each bot's (counters, plays), at every seat or only at 0-based
-    ``seat``; and how many sessions are not complete."""
+    """Per complete session: each bot's (counters, plays), at every seat or only at ``seat``
+    (from 1); and how many sessions are not complete."""
     want = len(settings.bots) * settings.session
     grouped: dict[int, list[MatchRow]] = defaultdict(list)
     for row in rows:
@@ -91,7 +91,7 @@ def unit_totals(settings: MatchSettings, rows: Sequence[MatchRow],
         totals = dict.fromkeys(settings.bots, (0, 0))
         for row in unit:
             for at, (bot, value) in enumerate(zip(row.seats, row.values, strict=True)):
-                if seat is not None and at != seat:
+                if seat is not None and at + 1 != seat:
                     continue
                 counters, plays = totals[bot]
                 totals[bot] = (counters + value, plays + 1)
@@ -101,7 +101,7 @@ def unit_totals(settings: MatchSettings, rows: Sequence[MatchRow],
 
 def standings(settings: MatchSettings, rows: Sequence[MatchRow],
               seat: int | None = None) -> Standings:
-    """The standings, bots best first; with a 0-based ``seat``, of the plays at that seat only
+    """The standings, bots best first; with a ``seat`` (from 1), of the plays at that seat only
     (each bot holds it once per deal of a unit: the dealer's seat measures the peek)."""
     units, incomplete = unit_totals(settings, rows, seat)
     names = tuple(dict.fromkeys(settings.bots))  # copies of one bot stand as one
@@ -135,7 +135,7 @@ def describe(result: Standings) -> list[str]:
     s = result.settings
     lines = [f"{s.rules}, {s.players} players, session of {s.session}, seed {s.seed}: "
              f"{result.units} complete units"
-             + (f", plays at seat {result.seat + 1} only" if result.seat is not None else "")
+             + (f", plays at seat {result.seat} only" if result.seat is not None else "")
              + (f" ({result.incomplete} unfinished, left out)" if result.incomplete else "")]
     lines.append("  bot                           mean counters/deal [95% CI]      plays")
     for b in result.bots:

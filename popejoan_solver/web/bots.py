@@ -23,9 +23,10 @@ PIMC_SAMPLES: Final = 16
 
 
 def _rng(seed: int, seat: int, decision: int) -> random.Random:
-    """A decision's generator, from the page's seed, the seat and the decision's number in
-    the deal: reproducible, and nothing in it from the hidden cards."""
-    return random.Random(f"popejoan-web:{seed}:{seat}:{decision}")
+    """A decision's generator, from the page's seed, the seat (from 1) and the decision's
+    number in the deal: reproducible, and nothing in it from the hidden cards. (The seed
+    string holds the seat's 0-based index, as it always has.)"""
+    return random.Random(f"popejoan-web:{seed}:{seat - 1}:{decision}")
 
 
 def web_bot(name: str, seconds: float) -> Bot:

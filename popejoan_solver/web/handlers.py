@@ -68,7 +68,7 @@ def api_solve(data: bytes, query: Mapping[str, str]) -> dict[str, Any]:
 
     deal = parse_deal_text(body_text(data))
     seat = seat_number(query.get("seat"), deal.players)
-    solution = solve(deal, seats=None if seat is None else [seat + 1],
+    solution = solve(deal, seats=None if seat is None else [seat],
                      time_limit=time_limit_field(query.get("time_limit")),
                      tt_entries=WEB_TT_ENTRIES, threads=1)
     return solution.to_json()
@@ -202,7 +202,7 @@ def api_advice(data: bytes) -> dict[str, Any]:
     seed = body.get("seed", 0)
     if type(seed) is not int or not 0 <= seed < MAX_SEED:
         raise _not_whole("'seed'", seed)
-    advice = advise(table.deal, table.position.leader + 1, line=table.runs, samples=samples,
+    advice = advise(table.deal, table.position.leader, line=table.runs, samples=samples,
                     seed=seed, time_limit=time_limit_field(body.get("time_limit")), workers=1)
     data_json: dict[str, Any] = advice.to_json()
     return data_json
@@ -230,9 +230,9 @@ def api_next(data: bytes) -> dict[str, Any]:
     seed, index = (_whole(str(body.get(k, 0)), k) for k in ("seed", "index"))
     board = apply_to_board(board_now(table), dressing(deal.rules, n))
     following = deal_random(n, seed, deal.rules, index, board)
-    player = None if seat is None else (session + seat) % n
+    player = None if seat is None else (session + seat - 1) % n
     return {"deal": deal_to_line(following),
-            "seat": None if player is None else seat_of(session + 1, player, n) + 1}
+            "seat": None if player is None else seat_of(session + 1, player, n)}
 
 
 def api_record(data: bytes) -> dict[str, Any]:

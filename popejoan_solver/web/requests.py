@@ -84,7 +84,7 @@ def time_limit_field(value: object) -> float:
 
 
 def seat_number(value: object, players: int) -> int | None:
-    """A 1-based seat from a request (a number or its text), as 0-based; None when absent."""
+    """A seat (from 1) from a request (a number or its text); None when absent."""
     if value is None or value == "":
         return None
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 4:
@@ -92,4 +92,4 @@ def seat_number(value: object, players: int) -> int | None:
     if type(value) is not int or not 1 <= value <= players:
         raise WebInputError(f"seat must be a number from 1 to {players}, not "
                             f"{clip(str(value))!r}")
-    return value - 1
+    return value

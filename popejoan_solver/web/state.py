@@ -122,7 +122,7 @@ def _sorted_names(cards: Sequence[Card], deal: Deal) -> list[str]:
 
 
 def table_json(table: Table, view: View, seat: int | None) -> dict[str, Any]:
-    """What the page draws. ``seat`` (0-based) hides the other hands (a player's view) while
+    """What the page draws. ``seat`` (from 1) hides the other hands (a player's view) while
     the deal is played; ``view`` decides whether the dead hand is shown and which stops are
     marked. Once the deal is over every hand and the dead hand are shown, as at a table."""
     deal, position = table.deal, table.position
@@ -131,8 +131,8 @@ def table_json(table: Table, view: View, seat: int | None) -> dict[str, Any]:
     now = position_deal(table)
     seats = []
     for s in range(deal.players):
-        held = game.held(position.played, s)
-        shown = seat is None or s == seat or table.over
+        held = game.dealt[s] & ~position.played
+        shown = seat is None or s + 1 == seat or table.over
         seats.append({"seat": s + 1, "count": held.bit_count(),
                       "hand": _sorted_names(list(iter_mask(held)), deal) if shown else None,
                       "played": _names(game.dealt[s] & position.played)})
@@ -145,7 +145,7 @@ def table_json(table: Table, view: View, seat: int | None) -> dict[str, Any]:
         "position": position_line(table),
         "line": [run.step for run in table.runs],
         "view": view.value,
-        "seat": None if seat is None else seat + 1,
+        "seat": seat,
         "seats": seats,
         "dealer": deal.players,
         "dead": _sorted_names(list(iter_mask(deal.dead)), deal) if show_dead else None,
@@ -154,10 +154,10 @@ def table_json(table: Table, view: View, seat: int | None) -> dict[str, Any]:
         "board": board_now(table).to_json(),
         "stops": stops.to_json()["stops"],
         "cannot_be_led_to": stops.to_json()["cannot_be_led_to"],
-        "leader": position.leader + 1,
+        "leader": position.leader,
         "over": table.over,
         "played_out": table.played_out,
-        "winner": None if position.winner is None else position.winner + 1,
+        "winner": position.winner,
         "history": [run.to_json() for run in table.runs],
         "leads": _leads_json(table),
         "settlement": _settlement_json(table) if table.over else None,
@@ -185,5 +185,5 @@ def _settlement_json(table: Table) -> dict[str, Any]:
         paid += tuple(play_settlement(position.game, start_board(deal), position.played,
                                       position.winner))
     return {"transfers": [t.to_json() for t in paid],
-            "values": [net(paid, s) for s in range(deal.players)],
+            "values": [net(paid, s) for s in range(1, deal.players + 1)],
             "board": board_now(table).to_json()}

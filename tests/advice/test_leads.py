@@ -48,13 +48,13 @@ def on_lead_cases(family: str, lo: int, hi: int, seed: int = 3,
         if position.is_over:
             continue
         line = list(line)
-        while position.leader != seat and not position.is_over:  # play on to the seat's lead
+        while position.leader != seat + 1 and not position.is_over:  # on to the seat's lead
             run = position.play(position.legal_leads()[0])[0]
             line.append(run)
             position = position.after(run)
         if position.is_over or len(position.legal_leads()) < 2:
             continue
-        if lo <= count_deals(knowledge(deal, seat, line)) <= hi:
+        if lo <= count_deals(knowledge(deal, seat + 1, line)) <= hi:
             yield deal, seat + 1, line
 
 
@@ -63,7 +63,7 @@ def solved_by_hand(deal: Deal, seat: int, line: list[Run]) -> tuple[list[Fractio
     """Each lead's mean value and forced-win rate over every consistent deal, from solve's
     leads and lead_values's forced wins (tested against a plain minimax in
     search/test_lead_values.py); the number of deals; the mean of the seat's solved value."""
-    deals = all_deals(knowledge(deal, seat - 1, line), 10_000)
+    deals = all_deals(knowledge(deal, seat, line), 10_000)
     values: list[list[int]] = []
     wins: list[list[int]] = []
     seen = Fraction(0)
@@ -132,12 +132,13 @@ def test_advice_is_reproducible_by_seed() -> None:
 
 def brute_maxn(deal: Deal, focus: int) -> list[tuple[int, ...]]:
     """Max^n by plain recursion over Game.run_tree, no memo: a mover takes the highest own
-    value, then the lowest value of ``focus`` (0-based), then the first in order."""
+    value, then the lowest value of ``focus`` (a 0-based index into the vectors), then the
+    first in order; movers are seats, from 1."""
     game = Game.from_deal(deal)
     board, _ = play_board(deal)
 
     def better(v: tuple[int, ...], w: tuple[int, ...] | None, mover: int) -> bool:
-        return w is None or (v[mover], -v[focus]) > (w[mover], -w[focus])
+        return w is None or (v[mover - 1], -v[focus]) > (w[mover - 1], -w[focus])
 
     def position(played: Mask, leader: int) -> tuple[int, ...]:
         winner = game.winner(played)
@@ -337,7 +338,7 @@ def test_drawing_the_samples_is_under_the_time_limit(capsys: pytest.CaptureFixtu
 
 @cache
 def spinado_choice() -> tuple[Deal, int, list[Run], int, Choice]:
-    """A Spinado position where a seat (0-based) has a choice in a lead's run, 2..60 deals."""
+    """A Spinado position where a seat has a choice in a lead's run, 2..60 deals."""
     for deal, _, line in cases("spinado", 40, 1):
         position = Position.from_deal(deal)
         for run in line:
@@ -345,7 +346,7 @@ def spinado_choice() -> tuple[Deal, int, list[Run], int, Choice]:
         if position.is_over:
             continue
         for lead in position.legal_leads():
-            for seat in range(deal.players):
+            for seat in range(1, deal.players + 1):
                 node = first_choice(position.game.run_tree(position.played, position.leader,
                                                            lead), seat)
                 if node is not None and 2 <= count_deals(
@@ -363,7 +364,7 @@ def paranoid_options(deal: Deal, seat: int, lead: int, target: Choice) -> list[i
     def position(played: Mask, leader: int) -> int:
         winner = game.winner(played)
         if winner is not None:
-            return play_values(game, board, played, winner)[seat]
+            return play_values(game, board, played, winner)[seat - 1]
         values = [tree(game.run_tree(played, leader, c), played, leader)
                   for c in game.legal_leads(played, leader)]
         return max(values) if leader == seat else min(values)
@@ -381,7 +382,7 @@ def paranoid_options(deal: Deal, seat: int, lead: int, target: Choice) -> list[i
 
 def test_choice_advice_exact_against_plain_minimax() -> None:
     deal, seat, line, lead, node = spinado_choice()
-    advice = advise_choice(deal, seat + 1, lead, line=line, exact=True)
+    advice = advise_choice(deal, seat, lead, line=line, exact=True)
     deals = all_deals(knowledge_at_choice(deal, seat, line, lead, node), 100)
     values = [paranoid_options(d, seat, lead, node) for d in deals]
     assert advice.deals == len(deals)
@@ -396,7 +397,7 @@ def test_cli_choice_and_its_refusal(capsys: pytest.CaptureFixture[str]) -> None:
     deal, seat, line, lead, _ = spinado_choice()
     steps = " ".join(run.step for run in line)
     args = ["advise", deal_to_line(deal), "--line", steps, "--choice", card_name(lead)]
-    status, out, _ = run_cli(capsys, *args, "--seat", str(seat + 1), "--exact", "--json")
+    status, out, _ = run_cli(capsys, *args, "--seat", str(seat), "--exact", "--json")
     assert status == 0
     data = json.loads(out)
     assert [o["option"] for o in data["options"]] == ["decline", "play"]
@@ -405,10 +406,10 @@ def test_cli_choice_and_its_refusal(capsys: pytest.CaptureFixture[str]) -> None:
     for run in line:
         position = position.after(run)
     tree = position.game.run_tree(position.played, position.leader, lead)
-    other = next(s for s in range(deal.players) if first_choice(tree, s) is None)
-    status, _, err = run_cli(capsys, *args, "--seat", str(other + 1))
+    other = next(s for s in range(1, deal.players + 1) if first_choice(tree, s) is None)
+    status, _, err = run_cli(capsys, *args, "--seat", str(other))
     assert status == 2
-    assert err == (f"error: seat {other + 1} has no choice in the run of {card_name(lead)} "
+    assert err == (f"error: seat {other} has no choice in the run of {card_name(lead)} "
                    "(every earlier choice declined)\n")
 
 
@@ -425,7 +426,7 @@ def test_advise_reads_its_line_as_view_does() -> None:
     the runs) and names a bad step as ``view`` names it."""
     deal = deal_random(3, 1)
     after = view(deal, 1, "AC")
-    seat = after.leader + 1
+    seat = after.leader
     by_steps = advise(deal, seat, line=["AC"], samples=2, seed=1)
     by_text = advise(deal, seat, line="AC", samples=2, seed=1)
     by_runs = advise(deal, seat, line=list(after.line), samples=2, seed=1)

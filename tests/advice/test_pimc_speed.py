@@ -129,7 +129,7 @@ def test_a_deal_drawn_twice_is_searched_once_and_valued_the_same() -> None:
     hidden and draws repeat: each distinct deal is searched once, valued as on its own."""
     deal = deal_random(4, 3, get_ruleset("hoyle-modernized"), 0)
     played = play_deal(deal, [PlainPimc("plain", samples=2)] * 4, 3, "0")
-    k = knowledge(deal, 0, played.runs[:-1])
+    k = knowledge(deal, 1, played.runs[:-1])
     deals = sample_deals(k, 40, 1)
     value = SampleValuer(forced_win=False)
     found = [value(d) for d in deals]
@@ -147,7 +147,7 @@ def test_guesses_change_no_value(guesses: str) -> None:
     """Deals drawn at the first lead valued with each way of starting the searches: the
     same values and forced wins as each deal solved on its own (and only the work differs)."""
     deal = deal_random(4, 8, get_ruleset("hoyle-modernized"), 1)
-    deals = sample_deals(knowledge(deal, 0), 12, 3)
+    deals = sample_deals(knowledge(deal, 1), 12, 3)
     value = SampleValuer(guesses=guesses)
     for d in deals:
         got = value(d)
@@ -162,7 +162,7 @@ def test_guesses_change_no_value(guesses: str) -> None:
 def test_advice_is_the_plain_mean_over_its_draws() -> None:
     deal = deal_random(5, 8, get_ruleset("hoyle-modernized"), 0)
     ours = advise(deal, 1, samples=24, seed=3, workers=1)
-    plain = [lead_values(d) for d in sample_deals(knowledge(deal, 0), 24, 3)]
+    plain = [lead_values(d) for d in sample_deals(knowledge(deal, 1), 24, 3)]
     for i, lead in enumerate(ours.leads):
         values = [evals[i].guaranteed.lower for evals in plain]
         assert lead.mean == pytest.approx(sum(values) / len(values), abs=1e-12)
@@ -227,8 +227,8 @@ def test_a_choices_options_valued_as_the_leads_say() -> None:
             assert max(paranoid.values) == leads[lead].guaranteed.lower
             assert max(paranoid.wins) == leads[lead].forced_win.lower
             if by_maxn is None:
-                by_maxn = dict(maxn_leads(deal, deal.leader + 1))
-            assert max(maxn.values) == by_maxn[lead][deal.leader]
+                by_maxn = dict(maxn_leads(deal, deal.leader))
+            assert max(maxn.values) == by_maxn[lead][deal.leader - 1]
             found += 1
         if found >= 4:
             break
@@ -249,8 +249,8 @@ class PlainMaxn(BotInfo):
         totals: dict[Card, int] = defaultdict(int)
         seat = request.knowledge.seat
         for deal in sample_deals(request.knowledge, self.samples, request.rng.getrandbits(62)):
-            for card, values in maxn_leads(deal, seat + 1, node_limit=2_000_000):
-                totals[card] += values[seat]
+            for card, values in maxn_leads(deal, seat, node_limit=2_000_000):
+                totals[card] += values[seat - 1]
         return max(request.legal, key=lambda c: (totals[c], -request.legal.index(c)))
 
     def choose(self, request: ChoiceRequest) -> int:
@@ -269,7 +269,7 @@ class PlainMaxn(BotInfo):
                 continue
             search = MaxnSearch(deal, seat)
             seen += 1
-            totals = [t + search.tree(o, position.played, position.leader)[seat]
+            totals = [t + search.tree(o, position.played, position.leader)[seat - 1]
                       for t, o in zip(totals, node.options, strict=True)]
         if not seen:
             return request.options - 1

@@ -42,7 +42,7 @@ def _late(rules: str, players: int, seed: int, index: int) -> Knowledge:
     played = play_deal(deal, [make_bot("hoyle") for _ in range(players)], 3)
     for runs in range(len(played.runs) - 1, 0, -1):
         _, _, k = _position(rules, players, seed, index, runs)
-        if 20 <= count_deals(k) <= 8000 and evidence(k.line, k.seat + 1, k.turnup, k.rules):
+        if 20 <= count_deals(k) <= 8000 and evidence(k.line, k.seat, k.turnup, k.rules):
             return k
     raise AssertionError("no enumerable view with evidence in this deal")
 

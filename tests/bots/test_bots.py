@@ -92,9 +92,9 @@ def test_hoyle_bot_is_the_first_lead_study_at_the_first_lead() -> None:
     rules = get_ruleset("hoyle-modernized")
     for index in range(40):
         deal = deal_random(4, 8, rules, index)
-        k = knowledge(deal, 0)
+        k = knowledge(deal, 1)
         request = LeadRequest(k, tuple(Position.from_deal(deal).legal_leads()),
-                              decision_rng(0, "", 0, 0))
+                              decision_rng(0, "", 1, 0))
         assert make_bot("hoyle").lead(request) == hoyle_advice(deal)[0]
 
 
@@ -114,11 +114,11 @@ def test_pimc_takes_the_best_mean_lead_of_its_samples() -> None:
     from popejoan_solver.seat import sample_deals
 
     deal = deal_random(6, 4, get_ruleset("hoyle-modernized"), 2)
-    k = knowledge(deal, 0)
+    k = knowledge(deal, 1)
     legal = tuple(Position.from_deal(deal).legal_leads())
-    rng = decision_rng(5, "x", 0, 0)
+    rng = decision_rng(5, "x", 1, 0)
     chosen = make_bot("pimc:samples=6").lead(LeadRequest(k, legal, rng))
-    seed = decision_rng(5, "x", 0, 0).getrandbits(62)
+    seed = decision_rng(5, "x", 1, 0).getrandbits(62)
     totals = dict.fromkeys(legal, 0)
     for sample in sample_deals(k, 6, seed):
         for lead in solve(sample, seats=[1], with_line=False).leads:
@@ -168,13 +168,13 @@ def test_a_timed_pimc_decision_draws_in_batches_and_stays_legal() -> None:
     from popejoan_solver.bots.pimc import BATCH, drawn_deals
 
     deal = deal_random(6, 4, get_ruleset("hoyle-modernized"), 3)
-    k = knowledge(deal, 0)
+    k = knowledge(deal, 1)
     drawn = list(drawn_deals(k, BATCH + 3, 11, True))
     assert len(drawn) == BATCH + 3
-    assert all(knowledge(d.at_outset(), 0) == k for d in drawn[:3])
+    assert all(knowledge(d.at_outset(), 1) == k for d in drawn[:3])
     legal = tuple(Position.from_deal(deal).legal_leads())
     card = make_bot("pimc:samples=500,time=0.01").lead(
-        LeadRequest(k, legal, decision_rng(0, "", 0, 0)))
+        LeadRequest(k, legal, decision_rng(0, "", 1, 0)))
     assert card in legal
 
 

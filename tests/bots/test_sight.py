@@ -27,7 +27,7 @@ def _start(players: int = 4, index: int = 2) -> tuple[Deal, tuple[Run, ...], int
 
 
 def _view(deal: Deal, seat: int, line: tuple[Run, ...], sees: str | None) -> Knowledge:
-    return knowledge(deal, seat, line, revealed=revealed_cards(deal, seat + 1, sees))
+    return knowledge(deal, seat, line, revealed=revealed_cards(deal, seat, sees))
 
 
 def _lead(spec: str, deal: Deal, seat: int, line: tuple[Run, ...]) -> Card:
@@ -69,7 +69,7 @@ def test_sees_hands_knows_every_card() -> None:
     view = _view(deal, seat, line, "hands")
     assert view.hidden == 0
     for s in range(deal.players):
-        if s != seat:
+        if s != seat - 1:
             assert view.known_held[s] == deal.hands[s] & ~view.played_mask
 
 

@@ -54,7 +54,7 @@ def bars(monkeypatch: pytest.MonkeyPatch) -> list[Bar]:
 
 def test_find_tells_deals_found_and_candidates_checked() -> None:
     calls: list[tuple[int, int, int]] = []
-    query = FindQuery(Property.FORCED_WIN, HOYLE, 4, 0, {}, 0, 2, 2, None)
+    query = FindQuery(Property.FORCED_WIN, HOYLE, 4, 1, {}, 0, 2, 2, None)
     result = find_deals(query, lambda *told: calls.append(told))
     assert calls[0] == (0, 2, 0)
     assert calls[-1] == (len(result.deals), 2, result.stats.candidates)

@@ -44,8 +44,8 @@ def find_certificate(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with 59 lemmas in its CNF."""
     deal = deal_random(8, 0, HOYLE)
     free = sum(1 << c for c in (8, 37, 49, 4, 16, 7))
-    hold = {s: deal.hands[s] & ~free for s in range(8)}
-    query = FindQuery(Property.MATRIMONY_ALWAYS_PAID, HOYLE, 8, 0, hold, deal.dead & ~free)
+    hold = {s + 1: deal.hands[s] & ~free for s in range(8)}
+    query = FindQuery(Property.MATRIMONY_ALWAYS_PAID, HOYLE, 8, 1, hold, deal.dead & ~free)
     target = tmp_path_factory.mktemp("find") / "cert"
     assert cert.find_certified(query, str(target), ["popejoan", "find"]).proved_none
     return target

@@ -161,8 +161,8 @@ def _no_deal_query() -> FindQuery:
     after 59 candidates each refuted by a line (so the CNF holds 59 lemmas)."""
     deal = deal_random(8, 0, HOYLE)
     free = sum(1 << c for c in (8, 37, 49, 4, 16, 7))
-    hold = {s: deal.hands[s] & ~free for s in range(8)}
-    return FindQuery(Property.MATRIMONY_ALWAYS_PAID, HOYLE, 8, 0, hold, deal.dead & ~free)
+    hold = {s + 1: deal.hands[s] & ~free for s in range(8)}
+    return FindQuery(Property.MATRIMONY_ALWAYS_PAID, HOYLE, 8, 1, hold, deal.dead & ~free)
 
 
 @pytest.fixture(scope="module")
@@ -229,7 +229,7 @@ def test_a_tampered_cnf_fails_the_check(none_certificate: Path, tmp_path: Path) 
 
 
 def test_a_found_deal_is_written_as_a_deal_file(tmp_path: Path) -> None:
-    query = FindQuery(Property.FIRST_LEAD_OUT, HOYLE, 8, 1, count=2)
+    query = FindQuery(Property.FIRST_LEAD_OUT, HOYLE, 8, 2, count=2)
     result = cert.find_certified(query, str(tmp_path / "cert"), ["popejoan", "find"])
     manifest = json.loads((tmp_path / "cert" / "manifest.json").read_text())
     assert manifest["claims"]["no_such_deal"] is None
@@ -242,10 +242,10 @@ def test_a_found_deal_is_written_as_a_deal_file(tmp_path: Path) -> None:
 
 def test_no_more_deals_is_proved_too(tmp_path: Path) -> None:
     """Every hand fixed: one deal, then "no more" (the found one blocked) with a proof."""
-    hold = {0: 1 << parse_card("2H"),
-            1: sum(1 << parse_card(c) for c in ("3H", "4H", "5H", "6H", "7H"))}
-    (base,) = find_deals(FindQuery(Property.FIRST_LEAD_OUT, HOYLE, 8, 1, hold)).deals
-    query = FindQuery(Property.FIRST_LEAD_OUT, HOYLE, 8, 1, dict(enumerate(base.hands)),
+    hold = {1: 1 << parse_card("2H"),
+            2: sum(1 << parse_card(c) for c in ("3H", "4H", "5H", "6H", "7H"))}
+    (base,) = find_deals(FindQuery(Property.FIRST_LEAD_OUT, HOYLE, 8, 2, hold)).deals
+    query = FindQuery(Property.FIRST_LEAD_OUT, HOYLE, 8, 2, dict(enumerate(base.hands, 1)),
                       count=3)
     result = cert.find_certified(query, str(tmp_path / "cert"), ["popejoan", "find"])
     assert len(result.deals) == 1

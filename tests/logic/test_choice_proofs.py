@@ -115,7 +115,7 @@ def test_a_refutation_is_a_line_the_model_plays_with_its_choice(rules: str, theo
         position = position.after(played)
     last = line[-1]
     if theorem == "pope-in-lieu-player-leads":
-        assert last["next_leader"] != deal.holder(POPE) + 1
+        assert last["next_leader"] != deal.holder(POPE)
     if theorem == "pope-only-led":
         assert "9D" in last["run"][1:]
 
@@ -162,7 +162,7 @@ def _forces_with_choices(deal: Deal, seat: int) -> bool:
                          for lead in position.legal_leads())
                 memo[key] = any(after) if position.leader == seat else all(after)
         return memo[key]
-    return wins(Position(game, 0, 0))
+    return wins(Position(game, 0, 1))
 
 
 def _completions(rules: Ruleset, base: Deal, free: list[int]) -> Iterator[Deal]:
@@ -196,11 +196,11 @@ def test_find_forced_win_with_choices_agrees_with_minimax(name: str, seed: int) 
     in_play = [c for c in iter_mask(rules.table.pack) if c != card and base.holder(c) is not None]
     free = [card, *rng.sample(in_play, 2), rng.choice(list(iter_mask(base.dead)))]
     deals = list(_completions(rules, base, free))
-    expected = {d.hands for d in deals if _forces_with_choices(d, 0)}
+    expected = {d.hands for d in deals if _forces_with_choices(d, 1)}
     assert 0 < len(expected) < len(deals)
     mask = sum(1 << c for c in free)
-    hold = {s: base.hands[s] & ~mask for s in range(8)}
-    query = FindQuery(Property.FORCED_WIN, rules, 8, 0, {s: m for s, m in hold.items() if m},
+    hold = {s + 1: base.hands[s] & ~mask for s in range(8)}
+    query = FindQuery(Property.FORCED_WIN, rules, 8, 1, {s: m for s, m in hold.items() if m},
                       base.dead & ~mask, count=len(expected) + 3)
     result = find_deals(query)
     assert {d.hands for d in result.deals} == expected

@@ -26,8 +26,9 @@ def test_find_query_is_checked_in_the_library_too() -> None:
     eight_of_diamonds = 1 << 20  # 8D: a card of the 52, not of the Pope Joan pack
     for bad in (query(time_limit=math.nan), query(time_limit=math.inf),
                 query(time_limit=-1.0), query(time_limit=0.0), query(count=0),
-                query(hold={0: eight_of_diamonds}), query(dead=eight_of_diamonds),
-                query(hold={0: 1, 1: 1}), query(hold={0: 1}, dead=1), query(hold={7: 1})):
+                query(hold={1: eight_of_diamonds}), query(dead=eight_of_diamonds),
+                query(hold={1: 1, 2: 1}), query(hold={1: 1}, dead=1), query(hold={8: 1}),
+                query(hold={0: 1}), query(seat=0), query(seat=5)):
         with pytest.raises(PopeJoanError):
             find_deals(bad)
     for text in ("1:", "1:8D", "\u00b2:AC", ":AC", "1"):

@@ -48,7 +48,7 @@ def _endings(rules: Ruleset, hands: Hands) -> frozenset[int]:
                 memo[key] = frozenset().union(*(walk(pos.play(c)[1])
                                                 for c in pos.legal_leads()))
         return memo[key]
-    return walk(Position(game, 0, 0))
+    return walk(Position(game, 0, 1))
 
 
 @cache
@@ -65,14 +65,14 @@ def _forces(game: Game, seat: int) -> bool:
                 after = (wins(pos.play(c)[1]) for c in pos.legal_leads())
                 memo[key] = any(after) if pos.leader == seat else all(after)
         return memo[key]
-    return wins(Position(game, 0, 0))
+    return wins(Position(game, 0, 1))
 
 
 def has_property(deal: Deal, prop: Property, seat: int) -> bool:
     """The property, decided by exhaustive play; an unplayed deal pays nothing, nobody is out."""
     game = Game.from_deal(deal)
     if prop is Property.FIRST_LEAD_OUT:
-        pos = Position(game, 0, 0)
+        pos = Position(game, 0, 1)
         return not _unplayed(deal) and any(pos.play(c)[0].winner == seat
                                            for c in pos.legal_leads())
     if prop is Property.FORCED_WIN:
@@ -92,7 +92,7 @@ def completions(rules: Ruleset, players: int, hold: dict[int, int],
                 dead: int) -> Iterator[Deal]:
     """Every deal with ``hold`` in the hands and ``dead`` dead, with every turn-up."""
     size = rules.table.cards_per_player(players)
-    needs = [size - hold.get(s, 0).bit_count() for s in range(players)]
+    needs = [size - hold.get(s + 1, 0).bit_count() for s in range(players)]
     needs.append(rules.table.dead_hand_size(players) - dead.bit_count())
     fixed = dead
     for mask in hold.values():
@@ -102,7 +102,7 @@ def completions(rules: Ruleset, players: int, hold: dict[int, int],
     for places in itertools.product(range(players + 1), repeat=len(free)):
         if [places.count(p) for p in range(players + 1)] != needs:
             continue
-        masks = [hold.get(s, 0) for s in range(players)] + [dead]
+        masks = [hold.get(s + 1, 0) for s in range(players)] + [dead]
         for card, place in zip(free, places, strict=True):
             masks[place] |= 1 << card
         for turnup in iter_mask(masks[-1]):
@@ -129,7 +129,7 @@ def check_against_enumeration(prop: Property, rules: Ruleset, players: int, seat
 
 def _released(deal: Deal, free: int) -> tuple[dict[int, int], int]:
     """The deal as ``hold``/``dead`` constraints with the cards of ``free`` left open."""
-    hold = {s: deal.hands[s] & ~free for s in range(deal.players)}
+    hold = {s + 1: deal.hands[s] & ~free for s in range(deal.players)}
     return {s: m for s, m in hold.items() if m}, deal.dead & ~free
 
 
@@ -140,17 +140,17 @@ def _cards(*names: str) -> int:
     return mask
 
 
-SCENARIOS = [  # (property, ruleset, players, seat 0-based, seed of the base deal)
-    (Property.FIRST_LEAD_OUT, "hoyle-modernized", 8, 1, 1),
-    (Property.FIRST_LEAD_OUT, "early-hoyle", 8, 3, 2),
-    (Property.FIRST_LEAD_OUT, "parlett", 6, 2, 3),
-    (Property.FORCED_WIN, "hoyle-modernized", 8, 0, 4),
-    (Property.FORCED_WIN, "early-hoyle", 8, 0, 1),
-    (Property.MATRIMONY_NEVER_PAID, "hoyle-modernized", 8, 0, 6),
-    (Property.MATRIMONY_NEVER_PAID, "early-hoyle", 8, 0, 7),
-    (Property.MATRIMONY_ALWAYS_PAID, "parlett", 8, 0, 8),
-    (Property.MATRIMONY_ALWAYS_PAID, "early-hoyle", 8, 0, 1),
-    (Property.MATRIMONY_ALWAYS_PAID, "cassell", 8, 0, 1),
+SCENARIOS = [  # (property, ruleset, players, seat, seed of the base deal)
+    (Property.FIRST_LEAD_OUT, "hoyle-modernized", 8, 2, 1),
+    (Property.FIRST_LEAD_OUT, "early-hoyle", 8, 4, 2),
+    (Property.FIRST_LEAD_OUT, "parlett", 6, 3, 3),
+    (Property.FORCED_WIN, "hoyle-modernized", 8, 1, 4),
+    (Property.FORCED_WIN, "early-hoyle", 8, 1, 1),
+    (Property.MATRIMONY_NEVER_PAID, "hoyle-modernized", 8, 1, 6),
+    (Property.MATRIMONY_NEVER_PAID, "early-hoyle", 8, 1, 7),
+    (Property.MATRIMONY_ALWAYS_PAID, "parlett", 8, 1, 8),
+    (Property.MATRIMONY_ALWAYS_PAID, "early-hoyle", 8, 1, 1),
+    (Property.MATRIMONY_ALWAYS_PAID, "cassell", 8, 1, 1),
 ]
 
 
@@ -174,19 +174,19 @@ def test_matrimony_always_paid_under_divided_pairs_needs_no_one_hand() -> None:
     each") Matrimony is paid whoever plays its cards: deals with the King and Queen of trumps
     in two hands have the property too, and ``find`` returns them."""
     rules = get_ruleset("parlett+pairs=divided")
-    base = find_deals(FindQuery(Property.MATRIMONY_ALWAYS_PAID, rules, 8, 0, seed=3,
+    base = find_deals(FindQuery(Property.MATRIMONY_ALWAYS_PAID, rules, 8, 1, seed=3,
                                 time_limit=60)).deals[0]
     king, queen = (make_card(base.trumps, r) for r in (Rank.KING, Rank.QUEEN))
     rng = random.Random(5)
     others = [c for c in iter_mask(PACK) if c not in (king, queen, base.turnup)]
     free = 1 << king | 1 << queen | sum(1 << c for c in rng.sample(others, 2))
     hold, dead = _released(base, free)
-    expected = check_against_enumeration(Property.MATRIMONY_ALWAYS_PAID, rules, 8, 0, hold, dead)
+    expected = check_against_enumeration(Property.MATRIMONY_ALWAYS_PAID, rules, 8, 1, hold, dead)
     assert any(hands_of(h, king) != hands_of(h, queen) for h in expected)
 
 
 def hands_of(hands: Hands, card: int) -> int | None:
-    """The seat (0-based) whose hand holds ``card``, None if dead."""
+    """The index (from 0) of the hand that holds ``card``, None if dead."""
     return next((s for s, hand in enumerate(hands) if hand >> card & 1), None)
 
 
@@ -199,16 +199,16 @@ def test_an_unplayed_deal_never_pays_matrimony() -> None:
     """Item 2: only the Pope turn-up (trumps diamonds, K and Q in hand 1) gives this deal
     matrimony-never-paid, because under early-hoyle it ends the deal; under hoyle-modernized
     the deal is played and none exists."""
-    hold = {s: _cards(*h.split()) for s, h in enumerate(POPE_DEAL)}
+    hold = {s: _cards(*h.split()) for s, h in enumerate(POPE_DEAL, 1)}
     dead = _cards(*POPE_DEAD.split())
     prop = Property.MATRIMONY_NEVER_PAID
-    assert check_against_enumeration(prop, get_ruleset("early-hoyle"), 8, 0, hold, dead)
-    (deal,) = find_deals(FindQuery(prop, get_ruleset("early-hoyle"), 8, 0, hold, dead)).deals
+    assert check_against_enumeration(prop, get_ruleset("early-hoyle"), 8, 1, hold, dead)
+    (deal,) = find_deals(FindQuery(prop, get_ruleset("early-hoyle"), 8, 1, hold, dead)).deals
     assert deal.turnup == POPE
-    assert not check_against_enumeration(prop, get_ruleset("hoyle-modernized"), 8, 0, hold, dead)
+    assert not check_against_enumeration(prop, get_ruleset("hoyle-modernized"), 8, 1, hold, dead)
     for other in (Property.FIRST_LEAD_OUT, Property.FORCED_WIN, Property.MATRIMONY_ALWAYS_PAID):
-        found = find_deals(FindQuery(other, get_ruleset("cassell"), 8, 0, hold, dead, count=20))
-        assert all(d.turnup != POPE and has_property(d, other, 0) for d in found.deals)
+        found = find_deals(FindQuery(other, get_ruleset("cassell"), 8, 1, hold, dead, count=20))
+        assert all(d.turnup != POPE and has_property(d, other, 1) for d in found.deals)
 
 
 def test_a_later_seat_goes_out_on_the_first_run(capsys: pytest.CaptureFixture[str]) -> None:
@@ -218,12 +218,12 @@ def test_a_later_seat_goes_out_on_the_first_run(capsys: pytest.CaptureFixture[st
     assert main(args) == 0
     assert "no such deal" not in capsys.readouterr().out
     rules = get_ruleset("hoyle-modernized")
-    hold = {0: _cards("2H"), 1: _cards("3H", "4H", "5H", "6H", "7H")}
-    result = find_deals(FindQuery(Property.FIRST_LEAD_OUT, rules, 8, 1, hold, count=3))
+    hold = {1: _cards("2H"), 2: _cards("3H", "4H", "5H", "6H", "7H")}
+    result = find_deals(FindQuery(Property.FIRST_LEAD_OUT, rules, 8, 2, hold, count=3))
     assert len(result.deals) == 3
-    assert all(has_property(d, Property.FIRST_LEAD_OUT, 1) for d in result.deals)
-    hold[1] = _cards("3H", "4H", "5H", "6H", "8H")  # the 7H dead stops the run at 6H
-    none = find_deals(FindQuery(Property.FIRST_LEAD_OUT, rules, 8, 1, hold, _cards("7H")))
+    assert all(has_property(d, Property.FIRST_LEAD_OUT, 2) for d in result.deals)
+    hold[2] = _cards("3H", "4H", "5H", "6H", "8H")  # the 7H dead stops the run at 6H
+    none = find_deals(FindQuery(Property.FIRST_LEAD_OUT, rules, 8, 2, hold, _cards("7H")))
     assert none.proved_none
 
 
@@ -231,13 +231,13 @@ def test_count_gives_distinct_hands_whatever_the_turn_up(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Item 4: with every hand fixed there is one deal, whatever the dead hand's turn-ups."""
     rules = get_ruleset("hoyle-modernized")
-    hold = {0: _cards("2H"), 1: _cards("3H", "4H", "5H", "6H", "7H")}
-    (base,) = find_deals(FindQuery(Property.FIRST_LEAD_OUT, rules, 8, 1, hold)).deals
-    hold = dict(enumerate(base.hands))
-    result = find_deals(FindQuery(Property.FIRST_LEAD_OUT, rules, 8, 1, hold, count=5))
+    hold = {1: _cards("2H"), 2: _cards("3H", "4H", "5H", "6H", "7H")}
+    (base,) = find_deals(FindQuery(Property.FIRST_LEAD_OUT, rules, 8, 2, hold)).deals
+    hold = dict(enumerate(base.hands, 1))
+    result = find_deals(FindQuery(Property.FIRST_LEAD_OUT, rules, 8, 2, hold, count=5))
     assert len(result.deals) == 1
     assert result.stats.exhausted
-    assert check_against_enumeration(Property.FIRST_LEAD_OUT, rules, 8, 1, hold, base.dead)
+    assert check_against_enumeration(Property.FIRST_LEAD_OUT, rules, 8, 2, hold, base.dead)
     with pytest.raises(SystemExit):
         main(["find", "--help"])
     assert "same cards" in " ".join(capsys.readouterr().out.split())

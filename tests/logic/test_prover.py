@@ -53,11 +53,12 @@ def test_encoded_run_is_the_models_run(rules_name: str, players: int) -> None:
         game = Game.from_deal(deal)
         pos = Position.from_deal(deal)
         while not pos.is_over and checked < 40:
-            fixed = [sym.hold[c, s] if deal.holder(c) == s else z3.Not(sym.hold[c, s])
+            fixed = [sym.hold[c, s] if deal.holder(c) == s + 1 else z3.Not(sym.hold[c, s])
                      for c in sym.cards for s in range(players)]
             fixed += [position.played[c] if pos.played >> c & 1 else z3.Not(position.played[c])
                       for c in sym.cards]
-            fixed += [v if s == pos.leader else z3.Not(v) for s, v in enumerate(position.leader)]
+            fixed += [v if s + 1 == pos.leader else z3.Not(v)  # the encoding's seats: from 0
+                      for s, v in enumerate(position.leader)]
             fixed.append(sym.turnup[deal.turnup])
             leads = pos.legal_leads()
             for lead in rng.sample(leads, min(3, len(leads))):
@@ -162,9 +163,9 @@ def test_find_first_lead_out_and_a_proof_of_none() -> None:
     assert len(result.deals) == 2
     for deal in result.deals:
         game = Game.from_deal(deal)
-        assert any(game.forced_run(0, 0, lead).winner == 0 for lead in game.legal_leads(0, 0))
+        assert any(game.forced_run(0, 1, lead).winner == 1 for lead in game.legal_leads(0, 1))
     none = find_deals(FindQuery(Property.FIRST_LEAD_OUT, HOYLE, 3,
-                                hold={0: 1 << parse_card("2C") | 1 << parse_card("KC")},
+                                hold={1: 1 << parse_card("2C") | 1 << parse_card("KC")},
                                 dead=1 << parse_card("5C")))
     assert none.proved_none
 
@@ -182,7 +183,7 @@ def test_find_matrimony_never_paid_is_verified_independently() -> None:
         if played & both == both:
             return Verdict.REACHED
         return Verdict.FAILED if winner is not None else Verdict.OPEN
-    assert find_line(game, 0, 0, pays) is None
+    assert find_line(game, 0, 1, pays) is None
 
 
 def test_find_forced_win_agrees_with_the_solver() -> None:

@@ -41,7 +41,7 @@ def _fix(deal: Deal, symbolic: SymbolicDeal, final: SymbolicPosition,
     fixed = []
     for card in symbolic.cards:
         holder = deal.holder(card)
-        fixed += [symbolic.hold[card, s] == (holder == s) for s in range(deal.players)]
+        fixed += [symbolic.hold[card, s] == (holder == s + 1) for s in range(deal.players)]
         fixed += [symbolic.dead[card] == bool(deal.dead >> card & 1),
                   symbolic.turnup[card] == (card == deal.turnup),
                   final.played[card] == bool(played >> card & 1)]
@@ -69,10 +69,10 @@ def test_the_encoding_settles_as_the_model_does(name: str) -> None:
         def value(term: z3.ArithRef, model: z3.ModelRef = model) -> int:
             return int(model.eval(term, model_completion=True).as_long())
 
-        for seat in range(players):
-            assert value(settlement.dressing_net[seat]) == net(expected.dressing, seat)
-            assert value(settlement.turnup_net[seat]) == net(expected.turnup, seat)
-            assert value(settlement.play_net[seat]) == net(expected.play, seat), (
+        for seat in range(players):  # the encoding's seats count from 0, the model's from 1
+            assert value(settlement.dressing_net[seat]) == net(expected.dressing, seat + 1)
+            assert value(settlement.turnup_net[seat]) == net(expected.turnup, seat + 1)
+            assert value(settlement.play_net[seat]) == net(expected.play, seat + 1), (
                 name, index, seat)
         assert {c: value(settlement.board_after[c]) for c in Compartment} == dict(
             expected.board_after.items())

@@ -82,7 +82,7 @@ def test_find_follows_the_tables_successor() -> None:
     hand = CardSet.parse("3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC").mask
     found = {}
     for rules in (clubs_ace_high(), HOYLE):
-        query = FindQuery(Property.FIRST_LEAD_OUT, rules, 3, seat=0, hold={0: hand},
+        query = FindQuery(Property.FIRST_LEAD_OUT, rules, 3, seat=1, hold={1: hand},
                           dead=1 << TWO_OF_CLUBS)
         found[rules.name] = find_deals(query)
     assert len(found["hoyle-modernized+test-clubs-ace-high"].deals) == 1

@@ -44,7 +44,7 @@ def deals(draw: st.DrawFn) -> Deal:
                                                 for c in Compartment]))
     game = position.game
     return Deal.create(
-        tuple(game.held(position.played, s) for s in range(deal.players)), deal.dead,
+        tuple(game.held(position.played, s) for s in range(1, deal.players + 1)), deal.dead,
         deal.turnup, rules, board,
         tuple(game.dealt[s] & position.played for s in range(deal.players)),
         position.winner if position.is_over else position.leader)
@@ -74,14 +74,16 @@ def test_random_deals_follow_the_dealing_rule(players: int, seed: int, name: str
 @given(deals())
 @settings(max_examples=40, deadline=None)
 def test_holder_is_the_seat_dealt_a_card_or_none(deal: Deal) -> None:
-    """``holder`` is the 0-based seat dealt a card (held or played), None for the dead hand's
-    cards, the turn-up and the cards out of the pack; the engines' table agrees (-1 there)."""
+    """``holder`` is the seat (from 1) dealt a card (held or played), None for the dead hand's
+    cards, the turn-up and the cards out of the pack; the game's agrees, and the engines'
+    internal table holds the 0-based index (-1 there)."""
     from popejoan_solver.model.play import Game
     game = Game.from_deal(deal)
     for card in range(52):
         dealt = [s for s in range(deal.players) if deal.dealt_hand(s) >> card & 1]
-        assert deal.holder(card) == (dealt[0] if dealt else None)
-        assert game.holder[card] == (dealt[0] if dealt else -1)
+        assert deal.holder(card) == (dealt[0] + 1 if dealt else None)
+        assert game.holder(card) == deal.holder(card)
+        assert game.holder_index[card] == (dealt[0] if dealt else -1)
     assert deal.holder(deal.turnup) is None
     assert all(deal.holder(c) is None for c in range(52) if deal.dead >> c & 1)
 

@@ -117,7 +117,7 @@ def test_the_model_settles_by_the_option() -> None:
     paid: dict[int, list[tuple[object, int]]] = {}
     for counters in (1, 2, 3):
         game = Game.from_deal(short_deal(3, 4, 5, example("hoyle-modernized", counters)))
-        transfers = going_out(game, Board(), game.dealt[0], 0)
+        transfers = going_out(game, Board(), game.dealt[0], 1)
         paid[counters] = [(t.payer, t.amount) for t in transfers
                           if t.kind is TransferKind.CARDS_LEFT]
     assert paid[1], "some seat pays for its cards left"
@@ -135,8 +135,8 @@ def _values(rules: Ruleset, seed: int) -> dict[str, list[int]]:
     for name in engines:
         engine = (ReferenceEngine(game, board) if name == "reference"
                   else FastEngine(game, board, compiled=name == "compiled"))
-        out[name] = [engine.value(Objective(goal, seat), 0, 0)
-                     for goal in Goal for seat in range(3)]
+        out[name] = [engine.value(Objective(goal, seat), 0, 1)
+                     for goal in Goal for seat in range(1, 4)]
     return out
 
 

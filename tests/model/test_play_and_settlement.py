@@ -47,10 +47,10 @@ def _cards(text: str) -> list[str]:
 def test_hoyle_three_of_diamonds_run() -> None:
     run, after = Position.from_deal(hoyle_dead_hand()).play(parse_card("3D"))
     assert [card_name(c) for c in run.cards] == _cards("3D 4D 5D 6D 7D")
-    assert list(run.seats) == [0, 1, 2, 3, 0]
+    assert list(run.seats) == [1, 2, 3, 4, 1]
     assert run.reason is StopReason.ABSENT
-    assert run.next_leader == 0
-    assert after.leader == 0
+    assert run.next_leader == 1
+    assert after.leader == 1
 
 
 def test_run_stops_at_dead_card_and_at_played_card() -> None:
@@ -58,11 +58,11 @@ def test_run_stops_at_dead_card_and_at_played_card() -> None:
     run, position = position.play(parse_card("JC"))
     assert [card_name(c) for c in run.cards] == ["JC", "QC"]
     assert run.reason is StopReason.DEAD
-    assert position.leader == 1  # QC is seat 2's
+    assert position.leader == 2  # QC is seat 2's
     run, position = position.play(parse_card("8C"))  # seat 2: 8C 9C 10C, then JC is played
     assert [card_name(c) for c in run.cards] == ["8C", "9C", "TC"]
     assert run.reason is StopReason.PLAYED
-    assert run.next_leader == 3
+    assert run.next_leader == 4
 
 
 def test_illegal_leads_are_refused() -> None:
@@ -99,12 +99,12 @@ def test_going_out_ends_the_deal_in_the_middle_of_a_run() -> None:
     deal = composed(["2C AH", "3C", "4C 5C 9S"], "KD")
     run, end = Position.from_deal(deal).play(parse_card("2C"))
     assert [card_name(c) for c in run.cards] == ["2C", "3C"]  # seat 2 is out on its 3C
-    assert run.winner == 1
+    assert run.winner == 2
     assert run.reason is StopReason.OUT
     assert end.is_over
     assert not end.played >> parse_card("4C") & 1
     # Seat 2: Game 1, plus 1 card from seat 1 and 3 (4C 5C 9S) from seat 3.
-    assert play_values(end.game, Board(), end.played, 1) == (-1, 5, -3)
+    assert play_values(end.game, Board(), end.played, 2) == (-1, 5, -3)
 
 
 @pytest.mark.parametrize(("exemption", "expected"), [("true", (0, -1, 2)),
@@ -113,16 +113,16 @@ def test_an_unplayed_pope_exempts_its_holder(exemption: str, expected: tuple[int
     deal = composed(["9D 2C", "AC", "3C 4C"], "KH",
                     f"hoyle-modernized+pope_exemption={exemption}")
     end = _play_line(deal, ["2C"])  # 2C 3C 4C: seat 3 out
-    assert end.winner == 2
-    assert play_values(end.game, Board(), end.played, 2) == expected
+    assert end.winner == 3
+    assert play_values(end.game, Board(), end.played, 3) == expected
 
 
 def test_pope_played_takes_pope_and_ends_exemption() -> None:
     deal = composed(["9D AS", "TD", "2S 3S"], "KS")
     end = _play_line(deal, ["9D"])  # 9D TD: seat 2 out
-    assert end.winner == 1
+    assert end.winner == 2
     # Seat 1: Pope 6, pays 1 (no exemption once Pope is played); seat 2: Game 1 + 1 + 2.
-    assert play_values(end.game, Board(), end.played, 1) == (5, 4, -2)
+    assert play_values(end.game, Board(), end.played, 2) == (5, 4, -2)
 
 
 @pytest.mark.parametrize(("pairs", "expected"), [("same-player", (0, 5, -2)),
@@ -131,10 +131,10 @@ def test_matrimony_same_player_or_divided(pairs: str, expected: tuple[int, ...])
     deal = composed(["QC AS", "KC", "2S 3S"], "AC", f"hoyle-modernized+pairs={pairs}")
     end = _play_line(deal, ["QC"])  # QC KC: seat 2 out on the king
     board = Board(matrimony=3)
-    values = play_values(end.game, board, end.played, 1)
+    values = play_values(end.game, board, end.played, 2)
     # Queen 1 to seat 1; King 1 and Game 1 to seat 2, paid 1 + 2; divided: 1 each of 3.
     assert values == expected
-    result = settle(deal.with_board(board), end.played, 1)
+    result = settle(deal.with_board(board), end.played, 2)
     assert [t.payer for t in result.turnup] == [Compartment.ACE]  # the AC turned up
     paid_out = sum(t.amount for t in result.play if isinstance(t.payer, Compartment))
     assert sum(values) == paid_out
@@ -144,8 +144,8 @@ def test_matrimony_when_one_player_plays_both() -> None:
     deal = composed(["QC KC 5H", "2S", "3S 4S"], "AC")
     _, end = Position.from_deal(deal).play(parse_card("5H"))  # a stop: seat 1 leads again
     run, end = end.play(parse_card("QC"))  # QC KC: both seat 1's, and seat 1 is out
-    assert run.winner == 0
-    values = play_values(end.game, Board(), end.played, 0)
+    assert run.winner == 1
+    values = play_values(end.game, Board(), end.played, 1)
     assert values[0] == 1 + 1 + 2 + 1 + 1 + 2  # Q, K, Matrimony, Game, 1 + 2 cards
 
 
@@ -153,16 +153,16 @@ def test_turnup_awards() -> None:
     deal = hoyle_dead_hand()
     award = turnup_award(deal, Board())
     assert [(t.payer, t.payee, t.amount) for t in award.transfers] == [
-        (Compartment.KING, 3, 1)]
+        (Compartment.KING, 4, 1)]
     assert award.deal_is_played
 
 
 def test_dressing_by_dealer_or_players() -> None:
     assert sum(t.amount for t in dressing(get_ruleset("britannica"), 4)) == 15
     by_players = dressing(get_ruleset("early-hoyle"), 4)
-    assert [net(by_players, s) for s in range(4)] == [-2, -2, -2, 6 - 15]
+    assert [net(by_players, s) for s in range(1, 5)] == [-2, -2, -2, 6 - 15]
     by_peel = dressing(get_ruleset("peel"), 4)
-    assert [net(by_peel, s) for s in range(4)] == [-3, -3, -3, -6]
+    assert [net(by_peel, s) for s in range(1, 5)] == [-3, -3, -3, -6]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -170,11 +170,11 @@ def test_dressing_by_dealer_or_players() -> None:
 def test_every_dressing_balances(variant: str, players: int) -> None:
     rules = get_ruleset(variant)
     transfers = dressing(rules, players)
-    paid = -sum(net(transfers, s) for s in range(players))
+    paid = -sum(net(transfers, s) for s in range(1, players + 1))
     dressed = apply_to_board(Board(0, 0, 0, 0, 0, 0, 0, 0), transfers)
     assert dressed == compile_rules(rules).dressing(players).layout
     assert paid == dressed.total()
-    assert all(net(transfers, s) <= 0 for s in range(players))  # no one is paid to dress
+    assert all(net(transfers, s) <= 0 for s in range(1, players + 1))  # no one is paid to dress
     fresh = deal_random(players, 7, rules)
     assert fresh.board is None
     assert fresh.board_or_dressed == dressed
@@ -188,7 +188,7 @@ def test_final_round_clears_all_but_game() -> None:
     after = apply_to_board(board, transfers)
     assert after == Board(0, 0, 0, 0, 0, 0, 0, 4)
     assert sum(t.amount for t in transfers) == board.total() - 4
-    queen_holder = next(s for s in range(5) if hands[s] >> make_card(1, 11) & 1)
+    queen_holder = next(s + 1 for s in range(5) if hands[s] >> make_card(1, 11) & 1)
     assert net(transfers, queen_holder) >= 2 + 1 + 2
 
 
@@ -222,10 +222,11 @@ def test_random_playouts_keep_every_invariant(variant: str) -> None:
                         above = successor[card]
                         assert above < 0 or not in_play >> above & 1 or \
                             position.played >> above & 1
-        winners = [s for s in range(players) if not position.game.held(position.played, s)]
+        winners = [s for s in range(1, players + 1)
+                   if not position.game.held(position.played, s)]
         assert winners == [position.winner]
         result = settle(deal, position.played, position.winner)
-        gained = sum(result.net(s) for s in range(players))
+        gained = sum(result.net(s) for s in range(1, players + 1))
         assert gained + result.board_after.total() == deal.board_or_dressed.total()
         assert all(n >= 0 for _, n in result.board_after.items())
         if not award.deal_is_played:
@@ -237,7 +238,7 @@ def test_a_pope_turnup_ends_the_deal_under_early_hoyle() -> None:
     moved = Deal.create(deal.hands, deal.dead, POPE, deal.rules) if deal.dead >> POPE & 1 else None
     assert moved is not None
     result = settle(moved, 0, None)
-    assert result.net(3) == 6 + 1 + 3 * 11
+    assert result.net(4) == 6 + 1 + 3 * 11
     assert result.board_after.pope == 0
     assert result.board_after.game == 0
     assert settle(moved, 0, -1) == result  # -1, the old word for no one, is still taken
@@ -245,7 +246,7 @@ def test_a_pope_turnup_ends_the_deal_under_early_hoyle() -> None:
 
 def test_no_one_is_out_is_none_until_a_seat_goes_out() -> None:
     """``Position.winner`` and ``Game.winner`` say None while the deal goes on, then the
-    0-based seat out; ``settle`` takes None (or -1) for no one out and refuses it once a seat
+    seat out (from 1); ``settle`` takes None (or -1) for no one out and refuses it once a seat
     is out; with no one out the going-out payments are none."""
     deal = deal_random(4, 7, get_ruleset("hoyle-modernized"))
     position = Position.from_deal(deal)
@@ -281,15 +282,15 @@ def test_every_line_terminates_and_conserves_counters(variant: str, players: int
         _, position = position.play(rng.choice(legal))
         leads += 1
     assert leads <= 51
-    out = sum(1 for s in range(players) if not position.game.held(position.played, s))
+    out = sum(1 for s in range(1, players + 1) if not position.game.held(position.played, s))
     unplayed = deal.turnup == compile_rules(deal.rules).ends_deal_turnup
     assert (leads, out) == (0, 0) if unplayed else out == 1
     result = settle(deal, position.played, position.winner)
     before = board.total()
-    moved = sum(result.net(s) for s in range(players))
+    moved = sum(result.net(s) for s in range(1, players + 1))
     assert moved + result.board_after.total() == before
     assert all(count >= 0 for _, count in result.board_after.items())
-    with_dressing = sum(result.net(s, include_dressing=True) for s in range(players))
+    with_dressing = sum(result.net(s, include_dressing=True) for s in range(1, players + 1))
     layout = compile_rules(deal.rules).dressing(players).layout
     assert with_dressing == moved - layout.total()  # the players paid for the fresh board
 

@@ -15,12 +15,13 @@ from tests.conftest import deal_holding, short_deal
 
 
 def _reached_by_play(game: Game) -> set[tuple[int, int]]:
-    """Every (played, leader) that play reaches from the outset; leader -1 once a seat is out."""
+    """Every (played, leader) that play reaches from the outset; leader 0 (no seat) once a
+    seat is out."""
     seen: set[tuple[int, int]] = set()
-    todo = [Position(game, 0, 0)]
+    todo = [Position(game, 0, 1)]
     while todo:
         position = todo.pop()
-        key = (position.played, -1 if position.is_over else position.leader)
+        key = (position.played, 0 if position.is_over else position.leader)
         if key in seen:
             continue
         seen.add(key)
@@ -52,10 +53,10 @@ def test_the_check_accepts_exactly_the_positions_play_reaches(ruleset: str, seed
         out = [s for s in range(players) if not game.dealt[s] & ~played]
         if len(out) > 1:
             continue
-        for leader in range(players):
+        for leader in range(1, players + 1):
             verdict = reachability(game, played, leader).verdict
             assert verdict is not Verdict.UNDECIDED
-            key = (played, -1 if out else leader)
+            key = (played, 0 if out else leader)
             assert (verdict is Verdict.REACHABLE) == (key in reached), (
                 CardSet(played), leader, out)
 
@@ -67,7 +68,7 @@ def _position(hands: list[str], played: list[str], to_lead: int) -> Deal:
     dead = PACK
     for mask in held + done:
         dead &= ~mask
-    return Deal.create(held, dead, next(iter_mask(dead)), played=done, leader=to_lead - 1)
+    return Deal.create(held, dead, next(iter_mask(dead)), played=done, leader=to_lead)
 
 
 def test_a_finished_position_that_play_cannot_reach_is_refused() -> None:

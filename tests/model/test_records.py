@@ -122,9 +122,9 @@ def example() -> Record:
 
 def test_a_lead_the_lead_rule_forbids(example: Record) -> None:
     position = Position.from_deal(example.deals[0].deal)
-    held = position.game.held(0, 0)
+    held = position.game.held(0, 1)
     illegal = next(c for c in range(52) if held >> c & 1 and c not in position.legal_leads())
-    bad = [Play(0, illegal), *plays(example)]
+    bad = [Play(1, illegal), *plays(example)]
     result = replay(with_plays(example, bad))
     assert result.error is not None
     assert (result.error.breach, result.error.play) == \
@@ -135,11 +135,11 @@ def test_a_lead_the_lead_rule_forbids(example: Record) -> None:
 
 def test_a_lead_out_of_turn_and_a_card_not_held(example: Record) -> None:
     first = plays(example)[0]
-    assert error_of(with_plays(example, [replace(first, seat=1), *plays(example)[1:]])) == \
+    assert error_of(with_plays(example, [replace(first, seat=2), *plays(example)[1:]])) == \
         (Breach.LEAD_OUT_OF_TURN, 0)
     stranger = next(c for c in range(52)
                     if example.deals[0].deal.hands[1] >> c & 1)
-    assert error_of(with_plays(example, [Play(0, stranger), *plays(example)[1:]])) == \
+    assert error_of(with_plays(example, [Play(1, stranger), *plays(example)[1:]])) == \
         (Breach.LEAD_RULE, 0)
 
 
@@ -154,7 +154,7 @@ def test_a_card_played_out_of_turn_in_a_run(example: Record) -> None:
     at, run = _long_run(example)
     k = next(i for i in range(1, len(run.cards)) if run.seats[i] != run.seats[i - 1])
     bad = plays(example)
-    bad[at + k] = replace(bad[at + k], seat=(bad[at + k].seat + 1) % 4)
+    bad[at + k] = replace(bad[at + k], seat=bad[at + k].seat % 4 + 1)
     assert error_of(with_plays(example, bad)) == (Breach.OUT_OF_TURN, at + k)
 
 
@@ -162,7 +162,7 @@ def test_a_run_stopped_too_early(example: Record) -> None:
     at, run = _long_run(example)
     k = next(i for i in range(1, len(run.cards)) if run.seats[i] != run.seats[i - 1])
     bad = plays(example)
-    held = Position.from_deal(example.deals[0].deal).game.dealt[run.seats[k - 1]]
+    held = Position.from_deal(example.deals[0].deal).game.dealt[run.seats[k - 1] - 1]
     played = {p.card for p in bad[:at + k]}
     other = next(c for c in range(52) if held >> c & 1 and c not in played)
     bad[at + k] = Play(run.seats[k - 1], other)
@@ -175,8 +175,8 @@ def test_a_run_continued_past_a_stop() -> None:
     good = one_deal(deal, random_line(deal, random.Random(0)))
     assert replay(good).legal
     # 3C 4C 5C: the 6C is dead, so the 5C is a stop; the 7C by seat 3 goes on past it.
-    bad = with_plays(good, [Play(0, parse_card("3C")), Play(0, parse_card("4C")),
-                            Play(1, parse_card("5C")), Play(2, parse_card("7C"))])
+    bad = with_plays(good, [Play(1, parse_card("3C")), Play(1, parse_card("4C")),
+                            Play(2, parse_card("5C")), Play(3, parse_card("7C"))])
     result = replay(bad)
     assert result.error is not None
     assert (result.error.breach, result.error.play) == (Breach.PAST_STOP, 3)
@@ -186,9 +186,9 @@ def test_a_run_continued_past_a_stop() -> None:
 def test_a_player_who_should_have_gone_out_and_an_unfinished_deal(example: Record) -> None:
     done = plays(example)
     winner = replay(example).deals[0].steps[-1].run.winner
-    extra = Play((winner + 1) % 4, next(c for c in range(52) if all(p.card != c for p in done)
-                                        and example.deals[0].deal.hands[(winner + 1) % 4] >> c
-                                        & 1))
+    assert winner is not None
+    extra = Play(winner % 4 + 1, next(c for c in range(52) if all(p.card != c for p in done)
+                                      and example.deals[0].deal.hands[winner % 4] >> c & 1))
     assert error_of(with_plays(example, [*done, extra])) == (Breach.AFTER_OUT, len(done))
     assert error_of(with_plays(example, done[:-1])) == (Breach.UNFINISHED, len(done) - 1)
 
@@ -200,7 +200,7 @@ def test_a_turnup_that_ends_the_deal() -> None:
     record = one_deal(deal, [])
     assert replay(record).legal
     assert Position.from_deal(deal).legal_leads() == []
-    lead = Play(0, Position.from_deal(deal).game.legal_leads(0, 0)[0])  # by the lead rule
+    lead = Play(1, Position.from_deal(deal).game.legal_leads(0, 1)[0])  # by the lead rule
     assert error_of(with_plays(record, [lead])) == (Breach.TURNUP, 0)
 
 
@@ -240,7 +240,7 @@ def records(draw: st.DrawFn) -> Record:
                                     "claimedboard", "finalround"))
     shown = st.text(max_size=20).filter(lambda s: not CONTROL_CHARACTERS.search(s))
     tags = tuple(draw(st.dictionaries(names, shown, max_size=3)).items())
-    play_list = draw(st.lists(st.builds(Play, st.integers(0, players - 1), st.integers(0, 51)
+    play_list = draw(st.lists(st.builds(Play, st.integers(1, players), st.integers(0, 51)
                                         .filter(lambda c: card_name(c) != "8D"), st.booleans()),
                               max_size=12))
     claim = Claim(draw(st.none() | st.tuples(*[st.integers(-99, 99)] * players)),
@@ -370,20 +370,20 @@ def test_illegal_records_of_every_ruleset(name: str) -> None:
     else:
         pytest.fail("no deal with a run by two seats")
     done = plays(record)
-    assert error_of(with_plays(record, [replace(done[0], seat=1), *done[1:]])) == \
+    assert error_of(with_plays(record, [replace(done[0], seat=2), *done[1:]])) == \
         (Breach.LEAD_OUT_OF_TURN, 0)
     step = runs[0]
     k = next(i for i, s in enumerate(step.run.seats) if s != step.run.leader)
     moved = list(done)
     moved[step.first_play + k] = replace(moved[step.first_play + k],
-                                         seat=(step.run.seats[k] + 1) % 4)
+                                         seat=step.run.seats[k] % 4 + 1)
     assert error_of(with_plays(record, moved)) == (Breach.OUT_OF_TURN, step.first_play + k)
     assert error_of(with_plays(record, [*done, done[0]])) == (Breach.AFTER_OUT, len(done))
     assert error_of(with_plays(record, done[:-1]))[0] is Breach.UNFINISHED
     if rules.lead.value != "any":
         position = Position.from_deal(deal)
-        held = position.game.held(0, 0)
+        held = position.game.held(0, 1)
         banned = [c for c in range(52) if held >> c & 1 and c not in position.legal_leads()]
         if banned:
-            assert error_of(with_plays(record, [Play(0, banned[0]), *done])) == \
+            assert error_of(with_plays(record, [Play(1, banned[0]), *done])) == \
                 (Breach.LEAD_RULE, 0)

@@ -105,14 +105,15 @@ def text_climb(rules: Ruleset, deal: Deal, played: Mask, lead: Card) -> list[Car
 
 def text_run(rules: Ruleset, deal: Deal, played: Mask,
              lead: Card) -> tuple[list[Card], int | None]:
-    """The climb cut where a player plays his last card; and who leads next (a 0-based seat;
+    """The climb cut where a player plays his last card; and who leads next (a seat, from 1;
     None: he is out)."""
     done = played
     climb = text_climb(rules, deal, played, lead)
     for i, card in enumerate(climb):
         done |= 1 << card
         seat = deal.holder(card)
-        if not deal.dealt_hand(seat) & ~done:
+        assert seat is not None
+        if not deal.dealt_hand(seat - 1) & ~done:
             return climb[:i + 1], None
     return climb, deal.holder(climb[-1])
 
@@ -127,7 +128,7 @@ class Spot:
 
     @property
     def held(self) -> Mask:
-        return self.deal.dealt_hand(self.leader) & ~self.played
+        return self.deal.dealt_hand(self.leader - 1) & ~self.played
 
 
 def spots(rules: Ruleset, players: int, seed: int) -> Iterator[Spot]:
@@ -209,7 +210,7 @@ def test_the_python_engine_follows_the_texts() -> None:
     for rules, spot in all_spots():
         game = Game.from_deal(spot.deal)
         slots = SlotGame(game, spot.deal.board_or_dressed)
-        leads = slots.lead_generator()(slots.to_slots(spot.played), spot.leader)
+        leads = slots.lead_generator()(slots.to_slots(spot.played), spot.leader - 1)
         assert {slots.card_of[s] for s in leads} == text_leads(rules, spot.held)
         for lead in text_leads(rules, spot.held):
             climb = text_climb(rules, spot.deal, spot.played, lead)
@@ -246,10 +247,10 @@ def _z3_fixed(sym: SymbolicDeal, position: SymbolicPosition, spot: Spot) -> list
     deal = spot.deal
     fixed = []
     for c in sym.cards:
-        fixed += [sym.hold[c, s] == (deal.holder(c) == s) for s in range(sym.players)]
+        fixed += [sym.hold[c, s] == (deal.holder(c) == s + 1) for s in range(sym.players)]
         fixed += [sym.dead[c] == bool(deal.dead >> c & 1), sym.turnup[c] == (c == deal.turnup)]
         fixed.append(position.played[c] == bool(spot.played >> c & 1))
-    fixed += [v == (s == spot.leader) for s, v in enumerate(position.leader)]
+    fixed += [v == (s + 1 == spot.leader) for s, v in enumerate(position.leader)]
     return fixed
 
 
@@ -279,7 +280,7 @@ def test_the_z3_step_follows_the_texts() -> None:
                 cards, next_leader = text_run(rules, spot.deal, spot.played, lead)
                 assert step.decode_run(model) == sum(1 << c for c in cards)
                 if next_leader is not None:
-                    assert after.decode_leader(model) == next_leader
+                    assert after.decode_leader(model) == next_leader - 1  # z3's seats: from 0
 
 
 def test_the_sat_encoding_follows_the_texts() -> None:
@@ -293,8 +294,8 @@ def test_the_sat_encoding_follows_the_texts() -> None:
                                         for suit in range(4))
         for spot in spots(rules, players, k):
             for lead in iter_mask(spot.held):
-                literals = lead_literals(enc, rules, lead, spot.leader, spot.played)
-                holds = {enc.holds(c, seat) for c in range(52)
+                literals = lead_literals(enc, rules, lead, spot.leader - 1, spot.played)
+                holds = {enc.holds(c, seat - 1) for c in range(52)
                          if (seat := spot.deal.holder(c)) is not None}
                 allowed = all(-lit not in holds for lit in literals)
                 assert allowed == (lead in text_leads(rules, spot.held))

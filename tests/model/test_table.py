@@ -69,7 +69,7 @@ def test_every_engine_reads_its_awards_from_the_table(monkeypatch: pytest.Monkey
     rules = RULESETS["hoyle-modernized"]
     board = Board(pope=50)
     deals = [short_deal(3, 4, seed, rules) for seed in range(30)]
-    deal = next(d for d in deals if Game.from_deal(d).holder[POPE] >= 0)
+    deal = next(d for d in deals if Game.from_deal(d).holder(POPE) is not None)
     engines = ["reference", "python"] + (["compiled"] if COMPILED else [])
 
     def values() -> dict[str, list[int]]:
@@ -78,7 +78,7 @@ def test_every_engine_reads_its_awards_from_the_table(monkeypatch: pytest.Monkey
         for name in engines:
             engine = (ReferenceEngine(game, board) if name == "reference"
                       else FastEngine(game, board, compiled=name == "compiled"))
-            out[name] = [engine.value(Objective(Goal.BEST_CASE, s), 0, 0) for s in range(3)]
+            out[name] = [engine.value(Objective(Goal.BEST_CASE, s), 0, 1) for s in range(1, 4)]
         return out
 
     before = values()
@@ -89,11 +89,12 @@ def test_every_engine_reads_its_awards_from_the_table(monkeypatch: pytest.Monkey
         assert after[name] == after["reference"]
         assert before[name] == before["reference"]
     assert after != before  # the Pope's 50 counters no longer go to its player
-    holder = Game.from_deal(deal).holder[POPE]
-    assert after["reference"][holder] < before["reference"][holder]
+    holder = Game.from_deal(deal).holder(POPE)
+    assert holder is not None
+    assert after["reference"][holder - 1] < before["reference"][holder - 1]
     game = Game.from_deal(deal)
-    assert play_values(game, board, game.in_play, 0) == play_values(
-        game, dataclasses.replace(board, pope=0), game.in_play, 0)
+    assert play_values(game, board, game.in_play, 1) == play_values(
+        game, dataclasses.replace(board, pope=0), game.in_play, 1)
 
 
 PER_CARD_RULESETS = ["hoyle-modernized", "britannica", "early-hoyle", "spinado",
@@ -118,8 +119,8 @@ def _every_value(deal_rules: str, seed: int) -> dict[str, list[int]]:
     for name in engines:
         engine = (ReferenceEngine(game, board) if name == "reference"
                   else FastEngine(game, board, compiled=name == "compiled"))
-        out[name] = [engine.value(Objective(goal, seat), 0, 0)
-                     for goal in Goal for seat in range(3)]
+        out[name] = [engine.value(Objective(goal, seat), 0, 1)
+                     for goal in Goal for seat in range(1, 4)]
     return out
 
 
@@ -183,7 +184,7 @@ def test_the_compiled_core_leads_and_settles_as_the_table_says(rules: Ruleset) -
         while not position.is_over:
             leader = position.leader
             for goal in Goal:
-                for seat in range(game.players):
+                for seat in range(1, game.players + 1):
                     objective = Objective(goal, seat)
                     assert engine.value(objective, position.played, leader) == reference.value(
                         objective, position.played, leader), (rules.name, seed, goal, seat)
@@ -197,7 +198,7 @@ def test_the_compiled_core_leads_and_settles_as_the_table_says(rules: Ruleset) -
                 tree = game.run_tree(position.played, leader, lead)
                 if isinstance(tree, Run) and tree.winner is not None:
                     paid = play_values(game, board, position.after(tree).played, tree.winner)
-                    assert value == (paid[leader], paid[leader]), (rules.name, seed, lead)
+                    assert value == (paid[leader - 1],) * 2, (rules.name, seed, lead)
                     assert win == (int(tree.winner == leader),) * 2, (rules.name, seed, lead)
                     endings += 1
             position = position.play(rng.choice(position.legal_leads()))[1]

@@ -62,7 +62,7 @@ def _check_play(t: Transfer, deal: Deal, played: int, winner: int) -> None:
     elif kind is TransferKind.CARDS_LEFT:
         assert isinstance(t.payer, int)
         assert t.payee == winner
-        left = (deal.dealt_hand(t.payer) & ~played).bit_count()
+        left = (deal.dealt_hand(t.payer - 1) & ~played).bit_count()
         assert t.amount == compile_rules(deal.rules).per_card_left * left
     else:
         pytest.fail(f"{kind} paid in play: {t}")
@@ -90,7 +90,7 @@ def _check_before_play(t: Transfer, deal: Deal, dealer: int) -> None:
     elif kind is TransferKind.STAKE_PER_CARD:
         assert isinstance(t.payer, int)
         assert t.payee == dealer
-        assert t.amount == deal.dealt_hand(t.payer).bit_count()
+        assert t.amount == deal.dealt_hand(t.payer - 1).bit_count()
     else:
         pytest.fail(f"{kind} paid before play: {t}")
 
@@ -120,7 +120,7 @@ def test_every_payment_is_of_the_kind_the_rules_pay() -> None:
             _, position = position.play(rng.choice(leads))
         result = settle(deal, position.played, position.winner)
         for t in result.dressing + result.turnup:
-            _check_before_play(t, deal, deal.players - 1)
+            _check_before_play(t, deal, deal.players)
         for t in result.play:
             _check_play(t, deal, position.played, position.winner)
         seen |= {t.kind for t in result.dressing + result.turnup + result.play}

@@ -53,7 +53,7 @@ def _fresh(name: str, players: int) -> tuple[dict[str, int], list[int]]:
     rules = get_ruleset(name)
     transfers = dressing(rules, players)
     return (compile_rules(rules).dressing(players).layout.to_json(),
-            [-net(transfers, seat) for seat in range(players)])
+            [-net(transfers, seat) for seat in range(1, players + 1)])
 
 
 # The dressings: layout and who pays, for every number of players.
@@ -116,8 +116,8 @@ def test_every_dressing_conserves_counters(name: str) -> None:
         dressed = compile_rules(rules).dressing(players)
         transfers = dressing(rules, players)
         assert sum(dressed.paid) == dressed.layout.total() == -sum(
-            net(transfers, seat) for seat in range(players))
-        assert [-net(transfers, seat) for seat in range(players)] == list(dressed.paid)
+            net(transfers, seat) for seat in range(1, players + 1))
+        assert [-net(transfers, seat) for seat in range(1, players + 1)] == list(dressed.paid)
         assert all(n == 0 for c, n in dressed.layout.items()
                    if c not in compile_rules(rules).compartments)
 
@@ -194,7 +194,7 @@ def test_playing_the_honours_of_trumps_with_five_pools() -> None:
         for lead in ("JH", "AH"):
             _, position = position.play(parse_card(lead))
         assert position.is_over
-        values[name] = play_values(position.game, deal.board_or_dressed, position.played, 0)
+        values[name] = play_values(position.game, deal.board_or_dressed, position.played, 1)
     assert values["hoyle-modernized+pools=five"] == (2 + 2 + 1 + 1 + 4, -2, -2)
     assert values["hoyle-modernized"] == (2 + 2 + 1 + 3 + 1 + 4, -2, -2)
 
@@ -293,10 +293,10 @@ def test_the_engines_agree_on_the_new_rulesets(name: str, compiled: bool) -> Non
         board = deal.board_or_dressed
         game = Game.from_deal(deal)
         fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
-        for seat in range(players):
+        for seat in range(1, players + 1):
             for goal in Goal:
                 objective = Objective(goal, seat)
-                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                assert fast.value(objective, 0, 1) == reference.value(objective, 0, 1), (
                     name, seed, seat, goal)
 
 

@@ -78,7 +78,7 @@ def _choices(tree: RunTree) -> Iterator[Choice]:
 def corners_of(game: Game) -> set[str]:
     """The corners of the choices that play of ``game`` reaches."""
     found: set[str] = set()
-    for position in Position(game, 0, 0).reachable():
+    for position in Position(game, 0, 1).reachable():
         for lead in position.legal_leads():
             tree = game.run_tree(position.played, position.leader, lead)
             for choice in _choices(tree):
@@ -169,20 +169,20 @@ def mismatches(deal: Deal, compiled: bool) -> list[tuple[object, ...]]:
     board, _ = play_board(deal)
     fast = FastEngine(game, board, compiled=compiled)
     reference = ReferenceEngine(game, board)
-    start = Position(game, 0, 0)
+    start = Position(game, 0, 1)
     positions = [start] + [start.after(run) for lead in start.legal_leads()
                            for run in start.outcomes(lead)]
     wrong: list[tuple[object, ...]] = []
     for position in positions:
         if position.is_over:
             continue
-        for seat in range(game.players):
+        for seat in range(1, game.players + 1):
             for goal in Goal:
                 objective = Objective(goal, seat)
                 got = fast.value(objective, position.played, position.leader)
                 want = reference.value(objective, position.played, position.leader)
                 if got != want:
-                    wrong.append((hex(position.played), seat + 1, goal.value, got, want))
+                    wrong.append((hex(position.played), seat, goal.value, got, want))
     return wrong
 
 

@@ -64,8 +64,8 @@ def _hazard(rules: Ruleset, rng: random.Random, suits: list[int], card: Card) ->
 
 def choice_deal(variant: str, card: Card, holder: int, players: int, per_hand: int,
                 seed: int) -> Deal:
-    """A deal from two suits (the choice card's and one more) with ``card`` in seat
-    ``holder``'s hand (0-based); one seat (often the one on lead) holding two cards in
+    """A deal from two suits (the choice card's and one more) with ``card`` in the hand of
+    index ``holder`` (seat ``holder + 1``); one seat (often the one on lead) holding two cards in
     sequence whose run stops on a card out of play (:func:`_hazard`), the card above that
     dealt to any seat (often the same) and the next to another; the rest at random. Drawn
     again until some seat on lead at the outset has a lead whose run holds a choice."""
@@ -102,7 +102,7 @@ def _board(rules: Ruleset, seed: int) -> Board:
 def _offers_choice(game: Game) -> bool:
     """Whether some seat, on lead at the outset, has a lead whose run holds a choice."""
     return any(isinstance(game.run_tree(0, seat, lead), Choice)
-               for seat in range(game.players) for lead in game.legal_leads(0, seat))
+               for seat in range(1, game.players + 1) for lead in game.legal_leads(0, seat))
 
 
 def _mismatches(variant: str, card: Card, seeds: range,
@@ -121,7 +121,7 @@ def _mismatches(variant: str, card: Card, seeds: range,
             game, board = Game.from_deal(deal), _board(rules, seed)
             fast = BothCores(game, board)
             reference = ReferenceEngine(game, board)
-            start = Position(game, 0, 0)
+            start = Position(game, 0, 1)
             positions = [start]
             if after_first_runs:
                 positions += [start.after(run) for lead in start.legal_leads()
@@ -129,13 +129,13 @@ def _mismatches(variant: str, card: Card, seeds: range,
             for position in positions:
                 if position.is_over:
                     continue
-                for seat in range(players):
+                for seat in range(1, players + 1):
                     for goal in Goal:
                         objective = Objective(goal, seat)
                         got = fast.value(objective, position.played, position.leader)
                         want = reference.value(objective, position.played, position.leader)
                         if got != want:
-                            wrong.append((seed, holder + 1, hex(position.played), seat + 1,
+                            wrong.append((seed, holder + 1, hex(position.played), seat,
                                           goal.name, got, want))
     return wrong
 
@@ -181,10 +181,10 @@ def test_the_pope_in_lieu_carries_an_own_run_on_to_going_out(compiled: bool) -> 
     position = Position.from_deal(deal)
     run = next(r for r in position.outcomes(parse_card("4C")) if r.chosen is not None)
     assert run.step == "4C+9D@5C"
-    assert run.winner == 0
-    best = Objective(Goal.BEST_CASE, 0)
-    assert ReferenceEngine(game, board).value(best, 0, 0) == 3
-    assert FastEngine(game, board, compiled=compiled).value(best, 0, 0) == 3
+    assert run.winner == 1
+    best = Objective(Goal.BEST_CASE, 1)
+    assert ReferenceEngine(game, board).value(best, 0, 1) == 3
+    assert FastEngine(game, board, compiled=compiled).value(best, 0, 1) == 3
     if compiled:  # solve's own engine
         assert solve(deal, threads=1).seats[0].best_case == Value.exact(3)
 
@@ -201,7 +201,7 @@ def test_the_run_after_the_pope_in_lieu_is_the_models(reading: str, ace: str) ->
         deal = choice_deal(variant, POPE, seed % 3, 3, 4, 500 + seed)
         game = Game.from_deal(deal)
         slots = SlotGame(game, Board())
-        for seat in range(3):
+        for seat in range(1, 4):
             for lead in game.legal_leads(0, seat):
                 for run in game.runs(0, seat, lead):
                     if run.chosen is None:
@@ -214,7 +214,7 @@ def test_the_run_after_the_pope_in_lieu_is_the_models(reading: str, ace: str) ->
                         slots.slot_of[stop], slots.lieu_slot, slots.lieu_continues,
                         slots.in_play, before)
                     following = list(run.cards[run.chosen + 1:run.chosen + 2])
-                    if not following and run.winner == game.holder[POPE]:
+                    if not following and run.winner == game.holder(POPE):
                         continue  # the Pope was its player's last card
                     expected = [slots.card_of[goes_on]] if goes_on >= 0 else []
                     assert following == expected, (variant, seed, card_name(lead), run.step)
@@ -244,12 +244,13 @@ def test_fact_4_where_the_pope_carries_the_run_on_is_caught(
         deal = choice_deal(variant, POPE, holder, players, 3 + seed % 2, seed * 31 + holder)
         game, board = Game.from_deal(deal), _board(rules, seed)
         reference = ReferenceEngine(game, board)
-        want = [reference.value(Objective(Goal.BEST_CASE, s), 0, 0) for s in range(players)]
+        want = [reference.value(Objective(Goal.BEST_CASE, s), 0, 1)
+                for s in range(1, players + 1)]
         right = FastEngine(game, board, compiled=False)
-        assert [right.value(Objective(Goal.BEST_CASE, s), 0, 0)
-                for s in range(players)] == want
+        assert [right.value(Objective(Goal.BEST_CASE, s), 0, 1)
+                for s in range(1, players + 1)] == want
         with monkeypatch.context() as patched:
             patched.setattr(facts_module, "own_run_skipped", _old_own_run_skipped)
             wrong = FastEngine(game, board, compiled=False)
-            assert [wrong.value(Objective(Goal.BEST_CASE, s), 0, 0)
-                    for s in range(players)] != want, (seed, holder)
+            assert [wrong.value(Objective(Goal.BEST_CASE, s), 0, 1)
+                    for s in range(1, players + 1)] != want, (seed, holder)

@@ -42,20 +42,20 @@ def test_peels_example_pope_in_place_of_the_ten_then_his_knave() -> None:
         declined, in_lieu = lead_outcomes(deal, "8S")
         assert names(declined) == ["8S", "9S"]
         assert declined.reason is StopReason.DEAD
-        assert declined.next_leader == 0
+        assert declined.next_leader == 1
         assert names(in_lieu) == ["8S", "9S", "9D", *after_pope] + (
             ["KS"] if after_pope else [])
-        assert in_lieu.seats[2] == 1  # the Pope's holder plays it
+        assert in_lieu.seats[2] == 2  # the Pope's holder plays it
         if after_pope:  # the run goes on: JS QS by seat 2, KS by seat 3, a King: a stop
             assert in_lieu.reason is StopReason.TOP
-            assert in_lieu.next_leader == 2
+            assert in_lieu.next_leader == 3
         else:  # the Pope is the stop: its player leads next (his knave, in Peel's telling)
             assert in_lieu.reason is StopReason.IN_LIEU
-            assert in_lieu.next_leader == 1
+            assert in_lieu.next_leader == 2
         # "first taking his winnings on Pope": the Pope's six go to seat 2 when the deal ends.
-        tree = Position.from_deal(deal).game.run_tree(0, 0, parse_card("8S"))
+        tree = Position.from_deal(deal).game.run_tree(0, 1, parse_card("8S"))
         assert isinstance(tree, Choice)
-        assert tree.chooser == 1
+        assert tree.chooser == 2
         assert tree.kind is ChoiceKind.IN_LIEU
 
 
@@ -71,7 +71,7 @@ def test_no_pope_in_lieu_by_default_and_not_after_a_king_unless_the_reading_says
         if reading == "pope-leads-after-king":
             assert len(runs) == 2
             assert names(runs[1]) == ["QS", "KS", "9D"]
-            assert runs[1].next_leader == 1
+            assert runs[1].next_leader == 2
         else:
             assert len(runs) == 1
 
@@ -85,7 +85,7 @@ def test_the_pope_in_lieu_of_the_eight_of_diamonds_goes_on_from_the_ten() -> Non
     assert names(declined) == ["6D", "7D"]
     assert declined.reason is StopReason.ABSENT
     assert names(in_lieu) == ["6D", "7D", "9D", "TD", "JD"]
-    assert in_lieu.next_leader == 2  # QD is dead: JD is the stop, seat 3 leads
+    assert in_lieu.next_leader == 3  # QD is dead: JD is the stop, seat 3 leads
 
 
 def test_a_pope_played_in_lieu_can_end_the_deal() -> None:
@@ -93,9 +93,9 @@ def test_a_pope_played_in_lieu_can_end_the_deal() -> None:
                     "hoyle-modernized+pope_in_lieu=pope-leads")
     _, in_lieu = lead_outcomes(deal, "8S")
     assert in_lieu.reason is StopReason.OUT
-    assert in_lieu.winner == 1
+    assert in_lieu.winner == 2
     after = Position.from_deal(deal).after(in_lieu)
-    values = play_values(after.game, Board(), after.played, 1)
+    values = play_values(after.game, Board(), after.played, 2)
     assert values[1] == 6 + 1 + 1 + 3  # Pope, Game, and the others' cards left (3C; 3)
 
 
@@ -123,15 +123,15 @@ def test_spin_makes_any_card_of_its_holder_a_stop_and_pays_three_from_each() -> 
     deal = composed(["5C AD 9H", "6C 7C 3H", "4H 5H 3S"], "KS", "spinado")
     declined, spun = lead_outcomes(deal, "5C")
     assert names(declined) == ["5C", "6C", "7C"]
-    assert declined.next_leader == 1
+    assert declined.next_leader == 2
     assert names(spun) == ["5C", "AD"]
     assert spun.reason is StopReason.SPIN
-    assert spun.next_leader == 0
+    assert spun.next_leader == 1
     game = Game.from_deal(deal)
     # Seat 1 then leads 9H and is out: Spin 3 from each, Game, and one a card left.
     final = spun.mask | 1 << parse_card("9H")
     values = play_values(game, Board(pope=0, matrimony=12, intrigue=6, ace=0, king=0, queen=0,
-                                     jack=0, game=12), final, 0)
+                                     jack=0, game=12), final, 1)
     assert values == (3 + 3 + 12 + 3 + 3, -3 - 3, -3 - 3)
 
 
@@ -140,14 +140,14 @@ def test_spin_on_a_card_in_the_middle_of_a_run_and_kings_paid_by_every_opponent(
     deal = composed(["5C 9H TH", "6C AD KH", "7C 4S 5S"], "KS", "spinado")
     runs = lead_outcomes(deal, "5C")
     assert [names(r) for r in runs] == [["5C", "6C", "7C"], ["5C", "6C", "AD"]]
-    assert runs[1].next_leader == 1
+    assert runs[1].next_leader == 2
     game = Game.from_deal(deal)
     # Seat 2 leads its KH next and is out: Spin 3 and the KH 1 from each of two opponents,
     # Game (empty here), and a counter a card: 9H TH from seat 1, 7C 4S 5S from seat 3.
     final = runs[1].mask | 1 << parse_card("KH")
-    assert game.winner(final) == 1
+    assert game.winner(final) == 2
     values = play_values(game, Board(pope=0, matrimony=0, intrigue=0, ace=0, king=0, queen=0,
-                                     jack=0, game=0), final, 1)
+                                     jack=0, game=0), final, 2)
     assert values == (-3 - 1 - 2, 2 * 3 + 2 * 1 + 2 + 3, -3 - 1 - 3)
 
 
@@ -173,10 +173,10 @@ def test_fast_engine_agrees_with_reference_where_choices_arise(variant: str, car
         game = Game.from_deal(deal)
         fast = FastEngine(game, board, compiled=compiled)
         reference = ReferenceEngine(game, board)
-        for seat in range(players):
+        for seat in range(1, players + 1):
             for goal in Goal:
                 objective = Objective(goal, seat)
-                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                assert fast.value(objective, 0, 1) == reference.value(objective, 0, 1), (
                     variant, seed, seat, goal)
 
 
@@ -198,7 +198,7 @@ def test_choices_change_values_and_the_line_takes_them(variant: str, card: int) 
             other = solve(deal.with_rules(get_ruleset(plain)), threads=1)
             differs |= other.seats != solution.seats
         else:  # Spin always pays: compare with the A♦ never spun, on the reference engine
-            differs |= any(len(outcomes(position.game.run_tree(0, 0, lead))) > 1
+            differs |= any(len(outcomes(position.game.run_tree(0, 1, lead))) > 1
                            for lead in Position.from_deal(deal).legal_leads())
         if differs and took_choice:
             break
@@ -218,10 +218,10 @@ def test_the_compiled_bounds_with_the_pope_in_lieu_agree_with_reference(variant:
         board = Board(*(1 + (seed * k) % 7 for k in range(1, 9)))
         game = Game.from_deal(deal)
         fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)
-        for seat in range(players):
+        for seat in range(1, players + 1):
             for goal in Goal:
                 objective = Objective(goal, seat)
-                assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                assert fast.value(objective, 0, 1) == reference.value(objective, 0, 1), (
                     variant, seed, seat, goal)
 
 
@@ -279,7 +279,7 @@ def test_the_compiled_bounds_with_payments_between_players_agree_with_reference(
         for position in positions:
             if position.is_over:
                 continue
-            for seat in range(players):
+            for seat in range(1, players + 1):
                 for goal in Goal:
                     objective = Objective(goal, seat)
                     assert (fast.value(objective, position.played, position.leader)
@@ -298,10 +298,10 @@ def test_the_pope_played_in_lieu_leaves_the_cards_above_it_unforced(compiled: bo
     board = Board()
     game = Game.from_deal(deal)
     fast, reference = FastEngine(game, board, compiled=compiled), ReferenceEngine(game, board)
-    objective = Objective(Goal.GUARANTEED, 0)
+    objective = Objective(Goal.GUARANTEED, 1)
     # Pope 6, Game 1, and the others' cards: 5 and 5, all left in hand.
-    assert reference.value(objective, 0, 0) == 6 + 1 + 5 + 5
-    assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0)
+    assert reference.value(objective, 0, 1) == 6 + 1 + 5 + 5
+    assert fast.value(objective, 0, 1) == reference.value(objective, 0, 1)
 
 
 def test_a_step_names_its_choice_or_is_refused() -> None:

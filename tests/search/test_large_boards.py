@@ -42,7 +42,7 @@ def minimax(game: Game, board: Board, objective: Objective) -> int:
                 return value(after, tree.next_leader)
             if objective.goal is Goal.FORCED_WIN:
                 return int(tree.winner == objective.seat)
-            return play_values(game, board, after, tree.winner)[objective.seat]
+            return play_values(game, board, after, tree.winner)[objective.seat - 1]
         scores = [outcome(played, option) for option in tree.options]
         return max(scores) if objective.maximises(tree.chooser) else min(scores)
 
@@ -52,7 +52,7 @@ def minimax(game: Game, board: Board, objective: Objective) -> int:
                   for lead in game.legal_leads(played, leader)]
         return max(scores) if objective.maximises(leader) else min(scores)
 
-    return value(0, 0)
+    return value(0, 1)
 
 
 ENGINES = ["reference", "python"] + (["compiled"] if COMPILED else [])
@@ -78,10 +78,10 @@ def test_every_engine_is_exact_on_huge_boards(engine: str, board: Board, seed: i
     deal = short_deal(players, 3, seed, RULESETS[ruleset])
     game = Game.from_deal(deal)
     searcher = _engine(engine, game, board)
-    for seat in range(players):
+    for seat in range(1, players + 1):
         for goal in Goal:
             objective = Objective(goal, seat)
-            assert searcher.value(objective, 0, 0) == minimax(game, board, objective), (
+            assert searcher.value(objective, 0, 1) == minimax(game, board, objective), (
                 engine, board, seat, goal)
 
 

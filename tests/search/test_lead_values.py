@@ -40,7 +40,7 @@ def minimax_leads(deal: Deal, forced_win: bool) -> list[int]:
     def payoff(played: Mask, winner: int) -> int:
         if forced_win:
             return int(winner == target)
-        return play_values(game, board, played, winner)[target]
+        return play_values(game, board, played, winner)[target - 1]
 
     @cache
     def position_value(played: Mask, leader: int) -> int:
@@ -66,16 +66,16 @@ def minimax_leads(deal: Deal, forced_win: bool) -> list[int]:
 
 def check(deal: Deal, engine: str = "fast") -> tuple[LeadEval, ...]:
     evals = lead_values(deal, engine=engine)
-    solution = solve(deal, seats=[deal.leader + 1], with_line=False, threads=1)
+    solution = solve(deal, seats=[deal.leader], with_line=False, threads=1)
     assert [(e.card, e.guaranteed) for e in evals] == [
         (lead.card, lead.guaranteed) for lead in solution.leads]
     assert [e.forced_win.lower for e in evals] == minimax_leads(deal, forced_win=True)
     assert [e.guaranteed.lower for e in evals] == minimax_leads(deal, forced_win=False)
     assert all(e.forced_win.is_exact and e.guaranteed.is_exact for e in evals)
     best = max(e.guaranteed.lower for e in evals)
-    assert solution.seat(deal.leader + 1).guaranteed == Value.exact(best)
-    assert solution.seat(deal.leader + 1).forced_win.lower == max(e.forced_win.lower
-                                                                 for e in evals)
+    assert solution.seat(deal.leader).guaranteed == Value.exact(best)
+    assert solution.seat(deal.leader).forced_win.lower == max(e.forced_win.lower
+                                                             for e in evals)
     return evals
 
 

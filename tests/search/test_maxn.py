@@ -27,21 +27,21 @@ def ruleset(spec: str) -> Ruleset:
 
 def brute_force(deal: Deal, focus: int) -> list[tuple[int, ...]]:
     """Every legal lead's max^n vector by recursion with no memo and no run cache: each
-    mover (leader or chooser) takes its highest own value, then the lowest of ``focus``
-    (0-based), then the first in the legal order."""
+    mover (leader or chooser, a seat from 1) takes its highest own value, then the lowest of
+    ``focus`` (a 0-based index into the vectors), then the first in the legal order."""
     game = Game.from_deal(deal)
     board, _ = play_board(deal)
 
     def take(values: list[tuple[int, ...]], mover: int) -> tuple[int, ...]:
-        top = max(v[mover] for v in values)
-        mine = [v for v in values if v[mover] == top]
+        top = max(v[mover - 1] for v in values)
+        mine = [v for v in values if v[mover - 1] == top]
         low = min(v[focus] for v in mine)
         return next(v for v in mine if v[focus] == low)
 
     def position(played: Mask, leader: int) -> tuple[int, ...]:
         for seat in range(game.players):
             if not game.dealt[seat] & ~played:
-                return play_values(game, board, played, seat)
+                return play_values(game, board, played, seat + 1)
         return take([node(game.run_tree(played, leader, lead), played, leader)
                      for lead in game.legal_leads(played, leader)], leader)
 
@@ -88,8 +88,8 @@ def test_maxn_equals_a_brute_force_recursion(spec: str) -> None:
 def brute_force_best(deal: Deal, focus: int) -> tuple[int, ...]:
     """The leader's choice among :func:`brute_force`'s vectors."""
     vectors = brute_force(deal, focus)
-    top = max(v[deal.leader] for v in vectors)
-    mine = [v for v in vectors if v[deal.leader] == top]
+    top = max(v[deal.leader - 1] for v in vectors)
+    mine = [v for v in vectors if v[deal.leader - 1] == top]
     low = min(v[focus] for v in mine)
     return next(v for v in mine if v[focus] == low)
 
@@ -100,7 +100,7 @@ def test_cached_runs_are_the_forced_runs(spec: str) -> None:
     seat goes out in it, and None when one does."""
     checked = 0
     for deal in small_deals(spec, 6, per_hand=5):
-        search = MaxnSearch(deal, 0)
+        search = MaxnSearch(deal, 1)
         game = search.game
         seen: set[tuple[Mask, int]] = set()
         stack = [(deal.played_mask, deal.leader)]

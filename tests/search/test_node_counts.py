@@ -49,7 +49,7 @@ def _engine_counts(deal: Deal, compiled: bool) -> list[int]:
     board, _ = play_board(deal)
     engine = FastEngine(game, board, compiled=compiled)
     for goal in Goal:
-        for seat in range(game.players):
+        for seat in range(1, game.players + 1):
             engine.value(Objective(goal, seat), deal.played_mask, deal.leader)
     driver = Driver(FastEngine(game, board, compiled=compiled), game, board, None)
     position = Position(game, deal.played_mask, deal.leader)

@@ -74,13 +74,13 @@ def test_the_targets_lead_in_the_race_agrees_with_reference(rules: str) -> None:
     for seed in [*WRONG_DEALS, 1, 3, 5]:
         game, board = _deal(seed, rules)
         fast, reference = BothCores(game, board), ReferenceEngine(game, board)
-        start = Position(game, 0, 0)
+        start = Position(game, 0, 1)
         positions = [start] + [start.play(lead)[1] for lead in start.legal_leads()]
         for position in positions:
             if position.is_over:
                 continue
             for goal in Goal:
-                for seat in range(game.players):
+                for seat in range(1, game.players + 1):
                     objective = Objective(goal, seat)
                     assert (fast.value(objective, position.played, position.leader)
                             == reference.value(objective, position.played, position.leader)), (
@@ -111,12 +111,12 @@ def test_the_targets_lead_in_the_race_with_the_pope_agrees_with_reference(
     for seed in POPE_DEALS:
         game, board = _pope_deal(seed, rules)
         fast, reference = BothCores(game, board), ReferenceEngine(game, board)
-        start = Position(game, 0, 0)
+        start = Position(game, 0, 1)
         for position in [start] + [after for lead in start.legal_leads()
                                    for after in _afters(start, lead)]:
             if position.is_over:
                 continue
-            for seat in range(game.players):
+            for seat in range(1, game.players + 1):
                 objective = Objective(Goal.GUARANTEED, seat)
                 assert (fast.value(objective, position.played, position.leader)
                         == reference.value(objective, position.played, position.leader)), (
@@ -136,9 +136,9 @@ def test_a_wrong_lead_in_the_race_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
         game, board = _deal(seed)
         wrong = FastEngine(game, board, compiled=False)
         reference = ReferenceEngine(game, board)
-        assert any(wrong.value(Objective(Goal.GUARANTEED, seat), 0, 0)
-                   != reference.value(Objective(Goal.GUARANTEED, seat), 0, 0)
-                   for seat in range(game.players)), seed
+        assert any(wrong.value(Objective(Goal.GUARANTEED, seat), 0, 1)
+                   != reference.value(Objective(Goal.GUARANTEED, seat), 0, 1)
+                   for seat in range(1, game.players + 1)), seed
 
 
 def _positions() -> Iterator[tuple[tuple[int, ...], tuple[int, ...], int, int, int]]:
@@ -148,7 +148,7 @@ def _positions() -> Iterator[tuple[tuple[int, ...], tuple[int, ...], int, int, i
     for seed in range(30):
         game = Game.from_deal(dense_deal(4, 8, seed, get_ruleset("early-hoyle"), 3))
         slots = FastEngine(game, Board(), compiled=False).slots
-        start = Position(game, 0, 0)
+        start = Position(game, 0, 1)
         for position in [start] + [start.play(lead)[1] for lead in start.legal_leads()]:
             if position.is_over:
                 continue
@@ -198,10 +198,10 @@ def test_the_lead_in_the_race_saves_nodes(monkeypatch: pytest.MonkeyPatch) -> No
     value)."""
     deal = dense_deal(4, 8, 29, get_ruleset("early-hoyle"), 3)
     game, board = Game.from_deal(deal), Board()
-    objective = Objective(Goal.GUARANTEED, 2)
+    objective = Objective(Goal.GUARANTEED, 3)
     with_fact = FastEngine(game, board, compiled=False)
-    value = with_fact.value(objective, 0, 0)
+    value = with_fact.value(objective, 0, 1)
     monkeypatch.setattr(facts_module, "target_stops", lambda *_: 0)
     without = FastEngine(game, board, compiled=False)
-    assert without.value(objective, 0, 0) == value
+    assert without.value(objective, 0, 1) == value
     assert with_fact.nodes < without.nodes

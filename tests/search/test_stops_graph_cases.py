@@ -42,9 +42,9 @@ def test_played_cards_make_new_stops() -> None:
     _, after = Position.from_deal(hoyle_dead_hand()).play(parse_card("3D"))
     deal = hoyle_dead_hand()
     game = after.game
-    position = Deal.create(tuple(game.held(after.played, s) for s in range(4)), deal.dead,
+    position = Deal.create(tuple(game.held(after.played, s) for s in range(1, 5)), deal.dead,
                            deal.turnup, deal.rules, None,
-                           tuple(game.dealt[s] & after.played for s in range(4)), 0)
+                           tuple(game.dealt[s] & after.played for s in range(4)), 1)
     assert "2D" in _names(analyse_stops(position).stops)
     assert "2D" in _names(analyse_stops(position, View.PLAYER).stops)
 
@@ -188,7 +188,8 @@ def _graph_payoffs(deal: Deal) -> tuple[nx.DiGraph, str, dict[str, tuple[int, ..
     graph, root = build_graph(deal)
     game = Game.from_deal(deal)
     board, _ = play_board(deal)
-    payoffs = {node: play_values(game, board, int(node.split(":")[0], 16), data["winner"] - 1)
+    payoffs = {node: play_values(game, board, int(node.split(":")[0], 16),
+                                 data["winner"] or None)  # the graph's 0: no one out
                for node, data in graph.nodes(data=True) if data["terminal"]}
     return graph, root, payoffs
 
@@ -232,9 +233,9 @@ def test_the_graphs_outcomes_agree_with_the_reference_engine(rules: str, players
     reference = ReferenceEngine(Game.from_deal(deal), board)
     for seat in range(players):
         assert max(p[seat] for p in payoffs.values()) == reference.value(
-            Objective(Goal.BEST_CASE, seat), deal.played_mask, deal.leader)
+            Objective(Goal.BEST_CASE, seat + 1), deal.played_mask, deal.leader)
         assert _paranoid(graph, root, seat, payoffs, {}) == reference.value(
-            Objective(Goal.GUARANTEED, seat), deal.played_mask, deal.leader)
+            Objective(Goal.GUARANTEED, seat + 1), deal.played_mask, deal.leader)
 
 
 @pytest.mark.parametrize("rules", ["hoyle-modernized+pope_in_lieu=run-continues",
@@ -257,4 +258,4 @@ def test_the_graphs_outcomes_with_choices_agree_with_the_reference_engine(rules:
         reference = ReferenceEngine(Game.from_deal(deal), board)
         for seat in range(3):
             assert max(p[seat] for p in payoffs.values()) == reference.value(
-                Objective(Goal.BEST_CASE, seat), 0, 0), (rules, seed, seat)
+                Objective(Goal.BEST_CASE, seat + 1), 0, 1), (rules, seed, seat)

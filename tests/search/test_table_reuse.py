@@ -25,7 +25,7 @@ SMALL_TABLE = 1 << 14
 def _samples(count: int) -> list[Deal]:
     """Deals a seat cannot tell apart (advice's samples at Spinado's first lead)."""
     deal = deal_random(4, 2026, get_ruleset("spinado"), 0)
-    return sample_deals(knowledge(deal, 0, ()), count, 0)
+    return sample_deals(knowledge(deal, 1, ()), count, 0)
 
 
 def _leads(deal: Deal, tt_entries: int = 1 << 18) -> Found:

@@ -222,7 +222,7 @@ def test_knowledge_equals_brute_force(family: str) -> None:
         expected = oracle(deal, seat, line)
         if expected is None:
             continue
-        k = knowledge(deal, seat, line)
+        k = knowledge(deal, seat + 1, line)
         assert allowed_set(all_deals(k, 10**6)) == expected, (family, seat, line)
         assert count_deals(k) == len(expected)
         checked += 1
@@ -250,7 +250,7 @@ def test_knowledge_at_choice_equals_brute_force(family: str) -> None:
             expected = oracle(deal, seat, line, (lead, node))
             if expected is None:
                 continue
-            k = knowledge_at_choice(deal, seat, line, lead, node)
+            k = knowledge_at_choice(deal, seat + 1, line, lead, node)
             assert allowed_set(all_deals(k, 10**6)) == expected, (family, seat, line, lead)
             checked += 1
             break
@@ -274,8 +274,8 @@ def test_position_without_line_is_read_exactly_under_lead_any() -> None:
             deal.dead, deal.turnup, deal.rules,
             played=tuple(deal.dealt_hand(s) & position.played for s in range(deal.players)),
             leader=position.leader)
-        with_line = allowed_set(all_deals(knowledge(deal, seat, line), 10**6))
-        assert allowed_set(all_deals(knowledge(snapshot, seat), 10**6)) == with_line
+        with_line = allowed_set(all_deals(knowledge(deal, seat + 1, line), 10**6))
+        assert allowed_set(all_deals(knowledge(snapshot, seat + 1), 10**6)) == with_line
         checked += 1
     assert checked >= 2
     del rng
@@ -295,7 +295,7 @@ def test_position_without_line_refused_where_order_matters() -> None:
                 played=tuple(deal.dealt_hand(s) & position.played for s in range(deal.players)),
                 leader=position.leader)
             with pytest.raises(ViewError, match="needs its line of play"):
-                knowledge(snapshot, seat)
+                knowledge(snapshot, seat + 1)
             break
 
 
@@ -305,7 +305,7 @@ def test_a_run_the_deal_cannot_produce_is_refused() -> None:
     line = random_line(deal, rng, 2)
     other = composed_deal(FAMILIES["hoyle-modernized"], random.Random(10), 0)[0]
     with pytest.raises(IllegalPlayError):
-        knowledge(other, 0, line)
+        knowledge(other, 1, line)
 
 
 def test_a_pope_in_lieu_that_does_not_carry_on_shows_the_card_above_dead() -> None:
@@ -321,7 +321,7 @@ def test_a_pope_in_lieu_that_does_not_carry_on_shows_the_card_above_dead() -> No
     position = Position.from_deal(deal)
     run = next(r for r in position.outcomes(parse_card("2H")) if r.chosen is not None)
     assert list(run.cards) == [parse_card(t) for t in ("2H", "3H", "9D")]
-    k = knowledge(deal, 0, [run])
+    k = knowledge(deal, 1, [run])
     rules_seen = {i.rule for i in k.inferences if i.card == parse_card("5H")}
     assert rules_seen == {"pope_in_lieu=run-continues"}
     assert k.known_dead >> parse_card("4H") & 1

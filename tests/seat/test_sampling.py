@@ -75,7 +75,7 @@ def small_knowledge(family: str, lo: int, hi: int, seed: int = 7,
                     groups: int = 1) -> tuple[Deal, int, list[Run]]:
     """A case with ``lo`` to ``hi`` consistent deals and at least ``groups`` groups."""
     for deal, seat, line in cases(family, 30, seed):
-        k = knowledge(deal, seat, line)
+        k = knowledge(deal, seat + 1, line)
         if lo <= count_deals(k) <= hi and len(placements(k).groups) >= groups:
             return deal, seat, line
     raise AssertionError(f"no {family} case with {lo} to {hi} deals")
@@ -84,7 +84,7 @@ def small_knowledge(family: str, lo: int, hi: int, seed: int = 7,
 @pytest.mark.parametrize("family", ["britannica", "spinado"])
 def test_sampler_is_uniform_chi_square(family: str) -> None:
     deal, seat, line = small_knowledge(family, 8, 60)
-    k = knowledge(deal, seat, line)
+    k = knowledge(deal, seat + 1, line)
     every = [key(d) for d in all_deals(k, 1000)]
     assert len(set(every)) == len(every) == count_deals(k)
     per_cell = 60
@@ -105,7 +105,7 @@ def test_sampler_by_rejection_is_uniform_chi_square(monkeypatch: pytest.MonkeyPa
     """Where the exact count is refused, draws from looser constraints (merged down to what a
     twelve-state budget counts) kept when they fit: the same chi-square test."""
     deal, seat, line = small_knowledge("britannica", 8, 60, seed=9, groups=2)
-    k = knowledge(deal, seat, line)
+    k = knowledge(deal, seat + 1, line)
     every = [key(d) for d in all_deals(k, 1000)]
     found = placements(k)
     assert relaxed(found.groups, found.need, 12).total() > len(every)  # looser, to reject
@@ -128,7 +128,7 @@ def test_sampler_by_rejection_is_uniform_chi_square(monkeypatch: pytest.MonkeyPa
 def test_sampling_is_reproducible_by_seed() -> None:
     deal = deal_random(4, 11, get_ruleset("britannica"))
     line = random_line(deal, random.Random(3), 5)
-    k = knowledge(deal, 2, line)
+    k = knowledge(deal, 3, line)
     first = sample_deals(k, 20, seed=5)
     assert first == sample_deals(k, 20, seed=5)
     assert first != sample_deals(k, 20, seed=6)
@@ -180,7 +180,7 @@ def test_worst_first_leads_are_counted_fast() -> None:
     """At the first lead of 3 and 8 players, the counts are exact multinomials."""
     for players in (3, 8):
         deal = deal_random(players, 1)
-        k = knowledge(deal, 0)
+        k = knowledge(deal, 1)
         sizes = [*k.need]
         expected = math.factorial(sum(sizes))
         for size in sizes:
@@ -189,7 +189,7 @@ def test_worst_first_leads_are_counted_fast() -> None:
 
 
 def test_too_many_deals_to_list_and_bad_counts_are_refused() -> None:
-    k = knowledge(deal_random(3, 1), 0)
+    k = knowledge(deal_random(3, 1), 1)
     with pytest.raises(SamplingError, match="over the limit"):
         all_deals(k, 1000)
     with pytest.raises(SamplingError, match="number of samples"):
@@ -216,7 +216,7 @@ def test_every_sample_is_a_valid_consistent_position(family: str, players: int, 
     deal = deal_random(players, seed, rules)
     seat %= players
     line = random_line(deal, random.Random(seed), runs)
-    k = knowledge(deal, seat, line)
+    k = knowledge(deal, seat + 1, line)
     position = Position.from_deal(deal)
     for run in line:
         position = position.after(run)
@@ -224,7 +224,7 @@ def test_every_sample_is_a_valid_consistent_position(family: str, players: int, 
         # the outset is validated and the line replayed: model.reachability refuses some
         # positions a Pope in lieu reaches (9D played under pope-leads, TD held)
         validate(sample.at_outset())
-        assert sample.hands[seat] == position.game.held(position.played, seat)
+        assert sample.hands[seat] == position.game.held(position.played, seat + 1)
         assert sample.played_mask == position.played
         assert sample.leader == position.leader
         assert [h.bit_count() for h in sample.hands] == list(k.hand_sizes)

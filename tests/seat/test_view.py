@@ -58,7 +58,7 @@ def test_view_of_a_record_after_k_runs(capsys: pytest.CaptureFixture[str],
         position = Position.from_deal(deal)
         for run_ in line[:after]:
             position = position.after(run_)
-        assert data["to_lead"] == position.leader + 1
+        assert data["to_lead"] == position.leader == k.leader
     code, out, _ = run(capsys, "view", str(path), "--seat", "1")
     assert code == 0
     assert "consistent deals:" in out
@@ -93,7 +93,7 @@ def test_a_position_without_its_line_under_a_lead_rule_asks_for_the_record(
     for run_ in line:
         position = position.after(run_)
     snapshot = deal.__class__.create(
-        tuple(position.game.held(position.played, s) for s in range(3)), deal.dead,
+        tuple(position.game.held(position.played, s) for s in range(1, 4)), deal.dead,
         deal.turnup, deal.rules,
         played=tuple(position.game.dealt[s] & position.played for s in range(3)),
         leader=position.leader)
@@ -105,9 +105,11 @@ def test_a_position_without_its_line_under_a_lead_rule_asks_for_the_record(
 
 def test_python_view_takes_seats_from_one() -> None:
     deal = deal_random(3, 1)
-    assert view(deal, 1).seat == 0
-    with pytest.raises(ViewError):
-        view(deal, 4)
+    assert view(deal, 1).seat == 1
+    assert view(deal, 3).seat == 3
+    for bad in (0, 4, -1):
+        with pytest.raises(ViewError):
+            view(deal, bad)
 
 
 POPE_ENDS = ("hoyle-modernized+pope_turnup=ends-deal: 34Q.A4.7J.A238J 568J.56K.89.45Q "
@@ -131,9 +133,9 @@ def test_a_deal_the_turned_up_pope_ended_is_over_with_no_one_to_lead(
     assert "ended the deal unplayed" in out.splitlines()[0]
     outset = Position.from_deal(deal)
     assert outset.legal_leads() == []
-    eldest = outset.game.legal_leads(0, 0)[0]  # the lead rule alone would allow it
+    eldest = outset.game.legal_leads(0, 1)[0]  # the lead rule alone would allow it
     with pytest.raises(IllegalPlayError):
-        view(deal, 1, [outset.game.run(0, 0, eldest)])
+        view(deal, 1, [outset.game.run(0, 1, eldest)])
     fresh = parse_deal_text(POPE_ENDS.replace("+pope_turnup=ends-deal", ""))
     assert not view(fresh, 2).over  # the same cards under the default rule are played
 

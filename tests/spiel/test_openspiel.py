@@ -75,7 +75,7 @@ def test_playouts_settle_as_the_referee(players: int) -> None:
             deal = state.deal
             replayed = replay(record_of_line(deal, state.runs)).deals[0]
             assert (replayed.steps and replayed.steps[-1].run == state.runs[-1]) or not state.runs
-            expected = [v - net(replayed.dressing, s) for s, v in enumerate(replayed.values)]
+            expected = [v - net(replayed.dressing, s) for s, v in enumerate(replayed.values, 1)]
             assert returns == expected
     assert choices, "no playout reached a choice inside a run"
 
@@ -224,7 +224,7 @@ def test_sampled_worlds_share_the_seats_information_state(rules: str, players: i
         if truth.is_terminal():
             continue
         seat = truth.current_player()
-        k = knowledge(deal, seat, line)
+        k = knowledge(deal, seat + 1, line)  # an OpenSpiel player counts from 0
         worlds = [state_from(game, d, k.line) for d in sample_deals(k, 8, index)]
         assert {w.information_state_string(seat) for w in worlds} == {
             truth.information_state_string(seat)}
@@ -304,7 +304,7 @@ def test_ismcts_time_per_decision() -> None:
     legal = tuple(Position.from_deal(deal).legal_leads())
     bot = make_bot("ismcts:time=0.3,worlds=5", 0)
     started = time.perf_counter()
-    card = bot.lead(LeadRequest(knowledge(deal, 0), legal, random.Random(0)))
+    card = bot.lead(LeadRequest(knowledge(deal, 1), legal, random.Random(0)))
     assert card in legal
     assert time.perf_counter() - started >= 0.3
 

@@ -46,10 +46,10 @@ def _child_values(playout: Playout) -> set[object]:
     for lead in position.legal_leads():
         run, after = position.play(lead)
         if after.is_over:
-            values.add(play_values(after.game, board, after.played, after.winner)[mover])
+            values.add(play_values(after.game, board, after.played, after.winner)[mover - 1])
             continue
         child = position_deal(deal, after, board)
-        guaranteed = solve(child, seats=[mover + 1]).seat(mover + 1).guaranteed
+        guaranteed = solve(child, seats=[mover]).seat(mover).guaranteed
         assert guaranteed.is_exact
         values.add(guaranteed.lower)
     return values
@@ -73,7 +73,7 @@ def test_leaf_correlation_against_solve(rules: str) -> None:
 def test_information_sets_only_shrink() -> None:
     deal = deal_random(4, 2, get_ruleset("britannica"), 0)
     playout = random_playout(deal, random.Random(2))
-    for seat in range(4):
+    for seat in range(1, 5):
         sizes = [size for size in information_sizes(playout, seat) if size is not None]
         assert sizes == sorted(sizes, reverse=True)
         assert all(size >= 1 for size in sizes)

@@ -231,7 +231,7 @@ def test_a_choice_out_of_turn_and_badly_named(client: TestClient) -> None:
     asked = me(client, table, tokens[chooser])
     assert asked["waiting"] == "choice"
     assert asked["choice"] == {"seat": chooser, "kind": "Spin", "card": "AD"}
-    leader = session.player_at(session.position.leader) + 1
+    leader = session.player_at(session.position.leader - 1) + 1
     other = next(p for p in tokens if p not in (chooser, leader))
     held = send_play(client, table, tokens[other], {"card": "pass"}, wait=False) \
         if chooser != leader else None

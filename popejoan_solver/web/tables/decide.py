@@ -46,7 +46,7 @@ def decide(spec: str, deal: Deal, runs: tuple[Run, ...], lead: Card | None,
     board = deal.board_or_dressed
     if lead is None:
         view = deal.with_rules(peek_rules(deal.rules)) if bot.peeks and \
-            seat == deal.players - 1 else deal
+            seat == deal.players else deal
         legal = tuple(position.legal_leads())
         truth = position_deal(deal, position, board) if bot.sees_all else None
         card = bot.lead(LeadRequest(knowledge(view, seat, runs), legal,
@@ -62,7 +62,7 @@ def decide(spec: str, deal: Deal, runs: tuple[Run, ...], lead: Card | None,
         raise BotError("no choice is waiting")
     chooser = tree.chooser
     view = deal.with_rules(peek_rules(deal.rules)) if bot.peeks and \
-        chooser == deal.players - 1 else deal
+        chooser == deal.players else deal
     truth = position_deal(deal, position, board) if bot.sees_all else None
     index = bot.choose(ChoiceRequest(knowledge_at_choice(view, chooser, runs, lead, tree),
                                      tree.kind, lead, common_prefix(tree), len(tree.options),

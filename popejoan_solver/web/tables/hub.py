@@ -306,7 +306,7 @@ class Hub:
         assert turn is not None
         seat = session.seat_of(turn.player)
         node = session.node
-        chooser = node.chooser if isinstance(node, Choice) else seat
+        chooser = node.chooser - 1 if isinstance(node, Choice) else seat  # 0-based, as seat
         args = (spec, session.deal, tuple(session.runs), session.lead, session.path,
                 session.spec.seed, str(session.index), session.decisions(chooser))
         answer = await self.scheduler.run("play", (f"table:{live.id}", ""), decide, args)

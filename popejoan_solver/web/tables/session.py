@@ -102,7 +102,8 @@ class Turn:
 @dataclass(frozen=True)
 class PendingChoice:
     """A choice inside a run, asked of its chooser: the lead, the cards played so far in the
-    run (with their seats), and the choice's kind and card."""
+    run (with their seats), and the choice's kind and card. Its seats are the table's 0-based
+    seat indices, as :meth:`Session.player_at` takes them."""
 
     chooser: int
     kind: ChoiceKind
@@ -198,20 +199,20 @@ class Session:
         if not self._playing:
             return None
         if isinstance(self.node, Choice):
-            return Turn(self.player_at(self.node.chooser), "choice")
-        return Turn(self.player_at(self.position.leader), "lead")
+            return Turn(self.player_at(self.node.chooser - 1), "choice")
+        return Turn(self.player_at(self.position.leader - 1), "lead")
 
     def public_turn(self) -> Turn | None:
         """The decision the others see awaited: while a run waits for a choice, still the lead
         of its leader (the run is not theirs to see before it is over)."""
         if isinstance(self.node, Choice):
-            return Turn(self.player_at(self.position.leader), "lead")
+            return Turn(self.player_at(self.position.leader - 1), "lead")
         return self.turn()
 
     def chooser(self) -> int | None:
         """The player (from 0) whose choice a run waits for, if any."""
         node = self.node
-        return self.player_at(node.chooser) if isinstance(node, Choice) else None
+        return self.player_at(node.chooser - 1) if isinstance(node, Choice) else None
 
     def held_from(self, player: int | None) -> bool:
         """Whether a run under way is held from ``player`` (None: a watcher): it waits for a
@@ -243,8 +244,8 @@ class Session:
         first = outcomes(node)[0]
         point = compile_rules(self.deal.rules).choice(node.kind)
         assert point is not None
-        return PendingChoice(node.chooser, node.kind, point.card, prefix,
-                             first.seats[:len(prefix)])
+        return PendingChoice(node.chooser - 1, node.kind, point.card, prefix,
+                             tuple(s - 1 for s in first.seats[:len(prefix)]))
 
     def decisions(self, seat: int) -> int:
         """How many decisions ``seat`` made in this deal (for a bot's generator)."""
@@ -369,7 +370,7 @@ class Session:
     # ------------------------------------------------------------------ what is public
 
     def _plays_before(self) -> list[tuple[int, Card, bool]]:
-        return [(seat, card, k == run.chosen) for run in self.runs
+        return [(seat - 1, card, k == run.chosen) for run in self.runs
                 for k, (card, seat) in enumerate(zip(run.cards, run.seats, strict=True))]
 
     def public_plays(self, chooser: bool = False) -> list[tuple[int, Card, bool]]:
@@ -377,7 +378,7 @@ class Session:
         whether a choice played it; the cards of a run waiting for a choice only for its
         ``chooser``."""
         plays = self._plays_before() if self._playing or not self.done else [
-            (p.seat, p.card, p.choice) for p in self.done[-1].plays]
+            (p.seat - 1, p.card, p.choice) for p in self.done[-1].plays]
         pending = self.pending if self._playing and chooser else None
         if pending is not None:
             plays += list(zip(pending.seats, pending.cards, [False] * len(pending.cards),

@@ -57,7 +57,7 @@ def _names(cards: list[Card] | Mask, deal: Deal) -> list[str]:
 
 def _transfer(t: Transfer, players: tuple[int, ...]) -> dict[str, Any]:
     def party(p: int | Compartment) -> object:
-        return p.value if isinstance(p, Compartment) else players[p] + 1
+        return p.value if isinstance(p, Compartment) else players[p - 1] + 1
 
     return {"from": party(t.payer), "to": party(t.payee), "amount": t.amount,
             "reason": t.reason}
@@ -92,7 +92,7 @@ def _final(result: RecordReplay, session: Session) -> dict[str, Any] | None:
     if hands is None or not result.final:
         return None
     n = session.n
-    players = tuple(result.record.player_at(len(result.record.deals), s) for s in range(n))
+    players = tuple(result.record.player_at(len(result.record.deals), s + 1) for s in range(n))
     return {"hands": {str(players[s] + 1): _names(hands[s], session.done[-1].deal)
                       for s in range(n)},
             "settlement": [_transfer(t, players) for t in result.final]}
@@ -168,12 +168,12 @@ def seat_knowledge(session: Session, player: int) -> Knowledge | None:
 
 def position_knowledge(deal: Deal, runs: tuple[Run, ...], lead: Card | None,
                        node: RunTree | None, seat: int) -> Knowledge:
-    """What ``seat`` (0-based) knows once ``runs`` are played, and, while a run waits at a
-    choice (``node``), before its ``lead``'s run goes on."""
+    """What the seat of 0-based index ``seat`` (the table's) knows once ``runs`` are played,
+    and, while a run waits at a choice (``node``), before its ``lead``'s run goes on."""
     if isinstance(node, Choice):
         assert lead is not None
-        return knowledge_at_choice(deal, seat, runs, lead, node)
-    return knowledge(deal, seat, runs)
+        return knowledge_at_choice(deal, seat + 1, runs, lead, node)
+    return knowledge(deal, seat + 1, runs)
 
 
 def knowledge_json(k: Knowledge, public: PublicState) -> dict[str, Any]:
@@ -185,7 +185,7 @@ def knowledge_json(k: Knowledge, public: PublicState) -> dict[str, Any]:
         "dead": [card_name(c) for c in iter_mask(k.known_dead & ~(
             1 << k.turnup if k.turnup is not None else 0))],
         "held": {str(public.players[s] + 1): [card_name(c) for c in iter_mask(mask)]
-                 for s, mask in enumerate(k.known_held) if mask and s != k.seat},
+                 for s, mask in enumerate(k.known_held) if mask and s != k.seat - 1},
         "reasons": [i.text for i in k.inferences
                     if i.places & (i.places - 1) == 0 and located >> i.card & 1],
         "unknown": k.hidden.bit_count(),
