@@ -245,9 +245,9 @@ def test_the_forced_run_bounds_on_the_pope_holders_side_agree_with_reference(
         positions = [start] + [start.after(start.outcomes(lead)[0])
                                for lead in start.legal_leads()]
         for position in positions:
-            if position.is_over or position.played & POPE:
+            if position.is_over or position.played >> POPE & 1:
                 continue
-            for seat in range(players):
+            for seat in range(1, players + 1):
                 for goal in Goal:
                     objective = Objective(goal, seat)
                     assert (fast.value(objective, position.played, position.leader)
