@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             worst = (0.0, 0)
             for index in range(args.deals):
                 deal = deal_random(players, args.seed, rules, index)
-                first.append(timed((deal, index % players, []))[0])
+                first.append(timed((deal, index % players + 1, []))[0])
                 for runs in (3, 8, 20):
                     line = line_of(Position.from_deal(deal), index, runs)
                     for seat in range(1, players + 1):
