@@ -151,6 +151,11 @@ def checks(*ids: str, name: str = "") -> Killer:
 # The killers the mutants share.
 ENCODED_RUN = checks("tests/logic/test_prover.py::test_encoded_run_is_the_models_run")
 DIFFERENTIAL = checks("tests/search/test_solver.py::test_fast_engine_agrees_with_reference")
+RACE_IN_LIEU = checks(
+    *(f"tests/search/test_choices.py::"
+      f"test_the_race_with_the_pope_in_lieu_agrees_with_reference[{reading}]"
+      for reading in ("pope-leads", "run-continues", "pope-leads-after-king")),
+    name="search/test_choices.py::test_the_race_with_the_pope_in_lieu_agrees_with_reference")
 LIEU_HOLDER_SIDE = checks(
     *(f"tests/search/test_choices.py::"
       f"test_the_forced_run_bounds_on_the_pope_holders_side_agree_with_reference[{reading}]"
@@ -560,6 +565,21 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk(CORE_C, "    if (lieu_side == c->is_max[leader] && leader != c->target &&",
               "    if (lieu_side >= 0 && leader != c->target &&"),),
         (LIEU_HOLDER_SIDE,),
+    ),
+    Mutant(
+        "c-fact8-race-pope-in-stretch",
+        "the C core's general mode races the others to go out (fact 3f) with the Pope in lieu "
+        "unplayed as if it were led from the bottom of its stretch (it may be played in lieu "
+        "and force nothing above it)",
+        (Hunk(CORE_C, "forced ? c->up : c->bound_up);", "c->up);"),),
+        (RACE_IN_LIEU,),
+    ),
+    Mutant(
+        "c-fact8-race-target-lead",
+        "the C core's general mode counts the target's free card led from a stop (fact 3m) in "
+        "the race with the Pope in lieu unplayed (its holder can take the lead at that stop)",
+        (Hunk(CORE_C, "forced && leader != t,\n", "leader != t,\n"),),
+        (RACE_IN_LIEU,),
     ),
     Mutant(
         "c-lieu-stop-option-unbounded",

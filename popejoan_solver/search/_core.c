@@ -549,7 +549,8 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
  * seat can run into, then for each stretch of x's topped by a target card but the one x goes
  * out in, the first run there stopped on the target's card, and the target led that free
  * card then: one card more. */
-HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need, int off_lead) {
+HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need, int off_lead,
+                         const uint64_t *ups) {
     const uint64_t open = c->in_play & ~played;
     /* fact 3m: the target's free cards (none of another seat's at or below them in their
      * stretch) and, if it has one, its cards that top what is left of their stretch */
@@ -572,7 +573,7 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need
         int topped = 0, saving_topped = 0, saving_rest = 0;
         uint64_t rest = theirs;
         while (rest) {
-            const uint64_t span = c->up[bit_index(rest)];
+            const uint64_t span = ups[bit_index(rest)];
             rest &= ~span;
             const int whole = popcount(span & held);
             const int is_topped = (span & stops) != 0;
@@ -584,8 +585,8 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need
             while (cards) {
                 const int k = bit_index(cards);
                 cards &= cards - 1;
-                int cost = popcount((span ^ c->up[k] ^ (1ULL << k)) & held);
-                if (cards) cost += popcount(c->up[bit_index(cards)] & held);
+                int cost = popcount((span ^ ups[k] ^ (1ULL << k)) & held);
+                if (cards) cost += popcount(ups[bit_index(cards)] & held);
                 if (cost < cheapest) cheapest = cost;
             }
             if (whole - cheapest > saving) saving = whole - cheapest;
@@ -710,9 +711,13 @@ HOT static val_t lead_floor(const Core *c, uint64_t played, uint64_t held_now, u
  * consecutive cards (fact 3d), before that its own runs (fact 3g), and the others' race to go
  * out plays some of them (fact 3f, used only where it could reach `beta`: the floor is at
  * most the awards taken; -INF: not tried). Facts 3f and 3g need `forced` runs: not in the
- * general mode, where the Pope in lieu can take the lead from a run's stop. */
-HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int forced,
+ * general mode, where the Pope in lieu can take the lead from a run's stop. `forced`
+ * RACE_IN_LIEU (the general mode with the Pope in lieu, fact 8): fact 3f alone, the Pope a
+ * stretch of its own for the race and fact 3m left out. */
+#define RACE_IN_LIEU 2
+HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int forced_mode,
                               val_t beta) {
+    const int forced = forced_mode == 1;
     const int t = c->target;
     const uint64_t held_now = c->dealt[t] & ~played;
     uint64_t held = held_now;
@@ -732,14 +737,15 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
     }
     const val_t taken = taken_by(c, played, t);
     val_t floor = pope_floor(c, held_now, sure) + taken;
-    if (forced && beta > -INF && floor < beta && taken >= beta &&
+    if (forced_mode && beta > -INF && floor < beta && taken >= beta &&
         !((held_now & c->exempt_bit) && c->exempt_kept)) {
         /* fact 3f, from the position after those own runs, where it can reach beta */
         const int own = popcount(held_now & ~held);
         const int need = race_needed(c, held_now, beta - taken) - own;
         if (need <= popcount(held)) {
             const int raced = own + race_sure(c, played, held, need > 0 ? need : 0,
-                                              leader != t);
+                                              forced && leader != t,
+                                              forced ? c->up : c->bound_up);
             if (raced > sure) floor = pope_floor(c, held_now, raced) + taken;
         }
     }
@@ -807,7 +813,8 @@ static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
 /* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
  * of them already decides the node (its value in *cut). `forced`: runs are forced (facts 3f
  * and 3g hold: not in the general mode); `floor_forced`: the floor may take them as forced
- * (fact 7: in the general mode where the holder of the card in lieu maximises). */
+ * (1, fact 7: in the general mode where the holder of the card in lieu maximises), or only
+ * fact 3f's race with the card in lieu a stretch of its own (RACE_IN_LIEU, fact 8). */
 HOT static int target_bounds(Core *c, uint64_t played, int leader, val_t *alpha, val_t *beta,
                              val_t *cut, int forced, int floor_forced) {
     const val_t floor = target_floor(c, played, leader, floor_forced, *beta);
@@ -1155,7 +1162,9 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
     const int lieu_side = c->plain_after_lieu && c->holder[c->lieu_slot] >= 0
                           ? c->is_max[c->holder[c->lieu_slot]] : -1;
     if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN) {
-        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 0, lieu_side == 1)) return cut;
+        if (target_bounds(c, played, leader, &alpha, &beta, &cut, 0,
+                          lieu_side == 1 ? 1 : RACE_IN_LIEU))
+            return cut;
     } else if (lieu_side == 1 && leader == c->target && c->lead_rule == LEAD_ANY &&
                (goes_out_now(c, played, leader) || out_in_two(c, played))) {
         return 1;  /* facts 3i and 3l, by fact 7 */

@@ -4,6 +4,8 @@ reference, on deals where the choice card is held)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from popejoan_solver.model.board import Board
@@ -253,6 +255,47 @@ def test_the_forced_run_bounds_on_the_pope_holders_side_agree_with_reference(
                     assert (fast.value(objective, position.played, position.leader)
                             == reference.value(objective, position.played, position.leader)), (
                         reading, seed, position.played, seat, goal)
+
+
+def two_suit_deal(variant: str, seed: int) -> Deal:
+    """A 3-player deal of 4 to 6 cards a hand from two suits and the Pope, the rest out of
+    play: long stretches, so that the others' race to go out plays the target's cards."""
+    rules = get_ruleset(variant)
+    rng = random.Random(seed)
+    per_hand = 4 + seed % 3
+    suits = rng.sample(range(4), 2)
+    pool = [c for c in iter_mask(rules.table.pack) if c != POPE and c // 13 in suits]
+    rng.shuffle(pool)
+    cards = pool[:3 * per_hand - 1]
+    cards.insert(rng.randrange(3 * per_hand), POPE)
+    hands = [0, 0, 0]
+    for i, card in enumerate(cards):
+        hands[i % 3] |= 1 << card
+    return Deal.create(hands, rules.table.pack & ~sum(hands), pool[-1], rules)
+
+
+RACE_IN_LIEU_DEALS = [*range(20), 23, 44, 46, 58, 62, 68, 128, 143]
+"""Seeds of two_suit_deal; on 46, 62, 128 and 143 the race is wrong if the Pope forces the
+cards above it, on 20, 23, 44, 58 and 68 if the target's free card counts in it (fact 3m)."""
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled core not built")
+@pytest.mark.parametrize("reading", LIEU)
+def test_the_race_with_the_pope_in_lieu_agrees_with_reference(reading: str) -> None:
+    """Fact 8 (docs/solver.md): before the Pope is played, the compiled general mode floors
+    the target's value by the others' race to go out (fact 3f, the Pope a stretch of its own,
+    without fact 3m) whichever side the Pope's holder plays on. Every seat's guaranteed value,
+    the Pope's holder among the others for two seats of three."""
+    variant = f"hoyle-modernized+pope_in_lieu={reading}"
+    for seed in RACE_IN_LIEU_DEALS:
+        deal = two_suit_deal(variant, seed)
+        board = Board(*(1 + (seed * k) % 6 for k in range(1, 9)))
+        game = Game.from_deal(deal)
+        fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)
+        for seat in range(3):
+            objective = Objective(Goal.GUARANTEED, seat)
+            assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+                reading, seed, seat)
 
 
 PAYMENT_DEALS = [*range(8), 17, 23, 33, 40]
