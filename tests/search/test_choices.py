@@ -292,9 +292,9 @@ def test_the_race_with_the_pope_in_lieu_agrees_with_reference(reading: str) -> N
         board = Board(*(1 + (seed * k) % 6 for k in range(1, 9)))
         game = Game.from_deal(deal)
         fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)
-        for seat in range(3):
+        for seat in range(1, 4):
             objective = Objective(Goal.GUARANTEED, seat)
-            assert fast.value(objective, 0, 0) == reference.value(objective, 0, 0), (
+            assert fast.value(objective, 0, 1) == reference.value(objective, 0, 1), (
                 reading, seed, seat)
 
 
