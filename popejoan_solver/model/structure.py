@@ -154,7 +154,8 @@ def check_structure(deal: DealStructure) -> None:
         raise DealError(f"leader must be a whole number (the seat to lead, from 1), not "
                         f"{shown(leader)}")
     if not 0 < leader <= n:
-        raise DealError(f"to_lead must be a seat from 1 to {n}, not {leader}")
+        raise DealError(f"the seat to lead (leader; to_lead in a deal file) must be from 1 "
+                        f"to {n}, not {leader}")
     if not all(hands):
         _check_empty_hands(hands, played)
 

@@ -120,7 +120,7 @@ def _json(**changes: object) -> dict[str, object]:
     (_json(board={"popes": 1}), "unknown compartment"),
     (_json(trumps="C"), "unknown key 'trumps'"),
     (_json(hands="3C 7C"), "hands must be a list"),
-    (_json(to_lead=9), "to_lead must be a seat from 1 to 4"),
+    (_json(to_lead=9), "to_lead in a deal file\\) must be from 1 to 4"),
     (_json(to_lead="1"), "to_lead must be a seat number"),
     (_json(played=["3C", "", "", ""]), "needs \"to_lead\""),
     ({"hands": []}, "no 'dead'"),
