@@ -48,10 +48,9 @@ from popejoan_solver.model.rules import (
 )
 from popejoan_solver.model.settlement import going_out
 from popejoan_solver.model.table import RuleTable, TransferKind, compile_rules
-from popejoan_solver.search import Goal, Objective
-from popejoan_solver.search.fast import COMPILED, FastEngine
-from popejoan_solver.search.reference import ReferenceEngine
+from popejoan_solver.search.fast import COMPILED
 from tests.conftest import short_deal
+from tests.model.test_table import every_value
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -125,26 +124,11 @@ def test_the_model_settles_by_the_option() -> None:
         assert paid[counters] == [(payer, counters * amount) for payer, amount in paid[1]]
 
 
-def _values(rules: Ruleset, seed: int) -> dict[str, list[int]]:
-    """Every seat's value for every goal at the outset of a short deal, by engine: the
-    reference engine plays and settles through the model."""
-    deal = short_deal(3, 4, seed, rules)
-    game, board = Game.from_deal(deal), Board(pope=3, matrimony=2, game=2)
-    engines = ["reference", "python"] + (["compiled"] if COMPILED else [])
-    out: dict[str, list[int]] = {}
-    for name in engines:
-        engine = (ReferenceEngine(game, board) if name == "reference"
-                  else FastEngine(game, board, compiled=name == "compiled"))
-        out[name] = [engine.value(Objective(goal, seat), 0, 1)
-                     for goal in Goal for seat in range(1, 4)]
-    return out
-
-
 @pytest.mark.parametrize("base", ["hoyle-modernized", "spinado"])
 def test_the_python_engine_and_the_c_core_pay_by_the_option(base: str) -> None:
     seeds = range(3)
-    one = {seed: _values(example(base, 1), seed) for seed in seeds}
-    three = {seed: _values(example(base, 3), seed) for seed in seeds}
+    one = {seed: every_value(example(base, 1), seed) for seed in seeds}
+    three = {seed: every_value(example(base, 3), seed) for seed in seeds}
     for seed in seeds:
         for by_engine in (one[seed], three[seed]):
             for engine, found in by_engine.items():

@@ -110,9 +110,10 @@ def _fixed_table(table: RuleTable) -> property:
     return property(lambda _game: table)
 
 
-def _every_value(deal_rules: str, seed: int) -> dict[str, list[int]]:
-    """Every seat's value for every goal at the outset of a short deal, by engine."""
-    deal = short_deal(3, 4, seed, get_ruleset(deal_rules))
+def every_value(rules: Ruleset | str, seed: int) -> dict[str, list[int]]:
+    """Every seat's value for every goal at the outset of a short deal, by engine (the
+    reference engine plays and settles through the model)."""
+    deal = short_deal(3, 4, seed, get_ruleset(rules) if isinstance(rules, str) else rules)
     game, board = Game.from_deal(deal), Board(pope=3, matrimony=2, game=2)
     engines = ["reference", "python"] + (["compiled"] if COMPILED else [])
     out: dict[str, list[int]] = {}
@@ -132,13 +133,13 @@ def test_every_engine_reads_the_payment_per_card_left_from_the_table(
     # fact that counts cards by it (the C core takes it from the table with the awards).
     # With 0 only the Game and the awards are paid.
     seeds = range(4)
-    one = {seed: _every_value(name, seed) for seed in seeds}
+    one = {seed: every_value(name, seed) for seed in seeds}
     table = compile_rules(get_ruleset(name))
     for per_card in (0, 2, 3):
         changed = dataclasses.replace(table, per_card_left=per_card)
         with monkeypatch.context() as patch:
             patch.setattr(Game, "table", _fixed_table(changed))
-            values = {seed: _every_value(name, seed) for seed in seeds}
+            values = {seed: every_value(name, seed) for seed in seeds}
         for seed, by_engine in values.items():
             for engine, found in by_engine.items():
                 assert found == by_engine["reference"], (name, per_card, seed, engine)
