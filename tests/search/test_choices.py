@@ -5,6 +5,7 @@ reference, on deals where the choice card is held)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -227,6 +228,29 @@ def test_the_compiled_bounds_with_the_pope_in_lieu_agree_with_reference(variant:
                     variant, seed, seat, goal)
 
 
+def _compiled_agrees_after_first_runs(deal: Deal, board: Board, outcome: int,
+                                      label: tuple[object, ...],
+                                      skip: Callable[[int], bool] = lambda _played: False,
+                                      ) -> None:
+    """The compiled core against the reference, every seat and goal, at the first lead and
+    after each first lead's run (its ``outcome``-th way: 0 every choice declined, -1 the
+    last); positions over, or whose played cards ``skip`` names, are left out."""
+    game = Game.from_deal(deal)
+    fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)
+    start = Position.from_deal(deal)
+    positions = [start] + [start.after(start.outcomes(lead)[outcome])
+                           for lead in start.legal_leads()]
+    for position in positions:
+        if position.is_over or skip(position.played):
+            continue
+        for seat in range(1, deal.players + 1):
+            for goal in Goal:
+                objective = Objective(goal, seat)
+                assert (fast.value(objective, position.played, position.leader)
+                        == reference.value(objective, position.played, position.leader)), (
+                    *label, position.played, seat, goal)
+
+
 @pytest.mark.skipif(not COMPILED, reason="compiled core not built")
 @pytest.mark.parametrize("reading", LIEU)
 def test_the_forced_run_bounds_on_the_pope_holders_side_agree_with_reference(
@@ -241,20 +265,8 @@ def test_the_forced_run_bounds_on_the_pope_holders_side_agree_with_reference(
         players = 3 + seed % 2
         deal = deal_holding(variant, POPE, players, 5 if players == 3 else 4, 3000 + seed)
         board = Board(*(1 + (seed * k) % 6 for k in range(1, 9)))
-        game = Game.from_deal(deal)
-        fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)
-        start = Position.from_deal(deal)
-        positions = [start] + [start.after(start.outcomes(lead)[0])
-                               for lead in start.legal_leads()]
-        for position in positions:
-            if position.is_over or position.played >> POPE & 1:
-                continue
-            for seat in range(1, players + 1):
-                for goal in Goal:
-                    objective = Objective(goal, seat)
-                    assert (fast.value(objective, position.played, position.leader)
-                            == reference.value(objective, position.played, position.leader)), (
-                        reading, seed, position.played, seat, goal)
+        _compiled_agrees_after_first_runs(deal, board, 0, (reading, seed),
+                                          skip=lambda played: bool(played >> POPE & 1))
 
 
 def two_suit_deal(variant: str, seed: int) -> Deal:
@@ -314,20 +326,7 @@ def test_the_compiled_bounds_with_payments_between_players_agree_with_reference(
         deal = deal_holding(variant, SPIN, players, 4 if players < 5 else 3, seed)
         board = Board(pope=0, matrimony=2 + seed % 7, intrigue=1 + seed % 5, ace=0, king=0,
                       queen=0, jack=0, game=3)
-        game = Game.from_deal(deal)
-        fast, reference = FastEngine(game, board, compiled=True), ReferenceEngine(game, board)
-        start = Position.from_deal(deal)
-        positions = [start] + [start.after(start.outcomes(lead)[-1])
-                               for lead in start.legal_leads()]
-        for position in positions:
-            if position.is_over:
-                continue
-            for seat in range(1, players + 1):
-                for goal in Goal:
-                    objective = Objective(goal, seat)
-                    assert (fast.value(objective, position.played, position.leader)
-                            == reference.value(objective, position.played, position.leader)), (
-                        variant, seed, position.played, seat, goal)
+        _compiled_agrees_after_first_runs(deal, board, -1, (variant, seed))
 
 
 @pytest.mark.parametrize("compiled", CORES)
