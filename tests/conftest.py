@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -87,3 +88,15 @@ def deal_holding(rules_name: str, card: int, players: int, per_hand: int, seed: 
 
 
 ALL_RULESETS = list(RULESETS.values())
+
+
+def prove_at_three_players(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``prove``, and so the command line, works on 3 players only: for tests that are not
+    about the player range (tests/logic/test_catalogue.py proves 3 to 8)."""
+    from popejoan_solver.logic import theorems
+    from popejoan_solver.logic.prover import Workspace
+
+    @functools.lru_cache(maxsize=4)
+    def workspace(semantics: object) -> Workspace:
+        return Workspace(semantics, players=(3,))  # type: ignore[arg-type]
+    monkeypatch.setattr(theorems, "shared_workspace", workspace)

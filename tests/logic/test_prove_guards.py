@@ -26,6 +26,7 @@ from popejoan_solver.logic.validation import (
 from popejoan_solver.model.board import Compartment
 from popejoan_solver.model.cards import POPE, Rank, card_name, make_card
 from popejoan_solver.model.rules import PopeTurnup, get_ruleset
+from tests.conftest import prove_at_three_players
 
 HOYLE = get_ruleset("hoyle-modernized")
 EARLY = get_ruleset("early-hoyle")
@@ -126,8 +127,6 @@ SLIPS = {
 
 
 @functools.lru_cache(maxsize=4)
-def _three_players(semantics: PlaySemantics) -> Workspace:
-    return Workspace(semantics, players=(3,))
 
 
 def test_the_turnups_checked_are_pope_and_the_honours_under_every_reading() -> None:
@@ -152,7 +151,7 @@ def test_a_turnup_slip_in_the_encoding_is_never_proved(
         validate_turnups(sem)
     with pytest.raises(ValidationError):
         prove(sem, ["kings-are-stops"], Workspace(sem, players=(3,)))
-    monkeypatch.setattr("popejoan_solver.logic.theorems.shared_workspace", _three_players)
+    prove_at_three_players(monkeypatch)
     assert main(["prove", "--rules", rules.name, "--theorem", "kings-are-stops"]) == 4
     captured = capsys.readouterr()
     assert "PROVED" not in captured.out

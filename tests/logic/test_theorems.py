@@ -4,7 +4,6 @@ Pope turn-up, replayed examples, internal errors (status 4), the deadlock check 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -12,13 +11,13 @@ import pytest
 import z3
 
 from popejoan_solver.cli import main
-from popejoan_solver.logic import theorems
 from popejoan_solver.logic.encoding import SymbolicPosition, SymbolicStep
 from popejoan_solver.logic.prover import Found, ProofError, Status, Workspace
 from popejoan_solver.logic.semantics import PlaySemantics
 from popejoan_solver.logic.theorems import THEOREMS, prove
 from popejoan_solver.model.cards import PACK, POPE, iter_mask
 from popejoan_solver.model.rules import get_ruleset
+from tests.conftest import prove_at_three_players
 
 EARLY = PlaySemantics.of(get_ruleset("early-hoyle"))
 
@@ -27,14 +26,6 @@ HOYLE = PlaySemantics.of(get_ruleset("hoyle-modernized"))
 
 
 Replay = Callable[..., Any]
-
-
-def _three_players(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``prove`` (and so the CLI) works on 3 players only, to keep the tests short."""
-    @functools.lru_cache(maxsize=1)
-    def workspace(sem: PlaySemantics) -> Workspace:
-        return Workspace(sem, players=(3,))
-    monkeypatch.setattr(theorems, "shared_workspace", workspace)
 
 
 def _spy_replays(monkeypatch: pytest.MonkeyPatch, agree: bool) -> list[Found]:
@@ -82,7 +73,7 @@ def test_an_example_the_model_does_not_confirm_is_a_proof_error(
 
 def test_a_disagreement_is_an_internal_error_with_status_4(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    _three_players(monkeypatch)
+    prove_at_three_players(monkeypatch)
     _spy_replays(monkeypatch, agree=False)
     assert main(["prove", "--rules", "parlett", "--theorem", "kings-are-stops"]) == 4
     captured = capsys.readouterr()
@@ -145,7 +136,7 @@ def test_each_theorem_is_charged_the_shared_work_it_needed() -> None:
 
 def test_prove_text_cites_the_work_not_our_file(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    _three_players(monkeypatch)
+    prove_at_three_players(monkeypatch)
     assert main(["prove", "--theorem", "pope-only-led", "--theorem",
                  "seven-of-diamonds-stop"]) == 0
     out = capsys.readouterr().out
@@ -166,7 +157,7 @@ def test_a_line_the_model_will_not_replay_is_an_internal_error(
         raise IllegalPlayError("refused by the test")
 
     monkeypatch.setattr(Position, "outcomes", refuse)
-    _three_players(monkeypatch)
+    prove_at_three_players(monkeypatch)
     assert main(["prove", "--rules", "parlett", "--theorem", "kings-are-stops"]) == 4
     err = capsys.readouterr().err
     assert err.startswith("error: internal error: the rules model cannot replay a line")

@@ -4,7 +4,6 @@ reported as proved (vacuity guards)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 from dataclasses import dataclass, fields, replace
@@ -34,6 +33,7 @@ from popejoan_solver.model.errors import RulesError
 from popejoan_solver.model.play import Game, StopReason
 from popejoan_solver.model.rules import RULESETS, Ruleset, get_ruleset
 from popejoan_solver.model.table import RuleTable, compile_rules, predecessor_table
+from tests.conftest import prove_at_three_players
 
 HOYLE = get_ruleset("hoyle-modernized")
 PARLETT = get_ruleset("parlett")
@@ -172,11 +172,6 @@ def test_the_step_equals_the_unrolled_run_for_every_deal() -> None:
 
 # Vacuity guards.
 
-@functools.lru_cache(maxsize=4)
-def _three_players(semantics: PlaySemantics) -> Workspace:
-    """The CLI's shared workspace, for 3 players only (quick)."""
-    return Workspace(semantics, players=(3,))
-
 
 @dataclass(frozen=True)
 class NoDeal(PlaySemantics):
@@ -205,7 +200,7 @@ def test_a_premise_without_a_model_is_vacuous(monkeypatch: pytest.MonkeyPatch,
     (result,) = prove(sem, ["kings-are-stops"], Workspace(sem, players=(3, 4)))
     assert result.status is Status.VACUOUS
     assert "impossible for 3, 4 players" in result.method
-    monkeypatch.setattr("popejoan_solver.logic.theorems.shared_workspace", _three_players)
+    prove_at_three_players(monkeypatch)
     assert main(["prove", "--theorem", "kings-are-stops", "--json"]) == 3
     assert json.loads(capsys.readouterr().out)["theorems"][0]["status"] == "vacuous"
 
@@ -235,7 +230,7 @@ def test_prove_will_not_prove_of_a_model_the_encoding_does_not_match(
         return StopReason.TOP if card % 13 == Rank.QUEEN else real(game, card, played)
 
     monkeypatch.setattr(Game, "stop_reason", queens_stop)
-    monkeypatch.setattr("popejoan_solver.logic.theorems.shared_workspace", _three_players)
+    prove_at_three_players(monkeypatch)
     assert main(["prove", "--theorem", "seven-of-diamonds-stop"]) == 4
     captured = capsys.readouterr()
     assert captured.out == ""

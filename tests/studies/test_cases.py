@@ -4,7 +4,6 @@ in a worker process; an internal error of a proof case is status 4; Ctrl-C leave
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import shutil
@@ -19,13 +18,11 @@ import pytest
 
 from popejoan_solver.cli import main
 from popejoan_solver.jobs import pool
-from popejoan_solver.logic import theorems
-from popejoan_solver.logic.prover import Workspace
 from popejoan_solver.model.errors import IllegalPlayError
 from popejoan_solver.model.play import Position
 from popejoan_solver.studies import cases
 from popejoan_solver.studies.cases import published_cases
-from tests.conftest import ROOT
+from tests.conftest import ROOT, prove_at_three_players
 from tests.contract import assert_contract, interrupt_cli, run_cli
 
 GOLDEN = ROOT / "tests" / "golden"
@@ -82,8 +79,7 @@ def test_a_proof_case_with_an_internal_error_is_status_4_in_one_line(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         one_proof_case: Path, command: str) -> None:
     _refuse_every_line(monkeypatch)
-    monkeypatch.setattr(theorems, "shared_workspace",  # 3 players: the error comes as soon
-                        functools.lru_cache(maxsize=1)(lambda sem: Workspace(sem, players=(3,))))
+    prove_at_three_players(monkeypatch)  # the error comes at the first refutation
     argv = [command, *([REFUTED] if command == "case" else []), "--dir", str(one_proof_case)]
     assert main(argv) == 4
     captured = capsys.readouterr()
