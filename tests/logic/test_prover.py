@@ -398,14 +398,17 @@ def test_ctrl_c_is_never_raised_inside_z3s_python_objects() -> None:
 
 def test_the_line_search_finds_a_counterexample_two_leads_deep() -> None:
     """"A run never stops at a played card" is false, but only from the second lead on
-    (nothing is played at the outset): the bounded search must find and replay that line."""
+    (nothing is played at the outset): the bounded search must find and replay that line. A
+    run that ends by emptying its player's hand ends there whatever is above (the model says
+    OUT), so such an ending is not asked for."""
     rules = get_ruleset("hoyle-modernized")
     successor = rules.table.successor
     ws = Workspace(PlaySemantics.of(rules), players=(3,))
 
     def stops_at_played(_d: SymbolicDeal, position: SymbolicPosition,
                         step: SymbolicStep) -> z3.BoolRef:
-        return any_of([z3.And(step.stop(c), position.is_played(successor[c]))
+        return any_of([z3.And(step.stop(c), z3.Not(step.empties[c]),
+                              position.is_played(successor[c]))
                     for c in step.deal.cards if successor[c] >= 0])
 
     found = ws.search_line(stops_at_played)
