@@ -10,6 +10,7 @@ from __future__ import annotations
 import _thread
 import atexit
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -87,8 +88,8 @@ class _SigintWatch:
     def arrived(self) -> bool:
         """Whether a SIGINT has come since the watch began."""
         if not self.seen and self.fds is not None:
-            with contextlib.suppress(OSError):
-                self.seen = signal.SIGINT in os.read(self.fds[0], 1 << 16)
+            with contextlib.suppress(OSError, MemoryError):
+                self.seen = signal.SIGINT in os.read(self.fds[0], 4096)
         return self.seen
 
 
@@ -142,13 +143,53 @@ class _HeldUnraisables:
         self.held.clear()
 
 
+_OUT_OF_MEMORY = b"error: out of memory: too little to load popejoan and its solvers\n"
+
+
+def _out_of_memory(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what it came from) is memory running out: a MemoryError, an
+    ENOMEM, or a shared library whose segments could not be mapped."""
+    seen: set[int] = set()
+    at: BaseException | None = exc
+    while at is not None and id(at) not in seen:
+        if (isinstance(at, MemoryError)
+                or (isinstance(at, OSError) and at.errno == errno.ENOMEM)
+                or (isinstance(at, ImportError) and "failed to map segment" in str(at))):
+            return True
+        seen.add(id(at))
+        at = at.__cause__ or at.__context__
+    return False
+
+
+def _exit_unloaded(exc: BaseException) -> NoReturn:
+    """The modules could not be loaded (memory ran out, or the installation is broken): one
+    error line and status 2, never a traceback. With no memory left, a line made before."""
+    line = _OUT_OF_MEMORY
+    if not _out_of_memory(exc):
+        with contextlib.suppress(BaseException):
+            first = (str(exc).splitlines() or [""])[0][:200]
+            line = (f"error: popejoan could not load its modules ({type(exc).__name__}: "
+                    f"{first})\n").encode("utf-8", "replace")
+    with contextlib.suppress(BaseException):
+        sys.stdout.flush()
+    with contextlib.suppress(OSError):
+        os.write(2, line)
+    os._exit(2)
+
+
 def entry_point() -> NoReturn:
     """The console script."""
     watch = _SigintWatch()
     hold = _HeldUnraisables()
     sys.unraisablehook = hold
     try:
-        from .cli import STOPPED_BY_CTRL_C, argv_command, main
+        try:
+            from .cli import STOPPED_BY_CTRL_C, argv_command, main
+        except Exception as exc:
+            if not (_is_interrupt(exc) or watch.arrived()):
+                hold.release(interrupted=True)
+                _exit_unloaded(exc)
+            raise
 
         if watch.arrived():  # Ctrl-C while the modules loaded, its KeyboardInterrupt lost
             raise KeyboardInterrupt
@@ -157,6 +198,8 @@ def entry_point() -> NoReturn:
         interrupted = _is_interrupt(exc) or watch.arrived()
         hold.release(interrupted=interrupted)
         if not interrupted:
+            if _out_of_memory(exc):
+                _exit_unloaded(exc)
             raise
         print("error: interrupted", file=sys.stderr)
         _exit_interrupted()

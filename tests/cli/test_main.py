@@ -13,6 +13,7 @@ from popejoan_solver.cli import main
 from popejoan_solver.model.examples import HOYLE_DEAD_HAND_LINE
 from popejoan_solver.model.notation import deal_to_json
 from tests.conftest import ROOT
+from tests.contract import assert_contract, run_cli
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 SMALL = ("hoyle-modernized: 37J.3.4.A 48.4.5J.3 5.5.2Q.4 6.6.3K.6 | "
@@ -242,3 +243,15 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out == f"popejoan {version('popejoan-solver')}\n"
+
+
+@pytest.mark.parametrize("megabytes", [16, 20, 24, 27, 30, 32, 34, 40])
+def test_too_little_memory_to_start_is_one_error_line(megabytes: int) -> None:
+    """Under an address-space cap too small to load the modules (or z3 and the compiled
+    core), ``popejoan rules`` is one ``error:`` line and status 2, never a traceback; with
+    enough it runs."""
+    outcome = run_cli(["rules"], memory=megabytes << 20, timeout=30)
+    if outcome.status == 0:
+        assert outcome.stdout.startswith("hoyle-modernized")
+    else:
+        assert_contract(outcome, 2)
