@@ -1,12 +1,13 @@
 """The built-in example deal: Hoyle's dead hand, completed to a full four-player deal.
 
-hoyles-games-modernized.txt: "We will suppose that such cards were the two, five and nine of
-spades, the six and ten of hearts, the knave of diamonds, and the king of clubs." Seven dead
-cards leave 44 for the players: four hands of eleven, the only equal split for 3 to 8 players.
-The 44 cards were dealt one at a time in pack order (clubs, diamonds, hearts, spades; ace to
-king), the first to seat 3, so that eldest holds the 3♦ of Hoyle's example lead and the 4♦ to
-7♦ lie in other hands ("The player who chances to hold the four thereupon plays"). Hoyle does
-not name the turn-up; the king of clubs is used. See ``popejoan case hoyle-dead-hand``.
+Hoffmann, Hoyle's Games Modernized (c. 1909), "Pope Joan": "We will suppose that such cards
+were the two, five and nine of spades, the six and ten of hearts, the knave of diamonds, and
+the king of clubs." Seven dead cards leave 44 for the players: four hands of eleven, the only
+equal split for 3 to 8 players. The 44 cards were dealt one at a time in pack order (clubs,
+diamonds, hearts, spades; ace to king), the first to seat 3, so that eldest holds the 3♦ of
+Hoyle's example lead and the 4♦ to 7♦ lie in other hands ("The player who chances to hold the
+four thereupon plays"). Hoyle does not name the turn-up; the king of clubs is used. See
+``popejoan case hoyle-dead-hand``.
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ A *stop* is a card whose successor can never be played next: it is past the top 
 out of the pack (the 8♦), in the dead hand, or already played. A card *cannot be led to* when
 its predecessor can never be played before it, so it is only ever played as a lead.
 
-The referee knows the dead hand (hoyles-games-modernized.txt, note 41: the dealer acting "as a
-kind of referee as to whether a given card is a stop"); a player knows only the pack, the
-turn-up and the cards played so far.
+The referee knows the dead hand (Hoffmann, Hoyle's Games Modernized (c. 1909), "Pope Joan": the
+dealer acting "as a kind of referee as to whether a given card is a stop"); a player knows only
+the pack, the turn-up and the cards played so far.
 """
 
 from __future__ import annotations

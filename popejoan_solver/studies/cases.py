@@ -2,10 +2,10 @@
 read with :mod:`importlib.resources`; ``cases/`` at the top of a checkout links to it), checked
 against the model.
 
-A case file has ``name``, ``source`` (a file in ``shared/sources``), ``claim`` (the quoted
-text), ``kind`` (what is checked), a ``[deal]`` and an ``[expect]`` table. The deal is a JSON
-deal as a TOML table; ``base = "hoyle-dead-hand"`` starts from the built-in example and the
-other keys override it. Kinds:
+A case file has ``name``, ``source`` (the work cited: author, title and year, then the
+section), ``claim`` (the quoted text), ``kind`` (what is checked), a ``[deal]`` and an
+``[expect]`` table. The deal is a JSON deal as a TOML table; ``base = "hoyle-dead-hand"``
+starts from the built-in example and the other keys override it. Kinds:
 
 - ``stops``: ``[expect]`` ``view``, and any of ``stops``, ``cannot_be_led_to`` (exactly these),
   ``stops_include``, ``stops_exclude``, ``cannot_be_led_to_include``.

@@ -1,7 +1,7 @@
 """Hoyle's strategy advice against double-dummy play.
 
-``hoyle_advice`` turns the advice in ``hoyles-games-modernized.txt`` into a first lead for
-eldest, who knows only his hand and the turn-up, in Hoyle's order:
+``hoyle_advice`` turns the advice of Hoffmann's *Hoyle's Games Modernized* (c. 1909), "Pope
+Joan", into a first lead for eldest, who knows only his hand and the turn-up, in Hoyle's order:
 
 1. "first, however, playing out any known stops", and "A sequence or alternate sequence
    terminating with king forms a very strong lead": of the runs of his own consecutive cards
