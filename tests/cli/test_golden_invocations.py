@@ -96,7 +96,7 @@ INVOCATIONS: dict[str, tuple[Steps, bytes | None]] = {
     "case-spinado-spin": ([["case", "parlett-spinado-spin"]], None),
     "case-in-lieu-json": ([["case", "peel-pope-in-lieu-of-a-stop", "--json"]], None),
     "case-unknown": ([["case", "nonesuch"]], None),
-    "cases": ([["cases"]], None),
+    "cases-missing-dir": ([["cases", "--dir", "no-such-folder"]], None),
     # solve
     "solve-example": ([["solve"]], None),
     "solve-example-json": ([["solve", "--json"]], None),

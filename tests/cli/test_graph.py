@@ -70,7 +70,7 @@ def test_graph_output_onto_a_folder_is_an_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("memory_mb", "argv", "message"), [
     (300, [], "more than 200000 states"),
-    (85, ["--max-states", "10000000"], "does not fit in memory"),
+    (50, ["--max-states", "10000000"], "does not fit in memory"),
 ])
 def test_graph_under_a_memory_cap_is_one_error_line(memory_mb: int, argv: list[str],
                                                    message: str) -> None:

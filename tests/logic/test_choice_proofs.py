@@ -121,16 +121,6 @@ def test_a_refutation_is_a_line_the_model_plays_with_its_choice(rules: str, theo
 
 
 @pytest.mark.parametrize(("rules", "theorem"), [
-    ("hoyle-modernized+pope_in_lieu=pope-leads", "pope-in-lieu-player-leads"),
-    ("spinado", "aces-are-stops"),
-])
-def test_the_new_theorems_are_proved_where_they_apply(rules: str, theorem: str) -> None:
-    sem = PlaySemantics.of(get_ruleset(rules))
-    [result] = prove(sem, [theorem], workspace=Workspace(sem, players=(3,)))
-    assert result.status is Status.PROVED
-
-
-@pytest.mark.parametrize(("rules", "theorem"), [
     ("spinado", "pope-only-led"), ("spinado", "matrimony-needs-one-hand"),
     ("hoyle-modernized", "aces-are-stops"), ("hoyle-modernized", "pope-in-lieu-player-leads"),
 ])

@@ -20,6 +20,7 @@ from popejoan_solver.cli import main
 from popejoan_solver.jobs import pool
 from popejoan_solver.model.errors import IllegalPlayError
 from popejoan_solver.model.play import Position
+from popejoan_solver.model.sources import WORKS
 from popejoan_solver.studies import cases
 from popejoan_solver.studies.cases import published_cases
 from tests.conftest import ROOT, prove_at_three_players
@@ -137,9 +138,12 @@ def _source_tree(into: Path) -> Path:
 
 
 @pytest.mark.slow
-def test_the_wheel_ships_the_cases_and_cases_runs_from_it(tmp_path: Path) -> None:
+def test_the_wheel_ships_the_cases_and_cases_runs_from_it(tmp_path: Path,
+                                                          update_golden: bool) -> None:
     """Built as the README installs it, unpacked outside the checkout: ``popejoan cases``
-    checks every published case from the installed package alone."""
+    checks every published case from the installed package alone. Its whole output is the
+    golden ``tests/golden/cases.txt`` (this is the golden check of a plain ``popejoan cases``:
+    the golden invocations leave it to this test rather than prove every case twice)."""
     source = _source_tree(tmp_path / "source")
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
                             str(tmp_path / "wheel"), str(source)],
@@ -160,7 +164,10 @@ def test_the_wheel_ships_the_cases_and_cases_runs_from_it(tmp_path: Path) -> Non
     assert where.stdout.startswith(str(site))
     outcome = run_cli(["cases"], cwd=elsewhere, env=env, timeout=300)
     assert_contract(outcome, 0)
+    if update_golden:
+        (GOLDEN / "cases.txt").write_text(outcome.stdout, encoding="utf-8")
     assert outcome.stdout == (GOLDEN / "cases.txt").read_text(encoding="utf-8")
+    assert outcome.stderr == ""
 
 
 def test_cases_prints_each_line_as_soon_as_its_case_is_checked(
@@ -224,8 +231,11 @@ def test_cases_json_shows_a_progress_bar_of_cases(
 
 
 @pytest.mark.usefixtures("fresh_proofs")
-def test_proof_cases_in_worker_processes_agree_with_one_process(tmp_path: Path) -> None:
-    """Two rulesets' proof cases, each ruleset's in a worker: the results of one process."""
+def test_proof_cases_in_worker_processes_agree_with_one_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two rulesets' proof cases, each ruleset's in a worker: the results of one process (at
+    3 players: the workers are forked, so they prove at 3 players too)."""
+    prove_at_three_players(monkeypatch)
     names = ["early-hoyle-eight-of-clubs", "early-hoyle-fixed-stops", "hoyle-dead-hand",
              REFUTED]
     folder = cases.load_cases(_folder(tmp_path, names))
@@ -256,3 +266,12 @@ def test_ctrl_c_stops_cases_and_every_worker() -> None:
             return
         time.sleep(0.05)
     pytest.fail("a worker process of popejoan cases is left running")
+
+
+def test_every_case_cites_its_work_by_author_title_year_and_section() -> None:
+    """A case's ``source`` is printed by ``case`` and ``cases``: a reader finds the work from
+    it (one of the works the rules cite, then its section), never from a file name of ours."""
+    works = [w.citation() for w in WORKS]
+    for case in cases.load_cases(published_cases()):
+        assert any(case.source.startswith(f'{w}, "') for w in works), (case.name, case.source)
+        assert ".txt" not in case.source, case.name
