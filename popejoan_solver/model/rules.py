@@ -15,11 +15,12 @@ overridden with :meth:`Ruleset.with_options`.
 
 from __future__ import annotations
 
+import collections
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import Field, dataclass, field, fields, replace
 from enum import Enum
-from functools import cached_property, partial
+from functools import cache, cached_property, partial
 from typing import Any, Final
 
 from .errors import RulesError, clip
@@ -636,6 +637,7 @@ def parse_assignments(items: Sequence[str]) -> dict[str, str]:
 
 # The test matrix: every pair of option values in some ruleset.
 
+@cache
 def variant_matrix() -> tuple[Ruleset, ...]:
     """Rulesets for differential tests: every pair of sample values of two options together in
     at least one (so every value too), the default ruleset first; then the same for Spinado
@@ -667,7 +669,9 @@ def _pairwise(base: Ruleset, specs: Sequence[OptionSpec]) -> tuple[Ruleset, ...]
                       for i, j in itertools.combinations(range(len(specs)), 2)}
         if not uncovered:
             break
-        row = max((_row_from(specs, uncovered, pair) for pair in sorted(uncovered)),
+        left = collections.Counter(value for p, x, q, y in uncovered
+                                   for value in ((p, x), (q, y)))
+        row = max((_row_from(specs, uncovered, left, pair) for pair in sorted(uncovered)),
                   key=lambda r: _covers(r, uncovered))
     return tuple(base.with_options({spec.name: spec.text(spec.samples[index])
                                     for spec, index in zip(specs, r, strict=True)})
@@ -681,8 +685,10 @@ def _covers(row: Sequence[int], uncovered: set[tuple[int, int, int, int]]) -> in
 
 
 def _row_from(specs: Sequence[OptionSpec], uncovered: set[tuple[int, int, int, int]],
-              pair: tuple[int, int, int, int]) -> list[int]:
-    """A candidate row: ``pair``, then each other option's sample that covers most new pairs."""
+              left: Mapping[tuple[int, int], int], pair: tuple[int, int, int, int],
+              ) -> list[int]:
+    """A candidate row: ``pair``, then each other option's sample that covers most new pairs
+    (``left``: how many uncovered pairs hold each option's sample)."""
     i, a, j, b = pair
     fixed = {i: a, j: b}
     for k in range(len(specs)):
@@ -692,8 +698,7 @@ def _row_from(specs: Sequence[OptionSpec], uncovered: set[tuple[int, int, int, i
         def merit(value: int, k: int = k) -> tuple[int, int, int]:
             gain = sum((min(k, m), value if k < m else v, max(k, m), v if k < m else value)
                        in uncovered for m, v in fixed.items())
-            left = sum((p, x) == (k, value) or (q, y) == (k, value) for p, x, q, y in uncovered)
-            return gain, left, -value
+            return gain, left.get((k, value), 0), -value
 
         fixed[k] = max(range(len(specs[k].samples)), key=merit)
     return [fixed[k] for k in range(len(specs))]
