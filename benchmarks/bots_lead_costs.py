@@ -38,7 +38,7 @@ def main() -> None:
         for lead in graded.leads:
             if lead.grade.cost.lower != lead.grade.cost.upper:
                 continue  # past the time limit: bounds only
-            bot = record.players[lead.player].split(" ", 1)[1]
+            bot = record.player_name(lead.player).split(" ", 1)[1]
             costs[bot].append(float(lead.grade.cost.lower))
     result = []
     for bot, values in sorted(costs.items()):

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         if args.seat > record.seats:
             raise UsageError(f"--seat: the record has {record.seats} players, not "
                              f"{clip(str(args.seat))}")
-        only = check_seat(args.seat, record.seats) - 1
+        only = check_seat(args.seat, record.seats)
     result = grade_record(record, time_limit=args.time_limit)
     if result.error is not None:
         if wants_json(args):

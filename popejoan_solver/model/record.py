@@ -156,23 +156,25 @@ class Record:
 
     @property
     def first_dealer(self) -> int:
-        """The 0-based player who deals the first deal: the record's ``dealer``, else the
+        """The player (from 1) who deals the first deal: the record's ``dealer``, else the
         first deal's, else the last player (so that the first deal's seats are the players in
         order)."""
         first = self.dealer if self.dealer is not None else self.deals[0].dealer
-        return (first if first is not None else self.seats) - 1
+        return first if first is not None else self.seats
 
     def dealer_of(self, index: int) -> int:
-        """The 0-based player who deals deal ``index`` (0-based): one to the left each deal."""
-        return (self.first_dealer + index) % self.seats
+        """The player (from 1) who deals the deal at ``index`` of :attr:`deals` (the one after
+        the last: the final round's dealer): one to the left each deal."""
+        return (self.first_dealer - 1 + index) % self.seats + 1
 
     def player_at(self, index: int, seat: int) -> int:
-        """The 0-based player sitting at ``seat`` (from 1) of deal ``index`` (seat 1, eldest,
-        is the dealer's left)."""
-        return (self.dealer_of(index) + seat) % self.seats
+        """The player (from 1) at ``seat`` (from 1) of the deal at ``index`` of :attr:`deals`
+        (seat 1, eldest, is the dealer's left)."""
+        return (self.dealer_of(index) - 1 + seat) % self.seats + 1
 
     def player_name(self, player: int) -> str:
-        return self.players[player] if self.players else f"player {player + 1}"
+        """Player ``player``'s name (from 1), or ``player N`` when the record names none."""
+        return self.players[player - 1] if self.players else f"player {player}"
 
 
 # ----------------------------------------------------------------------------- JSON

@@ -115,9 +115,9 @@ class DealReplay:
 
     deal: Deal
     dealer: int
-    """0-based player who dealt."""
+    """The player (from 1) who dealt."""
     players: tuple[int, ...]
-    """The 0-based player at each seat."""
+    """The player (from 1) at each seat: seat ``s``'s at index ``s - 1``."""
     steps: tuple[ReplayStep, ...]
     dressing: tuple[Transfer, ...]
     settlement: DealSettlement
@@ -139,7 +139,7 @@ class DealReplay:
         return self.settlement.board_after
 
     def to_json(self) -> dict[str, Any]:
-        return {"dealer": self.dealer + 1, "players": [p + 1 for p in self.players],
+        return {"dealer": self.dealer, "players": list(self.players),
                 "values": list(self.values), "board_before": self.board_before.to_json(),
                 "board_dressed": self.settlement.board_before.to_json(),
                 "board_after": self.board_after.to_json(),
@@ -163,15 +163,15 @@ class RecordReplay:
 
     @property
     def totals(self) -> tuple[int, ...]:
-        """Each player's counters over the deals confirmed (and the final round)."""
+        """Each player's counters over the deals confirmed (and the final round): player
+        ``p``'s at index ``p - 1``."""
         totals = [0] * self.record.seats
         for replayed in self.deals:
-            for seat, value in enumerate(replayed.values):
-                totals[replayed.players[seat]] += value
+            for player, value in zip(replayed.players, replayed.values, strict=True):
+                totals[player - 1] += value
         if self.deals and self.error is None:
-            players = self._final_players()
-            for index in range(self.record.seats):
-                totals[players[index]] += net(self.final, index + 1)
+            for seat, player in enumerate(self._final_players(), 1):
+                totals[player - 1] += net(self.final, seat)
         return tuple(totals)
 
     def _final_players(self) -> tuple[int, ...]:
@@ -189,7 +189,8 @@ class RecordReplay:
         """The replay as ``popejoan check --json`` prints it and the web's ``POST /api/check``
         answers."""
         return {"legal": self.legal, "rules": self.record.rules.name,
-                "players": [self.record.player_name(p) for p in range(self.record.seats)],
+                "players": [self.record.player_name(p)
+                            for p in range(1, self.record.seats + 1)],
                 "deals": [d.to_json() for d in self.deals],
                 "final_round": [t.to_json() for t in self.final] if self.final else None,
                 "totals": list(self.totals),
@@ -222,10 +223,10 @@ def _replay_deal(record: Record, index: int, recorded: RecordedDeal,
                  carried: Board | None) -> DealReplay:
     deal = recorded.deal
     dealer = record.dealer_of(index)
-    if recorded.dealer is not None and recorded.dealer - 1 != dealer:
+    if recorded.dealer is not None and recorded.dealer != dealer:
         raise _StopError(Violation(index, None, Breach.DEALER, ROTATION,
                               f"the record names player {recorded.dealer} as dealer, but the "
-                              f"deal passes to the left: player {dealer + 1} deals"))
+                              f"deal passes to the left: player {dealer} deals"))
     dressed = tuple(dressing(deal.rules, deal.players))
     if carried is None:
         before = deal.board if deal.board is not None else Board(*[0] * len(Compartment))
@@ -462,7 +463,7 @@ def describe(result: RecordReplay) -> list[str]:
         lines.append(f"final round (dealer {dealer}): "
                      + "; ".join(_transfer_text(t) for t in result.final))
     lines.append("totals: " + ", ".join(f"{record.player_name(p)} {v:+d}"
-                                        for p, v in enumerate(result.totals)))
+                                        for p, v in enumerate(result.totals, 1)))
     if result.error is None:
         lines.append(f"legal: every play of the {len(result.deals)} "
                      f"deal{'s' if len(result.deals) > 1 else ''} follows the rules")

@@ -26,12 +26,12 @@ class GradedLead:
     deal: int
     play: int
     player: int
-    """0-based player of the record (the same as the seat in a one-deal record)."""
+    """The record's player (from 1) who led: the seat, in a one-deal record."""
     grade: LeadGrade
 
     def to_json(self) -> dict[str, Any]:
         return {"deal": self.deal, "play": self.play, "seat": self.grade.seat,
-                "player": self.player + 1, "card": card_name(self.grade.card),
+                "player": self.player, "card": card_name(self.grade.card),
                 "kept": self.grade.kept.to_json(), "best": self.grade.best.to_json(),
                 "cost": self.grade.cost.to_json(), "optimal": self.grade.optimal}
 
@@ -49,24 +49,26 @@ class RecordGrade:
         return self.replayed.error
 
     def players(self, only: int | None = None) -> list[dict[str, Any]]:
-        """Per player (or only ``only``, 0-based): leads graded, errors, total cost."""
+        """Per player (or only player ``only``), players from 1: leads graded, errors, total
+        cost."""
         count = self.replayed.record.seats
         rows = []
-        for player in range(count):
+        for player in range(1, count + 1):
             if only is not None and player != only:
                 continue
             own = [g.grade for g in self.leads if g.player == player]
-            rows.append({"player": player + 1, "seat": player + 1, "leads": len(own),
+            rows.append({"player": player, "seat": player, "leads": len(own),
                          "errors": sum(1 for g in own if g.optimal is False),
                          "cost": self.total_cost(player).to_json()})
         return rows
 
     def total_cost(self, player: int) -> Value:
-        """The summed cost of a player's (0-based) leads: bounds when any lead's are."""
+        """The summed cost of the leads of ``player`` (from 1): bounds when any lead's are."""
         own = [g.grade for g in self.leads if g.player == player]
         return Value(sum(g.cost.lower for g in own), sum(g.cost.upper for g in own))
 
     def to_json(self, only: int | None = None) -> dict[str, Any]:
+        """``popejoan grade --json``: every lead, or only player ``only``'s (from 1)."""
         leads = [g for g in self.leads if only is None or g.player == only]
         error = self.error.to_json() if self.error is not None else None
         return {"legal": self.error is None, "error": error,
@@ -100,18 +102,19 @@ def _grade_deal(index: int, replayed: DealReplay, time_limit: float | None,
 
 
 def describe(result: RecordGrade, only: int | None = None) -> list[str]:
-    """The grade as text: one line a lead, then the players' summary."""
+    """The grade as text: one line a lead, then the players' summary (only player ``only``'s,
+    from 1, when given)."""
     lines = []
     for lead in result.leads:
         if only is not None and lead.player != only:
             continue
         grade = lead.grade
         mark = {True: "best", False: f"costs {grade.cost}", None: f"costs {grade.cost}?"}
-        lines.append(f"deal {lead.deal} play {lead.play:>3}: player {lead.player + 1} "
+        lines.append(f"deal {lead.deal} play {lead.play:>3}: player {lead.player} "
                      f"(seat {grade.seat}) leads {card_name(grade.card):3} kept {grade.kept} "
                      f"of {grade.best}  {mark[grade.optimal]}")
     lines.append("")
     for row in result.players(only):
         lines.append(f"player {row['player']}: {row['leads']} leads graded, {row['errors']} "
-                     f"lost value, total cost {result.total_cost(row['player'] - 1)}")
+                     f"lost value, total cost {result.total_cost(row['player'])}")
     return lines

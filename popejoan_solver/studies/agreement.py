@@ -52,7 +52,7 @@ def agreement(settings: MatchSettings, rows: Sequence[MatchRow], bot: str,
                 leader = step.position.leader
                 player = deal.players[leader - 1]
                 legal = step.position.legal_leads()
-                ours = record.players[player].split(" ", 1)[1] == bot
+                ours = record.player_name(player).split(" ", 1)[1] == bot
                 if ours and len(legal) > 1 and seat in (None, leader):
                     k = knowledge(deal.deal, leader, tuple(line))
                     card, maxim = maxim_lead(k.rules, k.own, k.known_dead | k.played_mask,

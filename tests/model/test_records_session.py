@@ -51,7 +51,10 @@ def test_a_session_worked_by_hand(update_golden: bool) -> None:
     result = replay(record)
     assert result.legal, result.error
     assert [d.values for d in result.deals] == [(-1, 4, -17), (7, 4, -15)]
-    assert [d.players for d in result.deals] == [(0, 1, 2), (1, 2, 0)]
+    assert [d.players for d in result.deals] == [(1, 2, 3), (2, 3, 1)]  # players from 1
+    assert [d.dealer for d in result.deals] == [record.first_dealer, 1] == [3, 1]
+    assert [record.player_name(record.dealer_of(i)) for i in range(3)] == ["Cat", "Ann", "Bob"]
+    assert record.player_name(record.player_at(1, 1)) == "Bob"  # seat 1 of the second deal
     assert result.deals[0].board_after == Board(6, 2, 2, 1, 1, 1, 1, 0)
     assert result.deals[1].board_before == result.deals[0].board_after
     assert result.deals[1].settlement.board_before == Board(12, 4, 4, 2, 2, 2, 2, 1)
@@ -162,6 +165,6 @@ def test_a_session_goes_on_past_a_deal_that_the_turned_up_pope_ends() -> None:
     dealer = first.dealer
     # the dealer takes the dressed board's Pope and Game, and a stake a card from the others
     assert [t.reason for t in first.settlement.turnup].count("a stake per card dealt") == 2
-    assert first.values[dealer] > 0
+    assert first.values[dealer - 1] > 0  # the dealer sits at seat 3 of the first deal
     assert result.board is not None
     assert sum(result.totals) + result.board.total() == 0

@@ -66,7 +66,7 @@ def _transfer(t: Transfer, players: tuple[int, ...]) -> dict[str, Any]:
 def _revealed(done: DealReplay) -> dict[str, Any]:
     """A finished deal, public: every hand as dealt, the dead hand, the settlement (as the
     referee reads it from the record)."""
-    deal, players = done.deal, done.players
+    deal, players = done.deal, tuple(p - 1 for p in done.players)  # the table's, from 0
     return {
         "hands": {str(players[seat] + 1): _names(deal.dealt_hand(seat), deal)
                   for seat in range(deal.players)},
@@ -82,7 +82,7 @@ def _player_values(done: DealReplay) -> list[int]:
     """A finished deal's values by player (from the seats the deal put them in)."""
     values = [0] * done.deal.players
     for seat, value in enumerate(done.values):
-        values[done.players[seat]] = value
+        values[done.players[seat] - 1] = value
     return values
 
 
@@ -92,7 +92,8 @@ def _final(result: RecordReplay, session: Session) -> dict[str, Any] | None:
     if hands is None or not result.final:
         return None
     n = session.n
-    players = tuple(result.record.player_at(len(result.record.deals), s + 1) for s in range(n))
+    players = tuple(result.record.player_at(len(result.record.deals), s + 1) - 1  # from 0
+                    for s in range(n))
     return {"hands": {str(players[s] + 1): _names(hands[s], session.done[-1].deal)
                       for s in range(n)},
             "settlement": [_transfer(t, players) for t in result.final]}
