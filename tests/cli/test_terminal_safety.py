@@ -4,6 +4,7 @@ or batch file's names likewise, and every error line escapes them (``\\x1b``, ``
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from pathlib import Path
@@ -24,10 +25,17 @@ HOSTILE = {
 }
 
 
-def _record(tmp_path: Path) -> dict[str, object]:
+@functools.cache
+def _record_text() -> str:
+    """A record of one seeded deal, as ``popejoan deal --format record`` writes it (made once
+    a process: each test changes its own copy)."""
     outcome = run_cli(["deal", "--players", "4", "--seed", "7", "--format", "record"])
     assert_contract(outcome, 0)
-    data: dict[str, object] = json.loads(outcome.stdout)
+    return outcome.stdout
+
+
+def _record() -> dict[str, object]:
+    data: dict[str, object] = json.loads(_record_text())
     return data
 
 
@@ -42,7 +50,7 @@ def _no_controls(outcome: Outcome) -> None:
 def test_check_refuses_a_record_whose_text_holds_controls(tmp_path: Path, payload: str,
                                                           place: str) -> None:
     """``check`` printed players' names and tags raw: ``ESC [2J`` cleared the screen."""
-    data = _record(tmp_path)
+    data = _record()
     text = HOSTILE[payload]
     if place == "player":
         data["players"] = ["Ann", "Bob", text, "Dan"]
