@@ -5,7 +5,6 @@ the deal, the Pope compartment, the honours), each shown by a slip planted in th
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import pytest
@@ -124,9 +123,6 @@ SLIPS = {
     "king-of-spades-compartment-kept": (HOYLE, _keeps_the_compartment_of(
         make_card(3, Rank.KING))),
 }
-
-
-@functools.lru_cache(maxsize=4)
 
 
 def test_the_turnups_checked_are_pope_and_the_honours_under_every_reading() -> None:
