@@ -3,6 +3,7 @@ tools re-check, and checks that fail when the files are tampered with."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -339,8 +340,10 @@ def test_ctrl_c_during_the_checks_leaves_nothing(tmp_path: Path) -> None:
 def test_a_disagreement_from_the_command_line_is_status_4(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """cvc5 made to answer sat (as a solver bug would): no verdict, status 4, no folder."""
+    """cvc5 made to answer sat (as a solver bug would): no verdict, status 4, no folder.
+    (At 3 players: the first query is the one that disagrees.)"""
     monkeypatch.setattr(cert.Cvc5Process, "check", lambda _self, _path, _seconds: "sat")
+    monkeypatch.setattr(cert, "Workspace", functools.partial(Workspace, players=(3,)))
     args = ["prove", "--theorem", "played-on-top", "--certificate", str(tmp_path / "cert")]
     assert main(args) == 4
     captured = capsys.readouterr()

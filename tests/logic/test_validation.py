@@ -4,6 +4,7 @@ reported as proved (vacuity guards)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from dataclasses import dataclass, fields, replace
@@ -117,9 +118,9 @@ def test_every_small_deal_steps_and_settles_as_the_model(name: str) -> None:
     finished line's settlement."""
     rules = get_ruleset(name)
     sem = PlaySemantics.of(rules)
-    report = ValidationReport()
-    for window in WINDOWS:
-        report += validate_deals(sem, window_deals(sem, parse_cards(window), (2, 1, 1)))
+    # one call for both windows: the encoding is built once, not once a window
+    report = validate_deals(sem, itertools.chain.from_iterable(
+        window_deals(sem, parse_cards(window), (2, 1, 1)) for window in WINDOWS))
     assert report.deals == 2 * 60
     assert report.leads > report.deals
     assert report.settlements >= report.deals
