@@ -122,10 +122,9 @@ def _mismatches(variant: str, card: Card, seeds: range,
             reference = Reference(game, board)
             start = Position(game, 0, 1)
             positions = [start]
-            if after_first_runs:  # those first: the outset's reference search then reads
-                # their exact values from its table (the order of the checks is immaterial)
-                positions[:0] = [start.after(run) for lead in start.legal_leads()
-                                 for run in start.outcomes(lead)]
+            if after_first_runs:
+                positions += [start.after(run) for lead in start.legal_leads()
+                              for run in start.outcomes(lead)]
             for position in positions:
                 if position.is_over:
                     continue

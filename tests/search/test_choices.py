@@ -238,10 +238,8 @@ def _compiled_agrees_after_first_runs(deal: Deal, board: Board, outcome: int,
     game = Game.from_deal(deal)
     fast, reference = FastEngine(game, board, compiled=True), Reference(game, board)
     start = Position.from_deal(deal)
-    # After the first runs first: the outset's reference search then reads their exact
-    # values from its table (the order of the checks is immaterial).
-    positions = [start.after(start.outcomes(lead)[outcome])
-                 for lead in start.legal_leads()] + [start]
+    positions = [start] + [start.after(start.outcomes(lead)[outcome])
+                           for lead in start.legal_leads()]
     for position in positions:
         if position.is_over or skip(position.played):
             continue

@@ -74,9 +74,7 @@ def test_the_targets_lead_in_the_race_agrees_with_reference(rules: str) -> None:
         game, board = _deal(seed, rules)
         fast, reference = BothCores(game, board), Reference(game, board)
         start = Position(game, 0, 1)
-        # After each first run first: the outset's reference search then reads their exact
-        # values from its table (the order of the checks is immaterial).
-        positions = [start.play(lead)[1] for lead in start.legal_leads()] + [start]
+        positions = [start] + [start.play(lead)[1] for lead in start.legal_leads()]
         for position in positions:
             if position.is_over:
                 continue
@@ -113,9 +111,8 @@ def test_the_targets_lead_in_the_race_with_the_pope_agrees_with_reference(
         game, board = _pope_deal(seed, rules)
         fast, reference = BothCores(game, board), Reference(game, board)
         start = Position(game, 0, 1)
-        # after each first run first, as above
-        for position in [after for lead in start.legal_leads()
-                         for after in _afters(start, lead)] + [start]:
+        for position in [start] + [after for lead in start.legal_leads()
+                                   for after in _afters(start, lead)]:
             if position.is_over:
                 continue
             for seat in range(1, game.players + 1):
