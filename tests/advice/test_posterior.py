@@ -3,6 +3,7 @@ be listed, the uniform model's posterior is the uniform draw, and the bot that u
 
 from __future__ import annotations
 
+import functools
 import math
 
 import pytest
@@ -36,8 +37,10 @@ def _position(rules: str, players: int, seed: int, index: int, runs: int,
     return deal, line, knowledge(deal, position.leader, line)
 
 
+@functools.cache
 def _late(rules: str, players: int, seed: int, index: int) -> Knowledge:
-    """The latest view in the deal whose consistent deals are between 20 and 8,000."""
+    """The latest view in the deal whose consistent deals are between 20 and 8,000 (found
+    once a session: several tests ask for the same deal's, and ``Knowledge`` is frozen)."""
     deal = deal_random(players, seed, get_ruleset(rules), index)
     played = play_deal(deal, [make_bot("hoyle") for _ in range(players)], 3)
     for runs in range(len(played.runs) - 1, 0, -1):
@@ -49,8 +52,10 @@ def _late(rules: str, players: int, seed: int, index: int) -> Knowledge:
 
 def _brute(k: Knowledge, follow: float) -> dict[tuple[int, ...], float]:
     """Every consistent deal's posterior under the Hoyle model, by replaying it from the
-    start: each leader's hand and legal leads from the game, the maxims asked afresh."""
+    start: each leader's hand and legal leads from the game, the maxims asked afresh (once
+    for each question: thousands of deals ask the same few, and ``maxim_lead`` is pure)."""
     raw = {}
+    advice: dict[tuple[object, ...], int] = {}
     for deal in all_deals(k, 10_000):
         start = deal.at_outset()
         position = Position.from_deal(start)
@@ -60,7 +65,10 @@ def _brute(k: Knowledge, follow: float) -> dict[tuple[int, ...], float]:
             if run.leader != k.seat:
                 hand = position.game.held(position.played, run.leader)
                 legal = position.legal_leads()
-                advised = maxim_lead(start.rules, hand, gone, legal)[0]
+                question = (start.rules, hand, gone, tuple(legal))
+                if question not in advice:
+                    advice[question] = maxim_lead(start.rules, hand, gone, legal)[0]
+                advised = advice[question]
                 if len(legal) > 1:
                     value *= follow if run.lead == advised else (1 - follow) / (len(legal) - 1)
             position = position.after(run)

@@ -1,12 +1,19 @@
 """The fast engine's two cores checked together against one reference value: the slow
-reference is searched once a position, not once a core (the suite's time)."""
+reference is searched once a position, not once a core (the suite's time), and once a
+session for each question several tests ask of the same deal (``reference_value``)."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from dataclasses import dataclass, fields
+from functools import cached_property
+
 from popejoan_solver.model.board import Board
-from popejoan_solver.model.play import Game
+from popejoan_solver.model.cards import Card, Mask
+from popejoan_solver.model.play import Game, RunTree
 from popejoan_solver.search import Objective
 from popejoan_solver.search.fast import COMPILED, FastEngine
+from popejoan_solver.search.reference import ReferenceEngine
 
 
 class BothCores:
@@ -23,3 +30,65 @@ class BothCores:
         values = [core.value(objective, played, leader) for core in self.cores]
         assert len(set(values)) == 1, f"the cores disagree (Python, compiled): {values}"
         return values[0]
+
+
+@dataclass(frozen=True, eq=False)
+class _RunsOnce(Game):
+    """A game that works out each position's legal leads and each lead's run tree once: the
+    reference searches the same positions again for each of a deal's seats and goals, and
+    these are functions of the game and position alone (the values are the same)."""
+
+    @cached_property
+    def _trees(self) -> dict[tuple[Mask, int, Card], RunTree]:
+        return {}
+
+    @cached_property
+    def _leads(self) -> dict[tuple[Mask, int], tuple[Card, ...]]:
+        return {}
+
+    def legal_leads(self, played: Mask, leader: int) -> list[Card]:
+        key = (played, leader)
+        if key not in self._leads:
+            self._leads[key] = tuple(super().legal_leads(played, leader))
+        return list(self._leads[key])
+
+    def run_tree(self, played: Mask, leader: int, lead: Card) -> RunTree:
+        key = (played, leader, lead)
+        if key not in self._trees:
+            self._trees[key] = super().run_tree(played, leader, lead)
+        return self._trees[key]
+
+
+_ENGINES: OrderedDict[tuple[Game, Board], ReferenceEngine] = OrderedDict()
+_VALUES: dict[tuple[Game, Board, Objective, Mask, int], int] = {}
+_ENGINES_KEPT = 1
+"""Reference engines (their transposition tables and run trees) kept for the deal last asked
+about; the values, a few integers a question, are kept for the session."""
+
+
+def reference_value(game: Game, board: Board, objective: Objective, played: Mask,
+                    leader: int) -> int:
+    """The reference engine's value of the position, searched the first time a test asks
+    (the game, board and question are the key: the reference reads nothing else, and no
+    mutant a test plants in the fast engines' facts reaches it)."""
+    key = (game, board, objective, played, leader)
+    if key not in _VALUES:
+        engine = _ENGINES.pop((game, board), None) or ReferenceEngine(
+            _RunsOnce(**{f.name: getattr(game, f.name) for f in fields(game)}), board)
+        _ENGINES[(game, board)] = engine
+        while len(_ENGINES) > _ENGINES_KEPT:
+            _ENGINES.popitem(last=False)
+        _VALUES[key] = engine.value(objective, played, leader)
+    return _VALUES[key]
+
+
+class Reference:
+    """The reference values of one deal and board through :func:`reference_value`: the
+    interface of :class:`ReferenceEngine` the differential tests use."""
+
+    def __init__(self, game: Game, board: Board) -> None:
+        self.game, self.board = game, board
+
+    def value(self, objective: Objective, played: Mask, leader: int) -> int:
+        """The reference engine's exact value (searched once a session)."""
+        return reference_value(self.game, self.board, objective, played, leader)
