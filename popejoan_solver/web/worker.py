@@ -16,6 +16,7 @@ import json
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -185,6 +186,8 @@ class WorkerProcess:
             name="popejoan-web-worker", daemon=True)
         self._process.start()
         child.close()
+        self._closing = threading.Lock()
+        self._closed = False
 
     def started(self, timeout: float) -> bool:
         """Wait until the process is ready for jobs (no job may be sent, nor stopped, before);
@@ -233,8 +236,14 @@ class WorkerProcess:
                 os.kill(self._process.pid, signal.SIGUSR1)
 
     def close(self) -> None:
-        """End the process now (its work, if any, is thrown away)."""
-        if self._process.is_alive():
-            self._process.kill()
-        self._process.join(5)
-        self._connection.close()
+        """End the process now (its work, if any, is thrown away). Once, whoever asks: a
+        shutdown and the thread that saw the process die may both close it at the same
+        moment (closing the pipe twice failed with EBADF, or closed another file)."""
+        with self._closing:
+            if self._closed:
+                return
+            self._closed = True
+            if self._process.is_alive():
+                self._process.kill()
+            self._process.join(5)
+            self._connection.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -211,6 +212,30 @@ def test_an_answer_past_the_limit_stops_being_written() -> None:
     with pytest.raises(AnswerTooLargeError, match="limit of 1000 bytes"):
         json_bytes({"text": "x" * 10**6}, 1000)
     assert json_bytes({"a": 1}, 13) == b'{\n  "a": 1\n}\n'
+
+
+def test_a_worker_closed_by_two_threads_at_once_is_closed_once() -> None:
+    """A shutdown and the thread that saw the worker die may close it at the same moment:
+    its pipe is closed once (twice, the second close failed with EBADF, or closed a file
+    another thread had just opened)."""
+    worker = WorkerProcess()
+    real = worker._connection
+    closes: list[int] = []
+
+    class SlowPipe:
+        def close(self) -> None:
+            closes.append(1)
+            time.sleep(0.2)  # the other thread arrives while this one is closing
+            real.close()
+
+    worker._connection = SlowPipe()  # type: ignore[assignment]
+    threads = [threading.Thread(target=worker.close) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert closes == [1]
+    assert not worker.alive()
 
 
 def test_a_worker_stops_only_the_job_named() -> None:
