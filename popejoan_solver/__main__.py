@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from typing import NoReturn
 
 EXIT_INTERRUPTED = 130
@@ -88,8 +89,10 @@ class _SigintWatch:
     def arrived(self) -> bool:
         """Whether a SIGINT has come since the watch began."""
         if not self.seen and self.fds is not None:
-            with contextlib.suppress(OSError, MemoryError):
+            try:  # noqa: SIM105 (building contextlib.suppress may be what runs out of memory)
                 self.seen = signal.SIGINT in os.read(self.fds[0], 4096)
+            except (OSError, MemoryError):
+                pass
         return self.seen
 
 
@@ -99,16 +102,19 @@ def _forget_wakeup_fd() -> None:
         signal.set_wakeup_fd(-1)
 
 
-def _is_interrupt(exc: BaseException) -> bool:
-    """A KeyboardInterrupt, or an error that one became (it is the cause or the context)."""
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """``exc`` and what it came from (its cause, else its context), each once."""
     seen: set[int] = set()
     at: BaseException | None = exc
     while at is not None and id(at) not in seen:
-        if isinstance(at, KeyboardInterrupt):
-            return True
+        yield at
         seen.add(id(at))
         at = at.__cause__ or at.__context__
-    return False
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    """A KeyboardInterrupt, or an error that one became (it is the cause or the context)."""
+    return any(isinstance(at, KeyboardInterrupt) for at in _chain(exc))
 
 
 class _HeldUnraisables:
@@ -149,16 +155,10 @@ _OUT_OF_MEMORY = b"error: out of memory: too little to load popejoan and its sol
 def _out_of_memory(exc: BaseException) -> bool:
     """Whether ``exc`` (or what it came from) is memory running out: a MemoryError, an
     ENOMEM, or a shared library whose segments could not be mapped."""
-    seen: set[int] = set()
-    at: BaseException | None = exc
-    while at is not None and id(at) not in seen:
-        if (isinstance(at, MemoryError)
-                or (isinstance(at, OSError) and at.errno == errno.ENOMEM)
-                or (isinstance(at, ImportError) and "failed to map segment" in str(at))):
-            return True
-        seen.add(id(at))
-        at = at.__cause__ or at.__context__
-    return False
+    return any(isinstance(at, MemoryError)
+               or (isinstance(at, OSError) and at.errno == errno.ENOMEM)
+               or (isinstance(at, ImportError) and "failed to map segment" in str(at))
+               for at in _chain(exc))
 
 
 def _exit_unloaded(exc: BaseException) -> NoReturn:
@@ -166,15 +166,28 @@ def _exit_unloaded(exc: BaseException) -> NoReturn:
     error line and status 2, never a traceback. With no memory left, a line made before."""
     line = _OUT_OF_MEMORY
     if not _out_of_memory(exc):
-        with contextlib.suppress(BaseException):
+        try:
             first = (str(exc).splitlines() or [""])[0][:200]
             line = (f"error: popejoan could not load its modules ({type(exc).__name__}: "
                     f"{first})\n").encode("utf-8", "replace")
-    with contextlib.suppress(BaseException):
+        except BaseException:  # no memory even for the message: the line made before
+            line = _OUT_OF_MEMORY
+    _exit_now(2, line)
+
+
+def _exit_now(status: int, line: bytes = b"") -> NoReturn:
+    """Exit with ``status`` at once, standard output flushed and ``line`` written to standard
+    error, allocating as little as can be (memory may have run out)."""
+    try:  # noqa: SIM105 (building contextlib.suppress may be what runs out of memory)
         sys.stdout.flush()
-    with contextlib.suppress(OSError):
-        os.write(2, line)
-    os._exit(2)
+    except BaseException:
+        pass
+    if line:
+        try:  # noqa: SIM105 (the same)
+            os.write(2, line)
+        except OSError:
+            pass
+    os._exit(status)
 
 
 def entry_point() -> NoReturn:
@@ -208,11 +221,14 @@ def entry_point() -> NoReturn:
     # for a command whose normal way to end is Ctrl-C (``serve``).
     with contextlib.suppress(ValueError):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    lost = (status != EXIT_INTERRUPTED and watch.arrived()
-            and argv_command(None) not in STOPPED_BY_CTRL_C)
-    hold.release(interrupted=status == EXIT_INTERRUPTED or lost)
-    if lost:
-        print("error: interrupted", file=sys.stderr)
+    try:
+        lost = (status != EXIT_INTERRUPTED and watch.arrived()
+                and argv_command(None) not in STOPPED_BY_CTRL_C)
+        hold.release(interrupted=status == EXIT_INTERRUPTED or lost)
+        if lost:
+            print("error: interrupted", file=sys.stderr)
+    except MemoryError:  # the command is over and has said what it had to: its status stands
+        _exit_now(status)
     if status == EXIT_INTERRUPTED or lost:
         _exit_interrupted()
     sys.exit(status)
