@@ -469,8 +469,10 @@ def check_six_pools(ws: Workspace) -> Outcome:
 
 
 def _most_pools(deal: Deal, runs: list[Run]) -> int:
+    """The most pools one seat collected along ``runs`` (seats from 1, as transfers name
+    them)."""
     result = _settled(deal, runs)
-    return max(_pools_taken(result, s) for s in range(deal.players))
+    return max(_pools_taken(result, s) for s in range(1, deal.players + 1))
 
 
 def _example_text(found: Found, example: Counterexample) -> str:
