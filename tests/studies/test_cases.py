@@ -41,6 +41,18 @@ Position.outcomes = _refuse
 '''
 """A ``sitecustomize`` that plants a bug: the rules model refuses every line the prover found."""
 
+AT_THREE_PLAYERS = '''
+import functools
+
+from popejoan_solver.logic import theorems
+from popejoan_solver.logic.prover import Workspace
+
+theorems.shared_workspace = functools.lru_cache(maxsize=4)(
+    lambda semantics: Workspace(semantics, players=(3,)))
+'''
+"""A ``sitecustomize`` that proves at 3 players only (``prove_at_three_players`` for a
+process): for tests of a proof case's error that are not about the player range."""
+
 
 @pytest.fixture
 def fresh_proofs() -> Iterator[None]:
@@ -92,10 +104,13 @@ def test_a_proof_case_with_an_internal_error_is_status_4_in_one_line(
 
 def test_cases_with_an_internal_error_keeps_the_contract_in_a_process(
         tmp_path: Path, one_proof_case: Path) -> None:
-    """The whole command in its own process: no traceback, one line, status 4."""
+    """The whole command in its own process: no traceback, one line, status 4 (proved at 3
+    players, as in-process above: the error comes at the first refutation, at any player
+    count)."""
     planted = tmp_path / "planted"
     planted.mkdir()
-    (planted / "sitecustomize.py").write_text(REFUSE_EVERY_LINE, encoding="utf-8")
+    (planted / "sitecustomize.py").write_text(REFUSE_EVERY_LINE + AT_THREE_PLAYERS,
+                                              encoding="utf-8")
     outcome = run_cli(["cases", "--dir", str(one_proof_case)],
                       env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(planted)})
     assert_contract(outcome, 4)
@@ -170,11 +185,15 @@ def test_the_wheel_ships_the_cases_and_cases_runs_from_it(tmp_path: Path,
     assert outcome.stderr == ""
 
 
+@pytest.mark.usefixtures("fresh_proofs")
 def test_cases_prints_each_line_as_soon_as_its_case_is_checked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     """Before each case after the first is checked, the line of the one before is out (four
-    published cases, the quick proof case among them; their lines are the golden run's)."""
+    published cases, the quick proof case among them; their lines are the golden run's). The
+    proof case is proved at 3 players: its line is the same (it is refuted at 3 players too),
+    and the printing, not the player range, is what is checked here."""
+    prove_at_three_players(monkeypatch)
     names = ["early-hoyle-eight-of-clubs", "hoyle-dead-hand", "peel-dressing", REFUTED]
     printed: list[str] = []
     checking = cases.check_cases
