@@ -111,6 +111,38 @@ def children(pid: int) -> list[int]:
     return found
 
 
+SEARCHED = 1.0
+"""CPU seconds a search process has used once it searches: starting one (Python, the
+package) takes some 0.4 s; past 1 s it is at work on the request."""
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds ``pid`` has used (0 once it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    except OSError:
+        return 0.0
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _until_searching(pid: int, seconds: float = 60) -> None:
+    """Wait until a search process of the server ``pid`` is at work (has used
+    :data:`SEARCHED` CPU seconds): measured, not a guess of how long it takes to get there
+    on a busy machine."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for child in children(pid):
+            try:
+                spawned = b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if spawned and _cpu_seconds(child) >= SEARCHED:
+                return
+        time.sleep(0.05)
+    raise AssertionError("no search process got to work")
+
+
 def test_serve_refuses_an_address_in_use() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -224,7 +256,7 @@ def test_ctrl_c_of_serve_does_not_wait_for_a_long_search() -> None:
 
         asking = threading.Thread(target=ask)
         asking.start()
-        time.sleep(2.5)  # the search is under way in its process
+        _until_searching(process.pid)  # the search is under way in its process
         searchers = children(process.pid)
         started = time.monotonic()
         process.send_signal(signal.SIGINT)
@@ -246,7 +278,6 @@ def test_a_search_process_killed_mid_request_is_no_bug_and_no_traceback() -> Non
     import subprocess
     import sys
     import threading
-    import time
     import urllib.error
     import urllib.request
 
@@ -271,7 +302,7 @@ def test_a_search_process_killed_mid_request_is_no_bug_and_no_traceback() -> Non
 
         asking = threading.Thread(target=ask)
         asking.start()
-        time.sleep(2.5)
+        _until_searching(process.pid)
         for pid in children(process.pid):
             if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 os.kill(pid, signal.SIGKILL)
