@@ -76,6 +76,15 @@ def scan(text: str, session: Any, player: int | None, where: str) -> None:
                    f"{' '.join(sorted(card_name(c) for c in leaked))}")
 
 
+def scan_known(text: str, known: Mask, player: int | None, where: str) -> None:
+    """:func:`scan` with what ``player`` may know already worked out (:func:`may_know`)."""
+    leaked = cards_named(text) - set(iter_mask(known))
+    if leaked:
+        who = "the watcher" if player is None else f"seat {player + 1}"
+        raise LeakError(f"{where}: the answer to {who} names "
+                        f"{' '.join(sorted(card_name(c) for c in leaked))}")
+
+
 def auth(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 

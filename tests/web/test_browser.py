@@ -9,7 +9,6 @@ import json
 import socket
 import threading
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,11 +16,11 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.web.chromium import Page, launched, ready, shot  # the skip comes first
+from tests.web.chromium import Page, ready, shot  # the skip comes first
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+# isort: split
+
+import httpx  # starlette's test client's too: there with the web extra
 
 from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.notation import deal_to_line
@@ -57,11 +56,6 @@ def server() -> Iterator[str]:
     app.state.scheduler.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from launched()
-
-
 @pytest.fixture
 def page(browser: Any) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
@@ -76,13 +70,11 @@ def page(browser: Any) -> Iterator[Page]:
 
 
 @pytest.fixture(scope="module")
-def api() -> Iterator[TestClient]:
-    app = create_app()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        test_client = TestClient(app)
-    yield test_client
-    app.state.scheduler.close()
+def api(server: str) -> Iterator[httpx.Client]:
+    """The API of the server the page talks to, asked directly (what the page must show):
+    the same server, so that a deal the page had solved is not solved a second time."""
+    with httpx.Client(base_url=server, timeout=120) as client:
+        yield client
 
 
 def wait_after(page: Page, before: int) -> None:
@@ -103,7 +95,7 @@ def cards(page: Page, selector: str) -> list[str]:
 
 
 def test_deal_page_shows_cards_stops_and_values(page: Page, server: str,
-                                                api: TestClient) -> None:
+                                                api: httpx.Client) -> None:
     open_deal(page, server)
     table = api.post("/api/table", json={"deal": LINE}).json()
     solved = api.post("/api/analyse", json={"deal": LINE}).json()
@@ -132,7 +124,7 @@ def test_deal_page_shows_cards_stops_and_values(page: Page, server: str,
 
 
 def test_step_through_the_whole_optimal_line(page: Page, server: str,
-                                             api: TestClient) -> None:
+                                             api: httpx.Client) -> None:
     open_deal(page, server)
     solved = api.post("/api/analyse", json={"deal": LINE}).json()
     steps = [step["step"] for step in solved["line"]]
@@ -157,7 +149,7 @@ def test_step_through_the_whole_optimal_line(page: Page, server: str,
 
 
 def test_play_a_deal_to_its_end_against_bots(page: Page, server: str,
-                                             api: TestClient) -> None:
+                                             api: httpx.Client) -> None:
     open_deal(page, server, "&seat=1&bot=lowest&view=player")
     assert "deals it cannot tell apart" in page.text_content("#view-out")
     page.click("#advice")
@@ -191,7 +183,7 @@ def test_play_a_deal_to_its_end_against_bots(page: Page, server: str,
     shot(page, ARTIFACTS, "session-next-deal")
 
 
-def test_a_bad_deal_pasted_shows_the_error(page: Page, server: str, api: TestClient) -> None:
+def test_a_bad_deal_pasted_shows_the_error(page: Page, server: str, api: httpx.Client) -> None:
     open_deal(page, server)
     page.fill("#paste", "nonsense ^")
     before = ready(page)

@@ -15,7 +15,6 @@ import pytest
 
 from tests.web.chromium import (  # first: it skips the module without the web extra
     Page,
-    launched,
     ready,
     shot,
 )
@@ -44,11 +43,6 @@ def server() -> Iterator[str]:
         yield base
     app.state.hub.close()
     app.state.scheduler.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from launched()
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ import pytest
 
 from tests.web.chromium import (  # first: it skips the module without the web extra
     Page,
-    launched,
     shot,
 )
 
@@ -40,11 +39,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serving(app) as base:
         yield base
     app.state.hub.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from launched()
 
 
 def open_page(browser: Any, errors: list[str], **options: Any) -> Page:
