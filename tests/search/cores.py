@@ -11,7 +11,8 @@ from functools import cached_property
 from popejoan_solver.model.board import Board
 from popejoan_solver.model.cards import Card, Mask
 from popejoan_solver.model.play import Game, RunTree
-from popejoan_solver.search import Objective
+from popejoan_solver.model.settlement import play_values
+from popejoan_solver.search import Goal, Objective
 from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.reference import ReferenceEngine
 
@@ -92,3 +93,47 @@ class Reference:
     def value(self, objective: Objective, played: Mask, leader: int) -> int:
         """The reference engine's exact value (searched once a session)."""
         return reference_value(self.game, self.board, objective, played, leader)
+
+
+class _ScoresOnce(ReferenceEngine):
+    """The reference engine scoring each finished deal once: a terminal's values (the model's
+    settlement, ``play_values``) are a function of the deal, the board, the cards played
+    and the seat out alone, and the engine asks for them again for each seat and goal and at
+    each transposition (half its time); the search itself is the reference's, unchanged."""
+
+    def __init__(self, game: Game, board: Board) -> None:
+        super().__init__(game, board)
+        self.scores: dict[tuple[Mask, int], tuple[int, ...]] = {}
+
+    def terminal(self, objective: Objective, played: Mask, winner: int) -> int:
+        if objective.goal is Goal.FORCED_WIN:
+            return super().terminal(objective, played, winner)
+        if (played, winner) not in self.scores:
+            self.scores[played, winner] = play_values(self.game, self.board, played, winner)
+        return self.scores[played, winner][objective.index]
+
+
+def scored_reference_value(game: Game, board: Board, objective: Objective, played: Mask,
+                           leader: int) -> int:
+    """:func:`reference_value` (the same cache of values) from a reference engine that
+    scores each finished deal once (:class:`_ScoresOnce`): the same values, sooner."""
+    key = (game, board, objective, played, leader)
+    if key not in _VALUES:
+        engine = _ENGINES.pop((game, board), None)
+        if not isinstance(engine, _ScoresOnce):
+            engine = _ScoresOnce(
+                _RunsOnce(**{f.name: getattr(game, f.name) for f in fields(game)}), board)
+        _ENGINES[(game, board)] = engine
+        while len(_ENGINES) > _ENGINES_KEPT:
+            _ENGINES.popitem(last=False)
+        _VALUES[key] = engine.value(objective, played, leader)
+    return _VALUES[key]
+
+
+class ScoredReference(Reference):
+    """:class:`Reference` through :func:`scored_reference_value`."""
+
+    def value(self, objective: Objective, played: Mask, leader: int) -> int:
+        """The reference engine's exact value (searched once a session, each finished deal
+        scored once a deal)."""
+        return scored_reference_value(self.game, self.board, objective, played, leader)

@@ -18,6 +18,7 @@ engine (which plays through the rules model)."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
 
@@ -31,7 +32,7 @@ from popejoan_solver.model.table import SPIN, ChoiceKind
 from popejoan_solver.search import Goal, Objective
 from popejoan_solver.search.api import play_board
 from popejoan_solver.search.fast import COMPILED, FastEngine
-from popejoan_solver.search.reference import ReferenceEngine
+from tests.search.cores import ScoredReference
 
 SEVEN_OF_DIAMONDS = make_card(Suit.DIAMONDS, Rank.SEVEN)
 LEADS = ["any", "lowest-of-suit", "lowest-in-hand"]
@@ -97,7 +98,7 @@ def _corners(game: Game, position: Position, choice: Choice) -> set[str]:
         if isinstance(declined, Run) and declined.cards == taken.cards[:-1] \
                 and declined.reason is not StopReason.OUT:
             found.add("spin on a stop")
-            after = Position(game, position.played | declined.mask, declined.next_leader)
+            after = Position(game, position.played | declined.mask, declined.leader_after)
             if SPIN not in after.legal_leads():
                 found.add(SPIN_ON_STOP_UNLEADABLE)
         return found
@@ -137,9 +138,12 @@ def corner_deal(rules: Ruleset, card: Card, holder: int, rng: random.Random) -> 
     return Deal.create(hands, dead, turnup, rules)
 
 
-def corner_deals(variant: str, card: Card, tries: int = 1500) -> list[tuple[str, int, Deal]]:
+@functools.cache
+def corner_deals(variant: str, card: Card, tries: int = 1500) -> tuple[tuple[str, int, Deal], ...]:
     """For each corner of ``variant`` and each seat holding the choice card, the first
-    generated deal that reaches it (a corner not reached fails the test that asks)."""
+    generated deal that reaches it (a corner not reached fails the test that asks). Drawn
+    once a session: the deals are a function of the arguments alone (the generator is
+    seeded with the variant), and each core's test checks the same ones."""
     rules = get_ruleset(variant)
     wanted = {(corner, holder) for holder in range(3)
               for corner in expected_corners(rules, holder)}
@@ -155,7 +159,7 @@ def corner_deals(variant: str, card: Card, tries: int = 1500) -> list[tuple[str,
             break
     missing = sorted(wanted - set(found))
     assert not missing, f"{variant}: no deal reached {missing}"
-    return [(corner, holder, deal) for (corner, holder), deal in sorted(found.items())]
+    return tuple((corner, holder, deal) for (corner, holder), deal in sorted(found.items()))
 
 
 VARIANTS = [(f"hoyle-modernized+pope_in_lieu={r},lead={lead},ace={ace}", POPE)
@@ -168,7 +172,7 @@ def mismatches(deal: Deal, compiled: bool) -> list[tuple[object, ...]]:
     game = Game.from_deal(deal)
     board, _ = play_board(deal)
     fast = FastEngine(game, board, compiled=compiled)
-    reference = ReferenceEngine(game, board)
+    reference = ScoredReference(game, board)
     start = Position(game, 0, 1)
     positions = [start] + [start.after(run) for lead in start.legal_leads()
                            for run in start.outcomes(lead)]
