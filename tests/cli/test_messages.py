@@ -98,10 +98,10 @@ def test_two_batches_racing_on_a_new_file(tmp_path: Path, monkeypatch: pytest.Mo
     the settings are named."""
     out = tmp_path / "race.db"
     inspect = store.inspect_path
-    racing = []
+    racing: list[bool] = []
 
-    def other_run_first(path: Path, **kwargs: bool) -> bool:
-        fresh = inspect(path, **kwargs)
+    def other_run_first(path: Path, *, writing: bool, noun: str = "batch file") -> bool:
+        fresh = inspect(path, writing=writing, noun=noun)
         if fresh and not racing:
             racing.append(True)
             BatchStore(out, other_seed, None).close()  # the other run, all of it
