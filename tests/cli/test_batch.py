@@ -1,6 +1,11 @@
 """``popejoan batch`` against bad input and faults: one ``error:`` line and status 2, never a
 traceback, a silently wrong answer, unbounded memory or a worker left running; a killed batch
-resumes to the rows of an undisturbed run."""
+resumes to the rows of an undisturbed run.
+
+What a refused command says and its status is checked in-process (``run_main``: the same as
+a child's); a child keeps what is about the process: signals, workers, a memory cap, and
+what a mistake would make unbounded (expanding a huge range, planning a billion tasks,
+starting a billion workers) so that it could not take the test run with it."""
 
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ from tests.contract import (
     assert_group_gone,
     default_sigint,
     run_cli,
+    run_main,
 )
 
 BATCH = ["batch", "--rules", "hoyle-modernized", "--players", "5", "--deals", "60", "--seed",
@@ -90,8 +96,9 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _resumes_to(out: Path, clean: list[tuple[Any, ...]]) -> None:
-    """Running the long batch again finishes it, with the rows of an undisturbed run."""
-    assert_contract(run_cli([*BATCH, "--out", str(out)], timeout=180), status=0)
+    """Running the long batch again finishes it, with the rows of an undisturbed run (the rerun
+    in-process: it is the file that is resumed, not a process that is checked)."""
+    assert_contract(run_main([*BATCH, "--out", str(out)], timeout=180), status=0)
     with sqlite3.connect(out) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert _content(out) == clean
@@ -164,13 +171,13 @@ def test_out_in_a_missing_or_unwritable_folder(tmp_path: Path) -> None:
     if Path("/proc").is_dir():
         places.append(Path("/proc/popejoan-test.db"))
     for out in places:
-        outcome = run_cli(["batch", "--rules", "parlett", "--players", "4", "--deals", "1",
-                           "--seed", "1", "--out", str(out)], timeout=30)
+        outcome = run_main(["batch", "--rules", "parlett", "--players", "4", "--deals", "1",
+                            "--seed", "1", "--out", str(out)], timeout=30)
         assert_contract(outcome)
         assert str(out) in outcome.stderr
-    assert "does not exist" in run_cli(["batch", "--rules", "parlett", "--players", "4",
-                                        "--deals", "1", "--seed", "1", "--out",
-                                        str(places[0])]).stderr
+    assert "does not exist" in run_main(["batch", "--rules", "parlett", "--players", "4",
+                                         "--deals", "1", "--seed", "1", "--out",
+                                         str(places[0])]).stderr
 
 
 def test_a_deals_table_with_other_columns_is_refused(tmp_path: Path) -> None:
@@ -186,12 +193,12 @@ def test_a_deals_table_with_other_columns_is_refused(tmp_path: Path) -> None:
         db.execute("INSERT INTO deals VALUES ('parlett', 4, 1.5)")
     db.close()
     before = out.read_bytes()
-    batch = run_cli(["batch", "--rules", "parlett", "--players", "4", "--deals", "2", "--seed",
-                     "1", "--out", str(out)], timeout=30)
+    batch = run_main(["batch", "--rules", "parlett", "--players", "4", "--deals", "2",
+                      "--seed", "1", "--out", str(out)], timeout=30)
     assert_contract(batch)
     assert "deals table has columns (rules, players, score)" in batch.stderr
     assert out.read_bytes() == before
-    stats = run_cli(["stats", str(out)], timeout=30)
+    stats = run_main(["stats", str(out)], timeout=30)
     assert_contract(stats)
     assert "deals table" in stats.stderr
 
@@ -219,7 +226,7 @@ def test_damaged_files_are_one_error_saying_what_is_wrong(small: Path, tmp_path:
         for argv in (["stats", str(path)],
                      ["batch", "--rules", "parlett", "--players", "3-8", "--deals", "20",
                       "--seed", "1", "--workers", "1", "--out", str(path)]):
-            outcome = run_cli(argv, timeout=60)
+            outcome = run_main(argv, timeout=60)
             assert_contract(outcome)
             assert "is damaged" in outcome.stderr, (name, outcome.stderr)
             if name.startswith("truncated"):
@@ -231,8 +238,8 @@ def test_damaged_files_are_one_error_saying_what_is_wrong(small: Path, tmp_path:
                                      "tcp://127.0.0.1:99999", "inproc://x"])
 def test_a_bad_cluster_address_is_one_error_in_seconds(address: str, tmp_path: Path) -> None:
     out = tmp_path / "b.db"
-    outcome = run_cli(["batch", "--rules", "parlett", "--players", "4", "--deals", "1",
-                       "--seed", "1", "--cluster", address, "--out", str(out)], timeout=60)
+    outcome = run_main(["batch", "--rules", "parlett", "--players", "4", "--deals", "1",
+                        "--seed", "1", "--cluster", address, "--out", str(out)], timeout=60)
     assert_contract(outcome, within=10)
     assert "scheduler" in outcome.stderr
     assert not out.exists()  # checked before the file is made
@@ -243,9 +250,9 @@ def test_a_cluster_address_that_never_answers_is_one_error_in_seconds(tmp_path: 
     out = tmp_path / "b.db"
     with socket.create_server(("127.0.0.1", 0)) as server:
         port = server.getsockname()[1]
-        outcome = run_cli(["batch", "--rules", "parlett", "--players", "4", "--deals", "1",
-                           "--seed", "1", "--cluster", f"tcp://127.0.0.1:{port}", "--out",
-                           str(out)], timeout=60)
+        outcome = run_main(["batch", "--rules", "parlett", "--players", "4", "--deals", "1",
+                            "--seed", "1", "--cluster", f"tcp://127.0.0.1:{port}", "--out",
+                            str(out)], timeout=60)
     assert_contract(outcome, within=15)
     assert "did not answer as a Dask scheduler" in outcome.stderr
     assert not out.exists()
@@ -279,7 +286,7 @@ def test_no_ruleset_is_an_error_not_an_empty_batch(rules: str, tmp_path: Path) -
     out = tmp_path / "b.db"
     for argv in (["batch", "--rules", rules, "--players", "4", "--deals", "1", "--seed", "1"],
                  ["study", "seat-values", "--rules", rules, "--players", "4", "--deals", "1"]):
-        outcome = run_cli([*argv, "--out", str(out)], timeout=30)
+        outcome = run_main([*argv, "--out", str(out)], timeout=30)
         assert_contract(outcome)
         assert "no ruleset" in outcome.stderr
         assert not out.exists()
@@ -291,9 +298,10 @@ def test_other_bad_numbers_are_refused_before_any_work(tmp_path: Path) -> None:
             "--out", str(out)]
     for extra in (["--workers", "1000000000"], ["--time-limit", "nan"],
                   ["--time-limit", "-1"], ["--time-limit", "inf"]):
-        assert_contract(run_cli([*base, *extra], timeout=30), within=10)
+        run = run_cli if extra[0] == "--workers" else run_main  # a billion workers: a child
+        assert_contract(run([*base, *extra], timeout=30), within=10)
         assert not out.exists()
-    study = run_cli(["study", "seat-values", "--rules", "parlett", "--players", "4", "--deals",
+    study = run_main(["study", "seat-values", "--rules", "parlett", "--players", "4", "--deals",
                      "1", "--time-limit", "0", "--out", str(out)], timeout=30)
     assert_contract(study)
 

@@ -1,5 +1,6 @@
 """``popejoan find`` (and ``prove``, ``graph``) against bad input: one ``error:`` line and status 2;
-``--count`` bounded; Ctrl-C is status 130."""
+``--count`` bounded; Ctrl-C is status 130. The bad input runs in-process (``run_main``: the
+same message and status as a child's); Ctrl-C in a child process of its own."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from tests.contract import (
     assert_contract,
     assert_interrupted_past_warnings,
     interrupt_cli,
-    run_cli,
+    run_main,
 )
 
 
@@ -17,9 +18,7 @@ from tests.contract import (
 def test_find_count_is_bounded(count: str) -> None:
     """``find --count`` past 1,000 is refused: every deal found is kept and blocked in the SAT
     instance, so an unbounded count is unbounded memory. (Run under the contract's time bound.)"""
-    from tests.contract import assert_contract, run_cli
-
-    outcome = run_cli(["find", "forced-win", "--players", "3", "--count", count], timeout=30)
+    outcome = run_main(["find", "forced-win", "--players", "3", "--count", count], timeout=30)
     assert_contract(outcome, 2)
     assert outcome.stderr.startswith("error: --count must be from 1 to 1,000")
 
@@ -64,7 +63,7 @@ BAD: list[tuple[str, list[str], str]] = [
 @pytest.mark.parametrize(("what", "argv", "word"), BAD, ids=[b[0] for b in BAD])
 def test_bad_input_is_one_error_line_and_status_2(what: str, argv: list[str],
                                                   word: str) -> None:
-    outcome = run_cli(argv, timeout=60)
+    outcome = run_main(argv, timeout=60)
     assert_contract(outcome, 2, within=30)
     assert word in outcome.stderr, (what, outcome.stderr)
     assert outcome.stdout == ""

@@ -235,7 +235,7 @@ def test_golden_set_is_large_and_covers_every_command() -> None:
     from popejoan_solver.cli import build_parser
 
     parser = build_parser()
-    commands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    commands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr, arg-type]
     used = {argv[0] for steps, _ in INVOCATIONS.values() for argv in steps if argv}
     assert commands <= used, commands - used
     assert sum(len(steps) for steps, _ in INVOCATIONS.values()) >= 100

@@ -1,5 +1,6 @@
 """``popejoan graph``: its output file (never a pipe or device replaced, no half-written file, a
-missing folder named at once), a memory cap, and Ctrl-C."""
+missing folder named at once), a memory cap, and Ctrl-C. What a command says and its status is
+checked in-process (``run_main``); the memory cap, a file size limit and Ctrl-C in a child."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tests.contract import (
     assert_interrupted_past_warnings,
     interrupt_cli,
     run_cli,
+    run_main,
 )
 
 
@@ -40,7 +42,7 @@ SMALL: str = _small_line()
 
 def test_a_fifo_or_device_is_never_replaced_by_graph_output(tmp_path: Path) -> None:
     pipe = _fifo(tmp_path)
-    assert_contract(run_cli(["graph", SMALL, "--format", "dot", "--output", pipe]))
+    assert_contract(run_main(["graph", SMALL, "--format", "dot", "--output", pipe]))
     assert Path(pipe).is_fifo()
     assert Path("/dev/full").is_char_device()
 
@@ -55,15 +57,15 @@ def test_graph_output_into_a_missing_folder_fails_before_the_graph_is_built(
     """Hoyle's deal has more states than the default limit: found out only after seconds of
     building. A folder that does not exist is named at once instead."""
     target = tmp_path / "missing" / "g.dot"
-    outcome = run_cli(["graph", HOYLE_DEAD_HAND_LINE, "--format", "dot", "--output",
-                       str(target)], timeout=60)
+    outcome = run_main(["graph", HOYLE_DEAD_HAND_LINE, "--format", "dot", "--output",
+                        str(target)], timeout=60)
     assert_contract(outcome, 2, within=5)
     assert "does not exist" in outcome.stderr  # the folder, named (docs/contract.md)
     assert not target.parent.exists()
 
 
 def test_graph_output_onto_a_folder_is_an_error(tmp_path: Path) -> None:
-    outcome = run_cli(["graph", GRAPH_DEAL, "--format", "dot", "--output", str(tmp_path)])
+    outcome = run_main(["graph", GRAPH_DEAL, "--format", "dot", "--output", str(tmp_path)])
     assert_contract(outcome, 2, within=30)
     assert "is a folder, not a file" in outcome.stderr
 

@@ -12,7 +12,7 @@ import pytest
 from popejoan_solver.cli import main
 from popejoan_solver.model.examples import HOYLE_DEAD_HAND_LINE
 from popejoan_solver.model.notation import deal_to_json
-from tests.conftest import ROOT
+from tests.conftest import ROOT, prove_at_three_players
 from tests.contract import assert_contract, run_cli
 
 GOLDEN = Path(__file__).parents[1] / "golden"
@@ -179,8 +179,20 @@ def test_warning_for_a_deal_the_ruleset_would_not_deal(capsys: pytest.CaptureFix
     assert len(err.splitlines()) == 1
 
 
-def test_case_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "case", "parlett-six-pools")
+def test_case_exit_status(capsys: pytest.CaptureFixture[str],
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A case that agrees is status 0 and says so. Its theorem is proved at 3 players here
+    (this is about the command's status, not the player range: the case at 3 to 8 players is
+    tests/search/test_stops_graph_cases.py's, the theorem's tests/logic/test_catalogue.py's),
+    the proofs cached by ``case`` forgotten before and after."""
+    from popejoan_solver.studies import cases
+
+    prove_at_three_players(monkeypatch)
+    cases.forget_proofs()
+    try:
+        code, out, _ = run(capsys, "case", "parlett-six-pools")
+    finally:
+        cases.forget_proofs()
     assert code == 0
     assert "the model agrees" in out
 
@@ -232,7 +244,7 @@ def test_start_up_does_not_load_the_solvers_of_proofs_and_graphs() -> None:
     assert callable(popejoan_solver.prove)
     assert "pope-only-led" in popejoan_solver.THEOREMS
     with pytest.raises(AttributeError):
-        _ = popejoan_solver.no_such_name  # type: ignore[attr-defined]
+        _ = popejoan_solver.no_such_name
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,5 +1,6 @@
 """Messages that say what is wrong, not something else: each test is a message that once
-misled (docs/contract.md)."""
+misled (docs/contract.md). The commands run in-process (``run_main``): what is checked is
+their message and status, the same in a child process or a call of ``cli.main``."""
 
 from __future__ import annotations
 
@@ -14,21 +15,21 @@ from popejoan_solver.model.board import MAX_COUNT
 from popejoan_solver.model.cards import parse_card
 from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.rules import get_ruleset
-from tests.contract import assert_contract, run_cli
+from tests.contract import assert_contract, run_main
 
 DEAL_NO_TURNUP = ("hoyle-modernized: A349Q..3J.6JQ 56T..2579K.8K JK.ATJ.4.379T 7.9QK.68Q.A24 "
                   "| 28.234567.AT.5")
 
 
 def _error(argv: list[str], stdin: bytes | None = None) -> str:
-    outcome = run_cli(argv, stdin=stdin)
+    outcome = run_main(argv, stdin=stdin)
     assert_contract(outcome, 2)
     return outcome.stderr
 
 
 def test_spaces_around_the_plus_of_a_ruleset_name() -> None:
     """``--rules 'parlett + ace=high'`` said "unknown ruleset 'parlett'"."""
-    outcome = run_cli(["deal", "--players", "4", "--seed", "1", "--rules",
+    outcome = run_main(["deal", "--players", "4", "--seed", "1", "--rules",
                        "parlett + ace=high", "--format", "line"])
     assert_contract(outcome, 0)
     assert outcome.stdout.startswith("parlett")
@@ -55,12 +56,12 @@ def test_a_board_carried_past_the_limit_names_the_deal(tmp_path: Path) -> None:
     pope = parse_card("9D")
     seed = next(s for s in range(1, 200)
                 if deal_random(4, s, rules).dead >> pope & 1)  # the Pope is never paid out
-    deal = json.loads(run_cli(["deal", "--players", "4", "--seed", str(seed)]).stdout)
+    deal = json.loads(run_main(["deal", "--players", "4", "--seed", str(seed)]).stdout)
     deal["board"] = {"pope": MAX_COUNT, "matrimony": 2, "intrigue": 2, "ace": 1, "king": 1,
                      "queen": 1, "jack": 1, "game": 1}
     (tmp_path / "deal.json").write_text(json.dumps(deal), encoding="utf-8")
     record_path = tmp_path / "record.json"
-    assert_contract(run_cli(["solve", str(tmp_path / "deal.json"), "--seat", "1",
+    assert_contract(run_main(["solve", str(tmp_path / "deal.json"), "--seat", "1",
                              "--record", str(record_path)]), 0)
     record = json.loads(record_path.read_text(encoding="utf-8"))
     record["deals"].append({"deal": {"seed": seed + 1, "index": 0, "players": 4}})
@@ -97,10 +98,10 @@ def test_two_batches_racing_on_a_new_file(tmp_path: Path, monkeypatch: pytest.Mo
     the settings are named."""
     out = tmp_path / "race.db"
     inspect = store.inspect_path
-    racing = []
+    racing: list[bool] = []
 
-    def other_run_first(path: Path, **kwargs: bool) -> bool:
-        fresh = inspect(path, **kwargs)
+    def other_run_first(path: Path, *, writing: bool, noun: str = "batch file") -> bool:
+        fresh = inspect(path, writing=writing, noun=noun)
         if fresh and not racing:
             racing.append(True)
             BatchStore(out, other_seed, None).close()  # the other run, all of it
@@ -140,7 +141,7 @@ def test_a_one_line_deal_without_its_turnup(command: list[str]) -> None:
 @pytest.mark.parametrize("version", [True, 1.0, "1", None, 2])
 def test_a_json_record_version_is_the_number_one(tmp_path: Path, version: object) -> None:
     """``"version": true`` and ``1.0`` were taken as 1."""
-    outcome = run_cli(["deal", "--players", "4", "--seed", "7", "--format", "record"])
+    outcome = run_main(["deal", "--players", "4", "--seed", "7", "--format", "record"])
     record = json.loads(outcome.stdout)
     record["version"] = version
     path = tmp_path / "r.json"
@@ -150,10 +151,10 @@ def test_a_json_record_version_is_the_number_one(tmp_path: Path, version: object
 
 def test_the_first_command_of_the_readme_does_not_warn() -> None:
     """``popejoan solve`` on the built-in example ended in a ``warning:`` about its split."""
-    outcome = run_cli(["solve"])
+    outcome = run_main(["solve"])
     assert_contract(outcome, 0)
     assert outcome.stderr == ""
     assert outcome.stdout.startswith("the built-in example: Hoyle's dead-hand deal")
-    solved = run_cli(["solve", "--json"])
+    solved = run_main(["solve", "--json"])
     assert solved.stderr == ""
     json.loads(solved.stdout)  # nothing but the JSON

@@ -1,6 +1,9 @@
 """Text from a file never reaches a terminal as control characters (docs/contract.md, "Text
 shown"): a record's names and tags holding them are refused where the record is read, a match
-or batch file's names likewise, and every error line escapes them (``\\x1b``, ``\\u202e``)."""
+or batch file's names likewise, and every error line escapes them (``\\x1b``, ``\\u202e``).
+
+The commands run in-process (``run_main``): what is checked is the text they print and their
+status, the same whether the command is a child process or a call of ``cli.main``."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ import pytest
 from popejoan_solver.jobs.batch import run_batch
 from popejoan_solver.jobs.match import run_match
 from popejoan_solver.model.errors import CONTROL_CHARACTERS, clip, escape_controls
-from tests.contract import Outcome, assert_contract, run_cli
+from tests.contract import Outcome, assert_contract, run_main
 
 HOSTILE = {
     "clear screen": "Ann\x1b[2J\x1b[H",
@@ -29,7 +32,7 @@ HOSTILE = {
 def _record_text() -> str:
     """A record of one seeded deal, as ``popejoan deal --format record`` writes it (made once
     a process: each test changes its own copy)."""
-    outcome = run_cli(["deal", "--players", "4", "--seed", "7", "--format", "record"])
+    outcome = run_main(["deal", "--players", "4", "--seed", "7", "--format", "record"])
     assert_contract(outcome, 0)
     return outcome.stdout
 
@@ -63,7 +66,7 @@ def test_check_refuses_a_record_whose_text_holds_controls(tmp_path: Path, payloa
     path = tmp_path / "record.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     for argv in (["check", str(path)], ["grade", str(path)], ["view", str(path), "--seat", "1"]):
-        outcome = run_cli(argv)
+        outcome = run_main(argv)
         assert_contract(outcome, 2)
         assert "control character" in outcome.stderr
         _no_controls(outcome)
@@ -75,7 +78,7 @@ def test_the_text_form_is_refused_alike(tmp_path: Path, payload: str) -> None:
     path = tmp_path / "record.txt"
     path.write_text(f'[Rules "hoyle-modernized"]\n[Player {quoted}]\n[Player "B"]\n'
                     f'[Player "C"]\n[Deal "seed 7 index 0 players 3"]\n', encoding="utf-8")
-    outcome = run_cli(["check", str(path)])
+    outcome = run_main(["check", str(path)])
     assert_contract(outcome, 2)
     assert "the name of player 1 holds the control character" in outcome.stderr
     _no_controls(outcome)
@@ -84,7 +87,7 @@ def test_the_text_form_is_refused_alike(tmp_path: Path, payload: str) -> None:
 def test_an_error_line_escapes_what_it_echoes(tmp_path: Path) -> None:
     """A file name is echoed in the error (here unclipped by the batch reader)."""
     name = str(tmp_path / "no\x1b]0;owned\x07such.db")
-    outcome = run_cli(["stats", name])
+    outcome = run_main(["stats", name])
     assert_contract(outcome, 2)
     assert "no\\x1b]0;owned\\x07such.db" in outcome.stderr
     _no_controls(outcome)
@@ -106,7 +109,7 @@ def test_a_match_file_whose_bot_names_hold_controls_is_refused(match_file: Path,
         db.execute("UPDATE meta SET value = ? WHERE key = 'bots'",
                    (json.dumps(["hoyle\x1b[2J", "random"]),))
     db.close()
-    outcome = run_cli(["standings", str(hostile)])
+    outcome = run_main(["standings", str(hostile)])
     assert_contract(outcome, 2)
     assert "control characters" in outcome.stderr
     _no_controls(outcome)
@@ -118,7 +121,7 @@ def test_a_batch_row_whose_ruleset_holds_controls_is_refused(tmp_path: Path) -> 
     with sqlite3.connect(out) as db:
         db.execute("UPDATE deals SET rules = ?", ("parlett\x1b[2J",))
     db.close()
-    outcome = run_cli(["stats", str(out)])
+    outcome = run_main(["stats", str(out)])
     assert_contract(outcome, 2)
     assert "control characters" in outcome.stderr
     _no_controls(outcome)

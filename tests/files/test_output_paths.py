@@ -2,7 +2,11 @@
 "Output paths"; ``popejoan_solver/files/writing.py``): a device, pipe or socket refused
 before the work with one ``error:`` line; a symbolic link written through, never replaced; a
 failed or interrupted write leaving no empty or half-written file; a full disk an error that
-names the file, standard output's included."""
+names the file, standard output's included.
+
+The commands run in-process (``run_main``: the same message, status and files as a child's),
+but where the point is the process: its standard output on a full disk and a file size
+limit (RLIMIT_FSIZE, a limit of the process) keep a child."""
 
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ from popejoan_solver.files import writing as outfile
 from popejoan_solver.jobs.batch import run_batch
 from popejoan_solver.jobs.match import run_match
 from popejoan_solver.model.errors import PopeJoanError
-from tests.contract import Outcome, assert_contract, run_cli
+from tests.contract import Outcome, assert_contract, run_cli, run_main
 
 DEAL = ("hoyle-modernized: 34TJ..27. 27.T.Q.9K Q.A67K..2 6.5J.5.TJ | "
         "A589K.2349Q.A34689TJK.A345678Q ^3D")
@@ -115,7 +119,7 @@ def test_a_pipe_is_refused_before_the_work(writer: str, files: dict[str, str],
     work, and ``stats --plot`` for ever; each is now one line, at once."""
     path = short_dir / "out.png"
     _special("fifo", path)
-    outcome = run_cli(WRITERS[writer](str(path), files), stdin=PLAY_INPUT, timeout=20)
+    outcome = run_main(WRITERS[writer](str(path), files), stdin=PLAY_INPUT, timeout=20)
     _refused(outcome, writer.split()[1])
     assert _kind(path) == stat.S_IFIFO
     assert sorted(p.name for p in short_dir.iterdir()) == ["out.png"]
@@ -131,7 +135,7 @@ def test_a_socket_or_device_is_refused_and_kept(writer: str, kind: str, files: d
     path = short_dir / "out.png"
     _special(kind, path)
     before = _kind(path)
-    outcome = run_cli(WRITERS[writer](str(path), files), stdin=PLAY_INPUT, timeout=20)
+    outcome = run_main(WRITERS[writer](str(path), files), stdin=PLAY_INPUT, timeout=20)
     _refused(outcome, writer.split()[1])
     assert _kind(path) == before
 
@@ -141,7 +145,7 @@ def test_a_folder_option_on_a_pipe_is_refused(writer: str, files: dict[str, str]
                                               short_dir: Path) -> None:
     path = short_dir / "out"
     _special("fifo", path)
-    outcome = run_cli(FOLDER_WRITERS[writer](str(path), files), timeout=30)
+    outcome = run_main(FOLDER_WRITERS[writer](str(path), files), timeout=30)
     _refused(outcome, writer.split()[1])
     assert sorted(p.name for p in short_dir.iterdir()) == ["out"]
 
@@ -153,7 +157,7 @@ def test_a_pipe_inside_the_report_folder_is_refused_before_the_study(
     report = short_dir / "report"
     report.mkdir()
     _special("fifo", report / "seat-values.png")
-    outcome = run_cli(FOLDER_WRITERS["study --report"](str(report), {}), timeout=30)
+    outcome = run_main(FOLDER_WRITERS["study --report"](str(report), {}), timeout=30)
     assert_contract(outcome, 2, within=15)
     assert "seat-values.png" in outcome.stderr
     assert "not a regular file" in outcome.stderr
@@ -182,14 +186,14 @@ def test_a_symbolic_link_is_written_through(writer: str, existing: bool,
     if writer == "batch --out" and existing:
         target.unlink()
         target.write_bytes(b"")  # an empty file is a new batch file
-    outcome = run_cli(WRITERS[writer](str(link), files), stdin=PLAY_INPUT, timeout=60)
+    outcome = run_main(WRITERS[writer](str(link), files), stdin=PLAY_INPUT, timeout=60)
     assert_contract(outcome, 0)
     assert link.is_symlink()
     assert os.readlink(link) == target.name
     assert target.is_file()
     assert target.stat().st_size > 3
     if writer in ("solve --record", "play --record"):
-        assert run_cli(["check", str(link)]).status in (0, 1)  # a record check reads
+        assert run_main(["check", str(link)]).status in (0, 1)  # a record check reads
     assert sorted(p.name for p in short_dir.iterdir()
                   if not p.name.startswith("target.png-")) == ["link.png", "target.png"]
 
@@ -200,7 +204,7 @@ def test_a_link_to_a_device_is_refused(short_dir: Path) -> None:
     _special("fifo", device)
     link = short_dir / "link.json"
     link.symlink_to(device)
-    outcome = run_cli(["solve", DEAL, "--record", str(link)], timeout=20)
+    outcome = run_main(["solve", DEAL, "--record", str(link)], timeout=20)
     _refused(outcome, "--record")
     assert link.is_symlink()
     assert _kind(device) == stat.S_IFIFO
@@ -246,7 +250,7 @@ def test_a_full_disk_names_the_file_and_leaves_nothing(writer: str, files: dict[
     """``stats --plot`` left a 0-byte file on a full disk; ``solve --record`` named its
     temporary file. Now: one line naming the file, the folder as it was."""
     path = full_disk / "out.png"
-    outcome = run_cli(WRITERS[writer](str(path), files), stdin=PLAY_INPUT)
+    outcome = run_main(WRITERS[writer](str(path), files), stdin=PLAY_INPUT)
     _no_space(outcome, str(path))
     assert sorted(p.name for p in full_disk.iterdir()) == ["filler"]
 
@@ -256,7 +260,7 @@ def test_a_new_sqlite_file_on_a_full_disk_leaves_nothing(writer: str, files: dic
                                                         full_disk: Path) -> None:
     """SQLite made the new file before its tables: a full disk left an empty file."""
     path = full_disk / "out.db"
-    outcome = run_cli(WRITERS[writer](str(path), files))
+    outcome = run_main(WRITERS[writer](str(path), files))
     assert_contract(outcome, 2)
     assert str(path) in outcome.stderr
     assert sorted(p.name for p in full_disk.iterdir()) == ["filler"]
@@ -267,7 +271,7 @@ def test_a_full_disk_keeps_the_old_file(files: dict[str, str], full_disk: Path) 
     old = full_disk / "old.png"
     old.write_bytes(b"old")
     _fill(full_disk)
-    _no_space(run_cli(["stats", files["batch"], "--plot", str(old)]), str(old))
+    _no_space(run_main(["stats", files["batch"], "--plot", str(old)]), str(old))
     assert old.read_bytes() == b"old"
     assert sorted(p.name for p in full_disk.iterdir()) == ["filler", "old.png"]
 
@@ -354,7 +358,7 @@ def test_every_writer_goes_through_the_helper() -> None:
 
 def test_a_record_written_through_a_link_is_a_record(short_dir: Path) -> None:
     link, target = _link(short_dir, existing=False)
-    assert_contract(run_cli(["solve", DEAL, "--seat", "1", "--record", str(link)]), 0)
+    assert_contract(run_main(["solve", DEAL, "--seat", "1", "--record", str(link)]), 0)
     assert json.loads(target.read_text())["format"] == "popejoan-record"
 
 
