@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -98,7 +99,7 @@ CASES: list[tuple[str, Case]] = [
     ("graph --output onto a named pipe", lambda t: (
         ["graph", SMALL, "--format", "dot", "--output", _fifo(t)], None)),
     ("graph --output onto a device", lambda t: (
-        ["graph", SMALL, "--format", "dot", "--output", "/dev/full"], None)),
+        ["graph", SMALL, "--format", "dot", "--output", _device(t)], None)),
     ("a 500-character subcommand", lambda t: (["x" * 500], None)),
     ("a 500-character case name", lambda t: (["case", "q" * 500], None)),
 ]
@@ -108,6 +109,17 @@ def _fifo(tmp: Path) -> str:
     """A named pipe that nothing reads: writing it as a file would block or replace it."""
     os.mkfifo(tmp / "pipe")
     return str(tmp / "pipe")
+
+
+def _device(tmp: Path) -> str:
+    """A character device of our own (/dev/full's numbers) in ``tmp``: a slip that replaced
+    the output would replace it, not the machine's /dev/full."""
+    path = tmp / "full"
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    except (PermissionError, AttributeError):
+        pytest.skip("cannot make a device node here (not root)")
+    return str(path)
 
 
 def _small_line() -> str:
