@@ -12,8 +12,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+import z3
 
 from popejoan_solver.cli import main
+from popejoan_solver.logic import certificate_check
 from popejoan_solver.logic import certificates as cert
 from popejoan_solver.logic.certificate_check import check_certificate
 from popejoan_solver.logic.find import FindQuery, Property
@@ -49,6 +51,31 @@ def find_certificate(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("find") / "cert"
     assert cert.find_certified(query, str(target), ["popejoan", "find"]).proved_none
     return target
+
+
+Answer = tuple[str, z3.ModelRef | None]
+
+
+@pytest.fixture(scope="module")
+def z3_answers() -> dict[bytes, Answer]:
+    return {}
+
+
+@pytest.fixture(autouse=True)
+def _each_text_solved_once(z3_answers: dict[bytes, Answer],
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """z3's answer to a file (and its model) depends on the file's text alone: the files a
+    test leaves as written (most of every tampered copy) are solved once in this module, not
+    once per copy; a tampered file is a new text, solved afresh."""
+    real = certificate_check._z3_answer
+
+    def answer(path: Path) -> Answer:
+        text = path.read_bytes()
+        if text not in z3_answers:
+            z3_answers[text] = real(path)
+        return z3_answers[text]
+
+    monkeypatch.setattr(certificate_check, "_z3_answer", answer)
 
 
 def _copy(folder: Path, tmp_path: Path) -> Path:
@@ -138,9 +165,7 @@ def test_a_companion_whose_model_is_no_deal_is_caught(find_certificate: Path, tm
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The decoding checked: with a seat's variables read as another seat's, the model is
     no deal of the rules model (two hands of one seat merged)."""
-    from popejoan_solver.logic import certificate_check
-
-    real = certificate_check.cnf_deal
+    real = cert.cnf_deal  # the function certificate_check calls by that name
 
     def merged(names: dict[int, str], *args: object) -> object:
         moved = {v: n.replace(",2]", ",1]") for v, n in names.items()}
