@@ -31,6 +31,7 @@ from popejoan_solver.model.notation import deal_from_json
 from popejoan_solver.model.play import Game, Position, Run, StopReason
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search import solve
+from tests.conftest import prove_at_three_players
 
 HOYLE = get_ruleset("hoyle-modernized")
 PARLETT = get_ruleset("parlett")
@@ -193,7 +194,12 @@ def test_find_forced_win_agrees_with_the_solver() -> None:
     assert seat.forced_win.lower == 1
 
 
-def test_prove_cli_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+def test_prove_cli_json_and_errors(capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """One theorem chosen by ``--theorem``, its JSON entry and an unknown theorem's error, at
+    3 players (the JSON and the selection do not depend on the player count; the whole
+    catalogue's verdicts at 3-8 players are tests/logic/test_catalogue.py's)."""
+    prove_at_three_players(monkeypatch)
     code = main(["prove", "--rules", "parlett", "--theorem", "seven-of-diamonds-stop", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0
