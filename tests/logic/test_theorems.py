@@ -12,7 +12,7 @@ import z3
 
 from popejoan_solver.cli import main
 from popejoan_solver.logic.encoding import SymbolicPosition, SymbolicStep
-from popejoan_solver.logic.prover import Found, ProofError, Status, Workspace
+from popejoan_solver.logic.prover import Found, ProofError, Status, TheoremResult, Workspace
 from popejoan_solver.logic.semantics import PlaySemantics
 from popejoan_solver.logic.theorems import THEOREMS, prove
 from popejoan_solver.model.cards import PACK, POPE, iter_mask
@@ -41,7 +41,18 @@ def _spy_replays(monkeypatch: pytest.MonkeyPatch, agree: bool) -> list[Found]:
     return seen
 
 
-def test_pope_turned_up_is_not_a_turn_up_of_a_played_deal() -> None:
+@pytest.fixture(scope="module")
+def early_outset() -> tuple[TheoremResult, list[Found]]:
+    """early-hoyle's ``unreachable-at-outset`` at 3 players, proved once for the two tests
+    below, with every line it replays recorded (each passed on to the rules model as is)."""
+    with pytest.MonkeyPatch.context() as patch:
+        seen = _spy_replays(patch, agree=True)
+        (result,) = prove(EARLY, ["unreachable-at-outset"], Workspace(EARLY, players=(3,)))
+    return result, seen
+
+
+def test_pope_turned_up_is_not_a_turn_up_of_a_played_deal(
+        early_outset: tuple[TheoremResult, list[Found]]) -> None:
     """Under early-hoyle the 9♦ turned up ends the deal: the claim leaves it out, and says so."""
     from popejoan_solver.logic.theorems import outset_turnups
     cards = list(iter_mask(PACK))
@@ -49,16 +60,15 @@ def test_pope_turned_up_is_not_a_turn_up_of_a_played_deal() -> None:
     assert POPE not in outset_turnups(EARLY.rules, cards, ten + 1)
     assert POPE in outset_turnups(HOYLE.rules, cards, ten + 1)
     assert "played" in THEOREMS["unreachable-at-outset"].statement
-    (result,) = prove(EARLY, ["unreachable-at-outset"], Workspace(EARLY, players=(3,)))
+    result, _ = early_outset
     assert result.status is Status.PROVED, result.method
     assert "9D turned up ends it unplayed" in result.method
 
 
 def test_outset_examples_are_replayed_and_never_turn_up_pope(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        early_outset: tuple[TheoremResult, list[Found]]) -> None:
     """Every example deal of ``unreachable-at-outset`` goes through the rules model."""
-    seen = _spy_replays(monkeypatch, agree=True)
-    (result,) = prove(EARLY, ["unreachable-at-outset"], Workspace(EARLY, players=(3,)))
+    result, seen = early_outset
     assert result.status is Status.PROVED
     assert len(seen) > 40
     assert all(found.deal.turnup != POPE for found in seen)
