@@ -22,6 +22,7 @@ from popejoan_solver.logic.find import FindQuery, Property
 from popejoan_solver.logic.prover import Workspace
 from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.rules import get_ruleset
+from tests.logic.validated_once import Validations, validate_once
 
 HOYLE = get_ruleset("hoyle-modernized")
 POPE_QUERY = "pope-only-led.3p.one-lead.smt2"
@@ -29,10 +30,20 @@ KINGS_QUERY = "kings-are-stops.3p.one-lead.smt2"
 
 
 @pytest.fixture(scope="module")
-def prove_certificate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def validations() -> Validations:
+    """The encoding validated once in this module (no test here patches the encoding or the
+    model): by the certificate's prove, its report then handed to the checks' regenerating
+    runs (tests/logic/validated_once.py)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def prove_certificate(tmp_path_factory: pytest.TempPathFactory,
+                      validations: Validations) -> Path:
     """Two one-lead theorems and a settlement theorem, 3 players only (quick)."""
     target = tmp_path_factory.mktemp("prove") / "cert"
     with pytest.MonkeyPatch.context() as patch:
+        validate_once(patch, validations)
         patch.setattr(cert, "Workspace", functools.partial(Workspace, players=(3,)))
         cert.prove_certified(HOYLE, ["pope-only-led", "kings-are-stops",
                                      "matrimony-needs-one-hand"], str(target),
@@ -62,11 +73,13 @@ def z3_answers() -> dict[bytes, Answer]:
 
 
 @pytest.fixture(autouse=True)
-def _each_text_solved_once(z3_answers: dict[bytes, Answer],
+def _each_text_solved_once(z3_answers: dict[bytes, Answer], validations: Validations,
                            monkeypatch: pytest.MonkeyPatch) -> None:
     """z3's answer to a file (and its model) depends on the file's text alone: the files a
     test leaves as written (most of every tampered copy) are solved once in this module, not
-    once per copy; a tampered file is a new text, solved afresh."""
+    once per copy; a tampered file is a new text, solved afresh. The same for the encoding's
+    validation before a regenerating run's first proof."""
+    validate_once(monkeypatch, validations)
     real = certificate_check._z3_answer
 
     def answer(path: Path) -> Answer:
