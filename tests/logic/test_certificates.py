@@ -32,8 +32,21 @@ from tests.contract import (
     interrupt_cli,
     run_cli,
 )
+from tests.logic.validated_once import Validations, validate_once
 
 HOYLE = get_ruleset("hoyle-modernized")
+
+
+@pytest.fixture(scope="module")
+def validations() -> Validations:
+    return {}
+
+
+@pytest.fixture(autouse=True)
+def _validated_once(validations: Validations, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The encoding validated against the model once per ruleset in this module, where no
+    test patches either (tests/logic/validated_once.py): the certificates are the subject."""
+    validate_once(monkeypatch, validations)
 
 # ----------------------------------------------------------------------------- SMT-LIB
 
