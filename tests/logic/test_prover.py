@@ -32,9 +32,22 @@ from popejoan_solver.model.play import Game, Position, Run, StopReason
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search import solve
 from tests.conftest import prove_at_three_players
+from tests.logic.validated_once import Validations, validate_once
 
 HOYLE = get_ruleset("hoyle-modernized")
 PARLETT = get_ruleset("parlett")
+
+
+@pytest.fixture(scope="module")
+def validations() -> Validations:
+    return {}
+
+
+@pytest.fixture(autouse=True)
+def _validated_once(validations: Validations, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The encoding validated against the model once per semantics in this module (no test
+    here patches either; a mutant is not validated): tests/logic/validated_once.py."""
+    validate_once(monkeypatch, validations)
 
 
 @pytest.mark.parametrize(("rules_name", "players"), [("hoyle-modernized", 3), ("parlett", 5),
@@ -83,13 +96,15 @@ def test_encoded_run_is_the_models_run(rules_name: str, players: int) -> None:
 
 
 @pytest.fixture(scope="module")
-def hoyle_results() -> dict[str, object]:
+def hoyle_results(validations: Validations) -> dict[str, object]:
     # Two quick theorems in process at 3 players (the result's shape); tests/logic/
     # test_catalogue.py proves the whole catalogue of every named ruleset, 3 to 8 players,
     # through the command line.
     names = ["kings-are-stops", "matrimony-needs-one-hand"]
-    return {r.name: r for r in prove(HOYLE, names, Workspace(PlaySemantics.of(HOYLE),
-                                                             players=(3,)))}
+    with pytest.MonkeyPatch.context() as patch:
+        validate_once(patch, validations)
+        return {r.name: r for r in prove(HOYLE, names, Workspace(PlaySemantics.of(HOYLE),
+                                                                 players=(3,)))}
 
 
 def test_hoyle_theorems_are_proved(hoyle_results: dict[str, object]) -> None:
