@@ -18,6 +18,7 @@ from popejoan_solver.logic.theorems import THEOREMS, prove
 from popejoan_solver.model.cards import PACK, POPE, iter_mask
 from popejoan_solver.model.rules import get_ruleset
 from tests.conftest import prove_at_three_players
+from tests.logic.validated_once import Validations, validate_once
 
 EARLY = PlaySemantics.of(get_ruleset("early-hoyle"))
 
@@ -128,9 +129,19 @@ def test_each_half_of_no_run_puts_two_out_can_fail(monkeypatch: pytest.MonkeyPat
     assert failure in result.method
 
 
-def test_each_theorem_is_charged_the_shared_work_it_needed() -> None:
+@pytest.fixture(scope="module")
+def validations() -> Validations:
+    """The encoding's validation against the model, as worked out by the timed test below
+    (which always runs it) for the command-line test after it (tests/logic/
+    validated_once.py; neither patches the encoding or the model)."""
+    return {}
+
+
+def test_each_theorem_is_charged_the_shared_work_it_needed(
+        validations: Validations, monkeypatch: pytest.MonkeyPatch) -> None:
     """``kings-are-stops`` reuses the one-lead frame built for ``pope-only-led``: its time
     includes it; ``played-on-top`` is charged its induction."""
+    validate_once(monkeypatch, validations, reuse=False)  # every run validates, as ever
     ws = Workspace(HOYLE, players=(3,))
     first, second, third = prove(HOYLE, ["pope-only-led", "kings-are-stops", "played-on-top"],
                                  ws)
@@ -145,8 +156,10 @@ def test_each_theorem_is_charged_the_shared_work_it_needed() -> None:
 
 
 def test_prove_text_cites_the_work_not_our_file(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        validations: Validations) -> None:
     prove_at_three_players(monkeypatch)
+    validate_once(monkeypatch, validations)
     assert main(["prove", "--theorem", "pope-only-led", "--theorem",
                  "seven-of-diamonds-stop"]) == 0
     out = capsys.readouterr().out

@@ -19,13 +19,15 @@ Validate = Callable[[PlaySemantics], ValidationReport]
 Validations = dict[tuple[str, PlaySemantics], ValidationReport]
 
 
-def validate_once(monkeypatch: pytest.MonkeyPatch, done: Validations) -> None:
+def validate_once(monkeypatch: pytest.MonkeyPatch, done: Validations,
+                  reuse: bool = True) -> None:
     """``prove``'s two validations answered from ``done`` for a semantics already validated
-    (a validation that fails is never kept: it fails again each time it is asked)."""
+    (a validation that fails is never kept: it fails again each time it is asked). Without
+    ``reuse``, each is run as ever and only kept for later tests (a test that times them)."""
     def once(name: str, real: Validate) -> Validate:
         def validate(semantics: PlaySemantics) -> ValidationReport:
             key = (name, semantics)
-            if key not in done:
+            if key not in done or not reuse:
                 done[key] = real(semantics)
             return done[key]
         return validate
