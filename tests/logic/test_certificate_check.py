@@ -12,14 +12,17 @@ import shutil
 from pathlib import Path
 
 import pytest
+import z3
 
 from popejoan_solver.cli import main
+from popejoan_solver.logic import certificate_check
 from popejoan_solver.logic import certificates as cert
 from popejoan_solver.logic.certificate_check import check_certificate
 from popejoan_solver.logic.find import FindQuery, Property
 from popejoan_solver.logic.prover import Workspace
 from popejoan_solver.model.deal import deal_random
 from popejoan_solver.model.rules import get_ruleset
+from tests.logic.validated_once import Validations, validate_once
 
 HOYLE = get_ruleset("hoyle-modernized")
 POPE_QUERY = "pope-only-led.3p.one-lead.smt2"
@@ -27,10 +30,20 @@ KINGS_QUERY = "kings-are-stops.3p.one-lead.smt2"
 
 
 @pytest.fixture(scope="module")
-def prove_certificate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def validations() -> Validations:
+    """The encoding validated once in this module (no test here patches the encoding or the
+    model): by the certificate's prove, its report then handed to the checks' regenerating
+    runs (tests/logic/validated_once.py)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def prove_certificate(tmp_path_factory: pytest.TempPathFactory,
+                      validations: Validations) -> Path:
     """Two one-lead theorems and a settlement theorem, 3 players only (quick)."""
     target = tmp_path_factory.mktemp("prove") / "cert"
     with pytest.MonkeyPatch.context() as patch:
+        validate_once(patch, validations)
         patch.setattr(cert, "Workspace", functools.partial(Workspace, players=(3,)))
         cert.prove_certified(HOYLE, ["pope-only-led", "kings-are-stops",
                                      "matrimony-needs-one-hand"], str(target),
@@ -49,6 +62,33 @@ def find_certificate(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("find") / "cert"
     assert cert.find_certified(query, str(target), ["popejoan", "find"]).proved_none
     return target
+
+
+Answer = tuple[str, z3.ModelRef | None]
+
+
+@pytest.fixture(scope="module")
+def z3_answers() -> dict[bytes, Answer]:
+    return {}
+
+
+@pytest.fixture(autouse=True)
+def _each_text_solved_once(z3_answers: dict[bytes, Answer], validations: Validations,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """z3's answer to a file (and its model) depends on the file's text alone: the files a
+    test leaves as written (most of every tampered copy) are solved once in this module, not
+    once per copy; a tampered file is a new text, solved afresh. The same for the encoding's
+    validation before a regenerating run's first proof."""
+    validate_once(monkeypatch, validations)
+    real = certificate_check._z3_answer
+
+    def answer(path: Path) -> Answer:
+        text = path.read_bytes()
+        if text not in z3_answers:
+            z3_answers[text] = real(path)
+        return z3_answers[text]
+
+    monkeypatch.setattr(certificate_check, "_z3_answer", answer)
 
 
 def _copy(folder: Path, tmp_path: Path) -> Path:
@@ -138,9 +178,7 @@ def test_a_companion_whose_model_is_no_deal_is_caught(find_certificate: Path, tm
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The decoding checked: with a seat's variables read as another seat's, the model is
     no deal of the rules model (two hands of one seat merged)."""
-    from popejoan_solver.logic import certificate_check
-
-    real = certificate_check.cnf_deal
+    real = cert.cnf_deal  # the function certificate_check calls by that name
 
     def merged(names: dict[int, str], *args: object) -> object:
         moved = {v: n.replace(",2]", ",1]") for v, n in names.items()}

@@ -32,8 +32,21 @@ from tests.contract import (
     interrupt_cli,
     run_cli,
 )
+from tests.logic.validated_once import Validations, validate_once
 
 HOYLE = get_ruleset("hoyle-modernized")
+
+
+@pytest.fixture(scope="module")
+def validations() -> Validations:
+    return {}
+
+
+@pytest.fixture(autouse=True)
+def _validated_once(validations: Validations, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The encoding validated against the model once per ruleset in this module, where no
+    test patches either (tests/logic/validated_once.py): the certificates are the subject."""
+    validate_once(monkeypatch, validations)
 
 # ----------------------------------------------------------------------------- SMT-LIB
 
@@ -282,9 +295,21 @@ def test_find_certificate_from_the_command_line(tmp_path: Path,
     assert companion.dead >> parse_card("7H") & 1  # --dead 7H
 
 
+def _refused(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run the command line in this process (the refusal is the command's, not the
+    launcher's): status 2, nothing on standard output, one ``error:`` line; that line."""
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("error: ")
+    assert captured.err.count("\n") == 1
+    return captured.err
+
+
 @pytest.mark.parametrize("command", [["prove", "--theorem", "kings-are-stops"],
                                      ["find", "first-lead-out"]])
-def test_certificate_folder_refusals(tmp_path: Path, command: list[str]) -> None:
+def test_certificate_folder_refusals(tmp_path: Path, command: list[str],
+                                     capsys: pytest.CaptureFixture[str]) -> None:
     a_file = tmp_path / "file"
     a_file.write_text("x")
     full = tmp_path / "full"
@@ -292,9 +317,7 @@ def test_certificate_folder_refusals(tmp_path: Path, command: list[str]) -> None
     (full / "keep.txt").write_text("x")
     for target, words in ((a_file, "is a file"), (full, "is not empty"),
                           (a_file / "sub", "no folder")):
-        outcome = run_cli([*command, "--certificate", str(target)])
-        assert_contract(outcome, 2)
-        assert words in outcome.stderr
+        assert words in _refused([*command, "--certificate", str(target)], capsys)
     assert (full / "keep.txt").read_text() == "x"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "full"]
 
@@ -308,10 +331,10 @@ def test_a_folder_that_cannot_be_written_is_refused(tmp_path: Path,
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_refused_run_leaves_no_folder(tmp_path: Path) -> None:
-    outcome = run_cli(["prove", "--theorem", "nonexistent", "--certificate",
-                       str(tmp_path / "cert")])
-    assert_contract(outcome, 2)
+def test_a_refused_run_leaves_no_folder(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    _refused(["prove", "--theorem", "nonexistent", "--certificate", str(tmp_path / "cert")],
+             capsys)
     assert list(tmp_path.iterdir()) == []
 
 

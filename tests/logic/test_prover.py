@@ -31,9 +31,23 @@ from popejoan_solver.model.notation import deal_from_json
 from popejoan_solver.model.play import Game, Position, Run, StopReason
 from popejoan_solver.model.rules import get_ruleset
 from popejoan_solver.search import solve
+from tests.conftest import prove_at_three_players
+from tests.logic.validated_once import Validations, validate_once
 
 HOYLE = get_ruleset("hoyle-modernized")
 PARLETT = get_ruleset("parlett")
+
+
+@pytest.fixture(scope="module")
+def validations() -> Validations:
+    return {}
+
+
+@pytest.fixture(autouse=True)
+def _validated_once(validations: Validations, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The encoding validated against the model once per semantics in this module (no test
+    here patches either; a mutant is not validated): tests/logic/validated_once.py."""
+    validate_once(monkeypatch, validations)
 
 
 @pytest.mark.parametrize(("rules_name", "players"), [("hoyle-modernized", 3), ("parlett", 5),
@@ -82,13 +96,15 @@ def test_encoded_run_is_the_models_run(rules_name: str, players: int) -> None:
 
 
 @pytest.fixture(scope="module")
-def hoyle_results() -> dict[str, object]:
+def hoyle_results(validations: Validations) -> dict[str, object]:
     # Two quick theorems in process at 3 players (the result's shape); tests/logic/
     # test_catalogue.py proves the whole catalogue of every named ruleset, 3 to 8 players,
     # through the command line.
     names = ["kings-are-stops", "matrimony-needs-one-hand"]
-    return {r.name: r for r in prove(HOYLE, names, Workspace(PlaySemantics.of(HOYLE),
-                                                             players=(3,)))}
+    with pytest.MonkeyPatch.context() as patch:
+        validate_once(patch, validations)
+        return {r.name: r for r in prove(HOYLE, names, Workspace(PlaySemantics.of(HOYLE),
+                                                                 players=(3,)))}
 
 
 def test_hoyle_theorems_are_proved(hoyle_results: dict[str, object]) -> None:
@@ -193,7 +209,12 @@ def test_find_forced_win_agrees_with_the_solver() -> None:
     assert seat.forced_win.lower == 1
 
 
-def test_prove_cli_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+def test_prove_cli_json_and_errors(capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """One theorem chosen by ``--theorem``, its JSON entry and an unknown theorem's error, at
+    3 players (the JSON and the selection do not depend on the player count; the whole
+    catalogue's verdicts at 3-8 players are tests/logic/test_catalogue.py's)."""
+    prove_at_three_players(monkeypatch)
     code = main(["prove", "--rules", "parlett", "--theorem", "seven-of-diamonds-stop", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0

@@ -12,12 +12,13 @@ import z3
 
 from popejoan_solver.cli import main
 from popejoan_solver.logic.encoding import SymbolicPosition, SymbolicStep
-from popejoan_solver.logic.prover import Found, ProofError, Status, Workspace
+from popejoan_solver.logic.prover import Found, ProofError, Status, TheoremResult, Workspace
 from popejoan_solver.logic.semantics import PlaySemantics
 from popejoan_solver.logic.theorems import THEOREMS, prove
 from popejoan_solver.model.cards import PACK, POPE, iter_mask
 from popejoan_solver.model.rules import get_ruleset
 from tests.conftest import prove_at_three_players
+from tests.logic.validated_once import Validations, validate_once
 
 EARLY = PlaySemantics.of(get_ruleset("early-hoyle"))
 
@@ -41,7 +42,18 @@ def _spy_replays(monkeypatch: pytest.MonkeyPatch, agree: bool) -> list[Found]:
     return seen
 
 
-def test_pope_turned_up_is_not_a_turn_up_of_a_played_deal() -> None:
+@pytest.fixture(scope="module")
+def early_outset() -> tuple[TheoremResult, list[Found]]:
+    """early-hoyle's ``unreachable-at-outset`` at 3 players, proved once for the two tests
+    below, with every line it replays recorded (each passed on to the rules model as is)."""
+    with pytest.MonkeyPatch.context() as patch:
+        seen = _spy_replays(patch, agree=True)
+        (result,) = prove(EARLY, ["unreachable-at-outset"], Workspace(EARLY, players=(3,)))
+    return result, seen
+
+
+def test_pope_turned_up_is_not_a_turn_up_of_a_played_deal(
+        early_outset: tuple[TheoremResult, list[Found]]) -> None:
     """Under early-hoyle the 9♦ turned up ends the deal: the claim leaves it out, and says so."""
     from popejoan_solver.logic.theorems import outset_turnups
     cards = list(iter_mask(PACK))
@@ -49,16 +61,15 @@ def test_pope_turned_up_is_not_a_turn_up_of_a_played_deal() -> None:
     assert POPE not in outset_turnups(EARLY.rules, cards, ten + 1)
     assert POPE in outset_turnups(HOYLE.rules, cards, ten + 1)
     assert "played" in THEOREMS["unreachable-at-outset"].statement
-    (result,) = prove(EARLY, ["unreachable-at-outset"], Workspace(EARLY, players=(3,)))
+    result, _ = early_outset
     assert result.status is Status.PROVED, result.method
     assert "9D turned up ends it unplayed" in result.method
 
 
 def test_outset_examples_are_replayed_and_never_turn_up_pope(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        early_outset: tuple[TheoremResult, list[Found]]) -> None:
     """Every example deal of ``unreachable-at-outset`` goes through the rules model."""
-    seen = _spy_replays(monkeypatch, agree=True)
-    (result,) = prove(EARLY, ["unreachable-at-outset"], Workspace(EARLY, players=(3,)))
+    result, seen = early_outset
     assert result.status is Status.PROVED
     assert len(seen) > 40
     assert all(found.deal.turnup != POPE for found in seen)
@@ -118,9 +129,19 @@ def test_each_half_of_no_run_puts_two_out_can_fail(monkeypatch: pytest.MonkeyPat
     assert failure in result.method
 
 
-def test_each_theorem_is_charged_the_shared_work_it_needed() -> None:
+@pytest.fixture(scope="module")
+def validations() -> Validations:
+    """The encoding's validation against the model, as worked out by the timed test below
+    (which always runs it) for the command-line test after it (tests/logic/
+    validated_once.py; neither patches the encoding or the model)."""
+    return {}
+
+
+def test_each_theorem_is_charged_the_shared_work_it_needed(
+        validations: Validations, monkeypatch: pytest.MonkeyPatch) -> None:
     """``kings-are-stops`` reuses the one-lead frame built for ``pope-only-led``: its time
     includes it; ``played-on-top`` is charged its induction."""
+    validate_once(monkeypatch, validations, reuse=False)  # every run validates, as ever
     ws = Workspace(HOYLE, players=(3,))
     first, second, third = prove(HOYLE, ["pope-only-led", "kings-are-stops", "played-on-top"],
                                  ws)
@@ -135,8 +156,10 @@ def test_each_theorem_is_charged_the_shared_work_it_needed() -> None:
 
 
 def test_prove_text_cites_the_work_not_our_file(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        validations: Validations) -> None:
     prove_at_three_players(monkeypatch)
+    validate_once(monkeypatch, validations)
     assert main(["prove", "--theorem", "pope-only-led", "--theorem",
                  "seven-of-diamonds-stop"]) == 0
     out = capsys.readouterr().out
