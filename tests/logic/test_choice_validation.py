@@ -10,7 +10,9 @@ import pytest
 import z3
 
 from popejoan_solver.logic.encoding import FALSE, SymbolicStep
+from popejoan_solver.logic.prover import Workspace
 from popejoan_solver.logic.semantics import PlaySemantics
+from popejoan_solver.logic.theorems import prove
 from popejoan_solver.logic.validation import (
     ValidationError,
     choice_queries,
@@ -69,10 +71,24 @@ def _spin_refused_on_the_queen_of_spades(step: SymbolicStep) -> None:
         step.choice_rules.append(rule)
 
 
-def test_a_choice_rule_made_stricter_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Spin never played on the Q♠: the model offers it there, the encoding refuses."""
-    _slipped(monkeypatch, _spin_refused_on_the_queen_of_spades)
-    assert _query("spinado", "spin-refuses").check() == z3.sat
+@pytest.fixture(scope="module")
+def stricter_spin_stops_prove() -> ValidationError:
+    """``prove`` of a Spinado theorem with Spin never played on the Q♠ (no window deal of the
+    concrete check holds it): the check's error, shared by the two tests that read it (one
+    run of ``prove``, which asks every query of :func:`validate_choices`)."""
+    with pytest.MonkeyPatch.context() as patch:
+        _slipped(patch, _spin_refused_on_the_queen_of_spades)
+        sem = PlaySemantics.of(get_ruleset("spinado"))
+        with pytest.raises(ValidationError, match="choices differ from the model's") as caught:
+            prove(sem, ["aces-are-stops"], workspace=Workspace(sem, players=(3,)))
+    return caught.value
+
+
+def test_a_choice_rule_made_stricter_is_caught(
+        stricter_spin_stops_prove: ValidationError) -> None:
+    """Spin never played on the Q♠: the model offers it there, the encoding refuses (the
+    ``refuses`` query is satisfiable, and it is the one that fails)."""
+    assert "(spin-refuses, spinado, 3 players): z3 says sat:" in str(stricter_spin_stops_prove)
 
 
 def test_a_choice_forced_off_outside_the_rules_is_refused(
@@ -84,16 +100,12 @@ def test_a_choice_forced_off_outside_the_rules_is_refused(
         validate_choices(PlaySemantics.of(get_ruleset(AFTER_KING)), [3])
 
 
-def test_prove_checks_the_choices_before_a_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_prove_checks_the_choices_before_a_proof(
+        stricter_spin_stops_prove: ValidationError) -> None:
     """``prove`` on a ruleset with a choice runs the symbolic check first: a proof says so
     (so Spinado's choices are the model's at 3 players), and a slip in the choice rules
     stops it with the check's error, before any PROVED."""
-    from popejoan_solver.logic.prover import Workspace
-    from popejoan_solver.logic.theorems import prove
-
     sem = PlaySemantics.of(get_ruleset("spinado"))
     [result] = prove(sem, ["aces-are-stops"], workspace=Workspace(sem, players=(3,)))
     assert any("the choices inside a run equal the model's" in d for d in result.details)
-    _slipped(monkeypatch, _spin_refused_on_the_queen_of_spades)
-    with pytest.raises(ValidationError, match="choices differ from the model's"):
-        prove(sem, ["aces-are-stops"], workspace=Workspace(sem, players=(3,)))
+    assert "choices differ from the model's" in str(stricter_spin_stops_prove)

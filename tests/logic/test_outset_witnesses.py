@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from popejoan_solver.logic import theorems
-from popejoan_solver.logic.prover import Found, ProofError, Status, Workspace
+from popejoan_solver.logic.prover import Found, ProofError, Status, TheoremResult, Workspace
 from popejoan_solver.logic.semantics import PlaySemantics
 from popejoan_solver.logic.theorems import prove
 from popejoan_solver.model.cards import POPE, Rank, card_rank, iter_mask
@@ -27,16 +27,15 @@ def _counts(method: str) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
-def test_most_witnesses_are_made_from_deals_already_found() -> None:
-    (result,) = prove(HOYLE, ["unreachable-at-outset"], Workspace(HOYLE, players=(3,)))
-    assert result.status is Status.PROVED, result.method
-    deals, by_z3 = _counts(result.method)
-    assert 0 < by_z3 < deals
+Made = list[tuple[Found, int, list[int]]]
 
 
-def test_every_moved_witness_leads_to_its_card_with_its_turn_ups_dead(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    made: list[tuple[Found, int, list[int]]] = []
+@pytest.fixture(scope="module")
+def spied_proof() -> tuple[TheoremResult, Made]:
+    """One proof of ``unreachable-at-outset`` at 3 players, with every witness ``_moved``
+    made recorded (the spy only records: the proof is the one ``prove`` gives without it),
+    shared by the two tests that read it."""
+    made: Made = []
     original = theorems._moved
 
     def spy(ws: Workspace, found: Found, target: int, batch: list[int]) -> Found | None:
@@ -44,8 +43,24 @@ def test_every_moved_witness_leads_to_its_card_with_its_turn_ups_dead(
         if moved is not None:
             made.append((moved, target, batch))
         return moved
-    monkeypatch.setattr(theorems, "_moved", spy)
-    (result,) = prove(HOYLE, ["unreachable-at-outset"], Workspace(HOYLE, players=(3,)))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(theorems, "_moved", spy)
+        (result,) = prove(HOYLE, ["unreachable-at-outset"], Workspace(HOYLE, players=(3,)))
+    return result, made
+
+
+def test_most_witnesses_are_made_from_deals_already_found(
+        spied_proof: tuple[TheoremResult, Made]) -> None:
+    result, made = spied_proof
+    assert result.status is Status.PROVED, result.method
+    deals, by_z3 = _counts(result.method)
+    assert 0 < by_z3 < deals
+    assert len(made) == deals - by_z3  # the spy saw every witness not found by z3
+
+
+def test_every_moved_witness_leads_to_its_card_with_its_turn_ups_dead(
+        spied_proof: tuple[TheoremResult, Made]) -> None:
+    result, made = spied_proof
     assert result.status is Status.PROVED
     assert made
     for moved, target, batch in made:
