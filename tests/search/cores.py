@@ -67,34 +67,6 @@ _ENGINES_KEPT = 1
 about; the values, a few integers a question, are kept for the session."""
 
 
-def reference_value(game: Game, board: Board, objective: Objective, played: Mask,
-                    leader: int) -> int:
-    """The reference engine's value of the position, searched the first time a test asks
-    (the game, board and question are the key: the reference reads nothing else, and no
-    mutant a test plants in the fast engines' facts reaches it)."""
-    key = (game, board, objective, played, leader)
-    if key not in _VALUES:
-        engine = _ENGINES.pop((game, board), None) or ReferenceEngine(
-            _RunsOnce(**{f.name: getattr(game, f.name) for f in fields(game)}), board)
-        _ENGINES[(game, board)] = engine
-        while len(_ENGINES) > _ENGINES_KEPT:
-            _ENGINES.popitem(last=False)
-        _VALUES[key] = engine.value(objective, played, leader)
-    return _VALUES[key]
-
-
-class Reference:
-    """The reference values of one deal and board through :func:`reference_value`: the
-    interface of :class:`ReferenceEngine` the differential tests use."""
-
-    def __init__(self, game: Game, board: Board) -> None:
-        self.game, self.board = game, board
-
-    def value(self, objective: Objective, played: Mask, leader: int) -> int:
-        """The reference engine's exact value (searched once a session)."""
-        return reference_value(self.game, self.board, objective, played, leader)
-
-
 class _ScoresOnce(ReferenceEngine):
     """The reference engine scoring each finished deal once: a terminal's values (the model's
     settlement, ``play_values``) are a function of the deal, the board, the cards played
@@ -113,16 +85,16 @@ class _ScoresOnce(ReferenceEngine):
         return self.scores[played, winner][objective.index]
 
 
-def scored_reference_value(game: Game, board: Board, objective: Objective, played: Mask,
-                           leader: int) -> int:
-    """:func:`reference_value` (the same cache of values) from a reference engine that
-    scores each finished deal once (:class:`_ScoresOnce`): the same values, sooner."""
+def reference_value(game: Game, board: Board, objective: Objective, played: Mask,
+                    leader: int) -> int:
+    """The reference engine's value of the position, searched the first time a test asks
+    (the game, board and question are the key: the reference reads nothing else, and no
+    mutant a test plants in the fast engines' facts reaches it), each finished deal scored
+    once (:class:`_ScoresOnce`)."""
     key = (game, board, objective, played, leader)
     if key not in _VALUES:
-        engine = _ENGINES.pop((game, board), None)
-        if not isinstance(engine, _ScoresOnce):
-            engine = _ScoresOnce(
-                _RunsOnce(**{f.name: getattr(game, f.name) for f in fields(game)}), board)
+        engine = _ENGINES.pop((game, board), None) or _ScoresOnce(
+            _RunsOnce(**{f.name: getattr(game, f.name) for f in fields(game)}), board)
         _ENGINES[(game, board)] = engine
         while len(_ENGINES) > _ENGINES_KEPT:
             _ENGINES.popitem(last=False)
@@ -130,10 +102,14 @@ def scored_reference_value(game: Game, board: Board, objective: Objective, playe
     return _VALUES[key]
 
 
-class ScoredReference(Reference):
-    """:class:`Reference` through :func:`scored_reference_value`."""
+class Reference:
+    """The reference values of one deal and board through :func:`reference_value`: the
+    interface of :class:`ReferenceEngine` the differential tests use."""
+
+    def __init__(self, game: Game, board: Board) -> None:
+        self.game, self.board = game, board
 
     def value(self, objective: Objective, played: Mask, leader: int) -> int:
         """The reference engine's exact value (searched once a session, each finished deal
         scored once a deal)."""
-        return scored_reference_value(self.game, self.board, objective, played, leader)
+        return reference_value(self.game, self.board, objective, played, leader)

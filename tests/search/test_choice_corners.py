@@ -32,7 +32,7 @@ from popejoan_solver.model.table import SPIN, ChoiceKind
 from popejoan_solver.search import Goal, Objective
 from popejoan_solver.search.api import play_board
 from popejoan_solver.search.fast import COMPILED, FastEngine
-from tests.search.cores import ScoredReference
+from tests.search.cores import Reference
 
 SEVEN_OF_DIAMONDS = make_card(Suit.DIAMONDS, Rank.SEVEN)
 LEADS = ["any", "lowest-of-suit", "lowest-in-hand"]
@@ -172,7 +172,7 @@ def mismatches(deal: Deal, compiled: bool) -> list[tuple[object, ...]]:
     game = Game.from_deal(deal)
     board, _ = play_board(deal)
     fast = FastEngine(game, board, compiled=compiled)
-    reference = ScoredReference(game, board)
+    reference = Reference(game, board)
     start = Position(game, 0, 1)
     positions = [start] + [start.after(run) for lead in start.legal_leads()
                            for run in start.outcomes(lead)]

@@ -25,7 +25,7 @@ from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.result import Value
 from popejoan_solver.search.slots import SlotGame, lieu_goes_on
 from tests.model.test_play_and_settlement import composed
-from tests.search.cores import BothCores, ScoredReference
+from tests.search.cores import BothCores, Reference
 
 READINGS = ["run-continues", "pope-leads", "pope-leads-after-king"]
 LEAD_RULES = ["any", "lowest-of-suit", "lowest-in-hand"]
@@ -119,7 +119,7 @@ def _mismatches(variant: str, card: Card, seeds: range,
                                seed * 31 + holder)
             game, board = Game.from_deal(deal), _board(rules, seed)
             fast = BothCores(game, board)
-            reference = ScoredReference(game, board)
+            reference = Reference(game, board)
             start = Position(game, 0, 1)
             positions = [start]
             if after_first_runs:
@@ -182,7 +182,7 @@ def test_the_pope_in_lieu_carries_an_own_run_on_to_going_out(compiled: bool) -> 
     assert run.step == "4C+9D@5C"
     assert run.winner == 1
     best = Objective(Goal.BEST_CASE, 1)
-    assert ScoredReference(game, board).value(best, 0, 1) == 3
+    assert Reference(game, board).value(best, 0, 1) == 3
     assert FastEngine(game, board, compiled=compiled).value(best, 0, 1) == 3
     if compiled:  # solve's own engine
         assert solve(deal, threads=1).seats[0].best_case == Value.exact(3)
@@ -242,7 +242,7 @@ def test_fact_4_where_the_pope_carries_the_run_on_is_caught(
         players = 3 + seed % 2
         deal = choice_deal(variant, POPE, holder, players, 3 + seed % 2, seed * 31 + holder)
         game, board = Game.from_deal(deal), _board(rules, seed)
-        reference = ScoredReference(game, board)
+        reference = Reference(game, board)
         want = [reference.value(Objective(Goal.BEST_CASE, s), 0, 1)
                 for s in range(1, players + 1)]
         right = FastEngine(game, board, compiled=False)

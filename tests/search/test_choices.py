@@ -22,7 +22,7 @@ from popejoan_solver.search import Goal, Objective, solve
 from popejoan_solver.search.fast import COMPILED, FastEngine
 from tests.conftest import deal_holding
 from tests.model.test_play_and_settlement import composed
-from tests.search.cores import ScoredReference
+from tests.search.cores import Reference
 
 LIEU = ["run-continues", "pope-leads", "pope-leads-after-king"]
 
@@ -175,7 +175,7 @@ def test_fast_engine_agrees_with_reference_where_choices_arise(variant: str, car
                           queen=0, jack=0, game=3)
         game = Game.from_deal(deal)
         fast = FastEngine(game, board, compiled=compiled)
-        reference = ScoredReference(game, board)
+        reference = Reference(game, board)
         for seat in range(1, players + 1):
             for goal in Goal:
                 objective = Objective(goal, seat)
@@ -220,7 +220,7 @@ def test_the_compiled_bounds_with_the_pope_in_lieu_agree_with_reference(variant:
         deal = deal_holding(variant, POPE, players, 5 if players == 3 else 4, 1000 + seed)
         board = Board(*(1 + (seed * k) % 7 for k in range(1, 9)))
         game = Game.from_deal(deal)
-        fast, reference = FastEngine(game, board, compiled=True), ScoredReference(game, board)
+        fast, reference = FastEngine(game, board, compiled=True), Reference(game, board)
         for seat in range(1, players + 1):
             for goal in Goal:
                 objective = Objective(goal, seat)
@@ -236,7 +236,7 @@ def _compiled_agrees_after_first_runs(deal: Deal, board: Board, outcome: int,
     after each first lead's run (its ``outcome``-th way: 0 every choice declined, -1 the
     last); positions over, or whose played cards ``skip`` names, are left out."""
     game = Game.from_deal(deal)
-    fast, reference = FastEngine(game, board, compiled=True), ScoredReference(game, board)
+    fast, reference = FastEngine(game, board, compiled=True), Reference(game, board)
     start = Position.from_deal(deal)
     positions = [start] + [start.after(start.outcomes(lead)[outcome])
                            for lead in start.legal_leads()]
@@ -303,7 +303,7 @@ def test_the_race_with_the_pope_in_lieu_agrees_with_reference(reading: str) -> N
         deal = two_suit_deal(variant, seed)
         board = Board(*(1 + (seed * k) % 6 for k in range(1, 9)))
         game = Game.from_deal(deal)
-        fast, reference = FastEngine(game, board, compiled=True), ScoredReference(game, board)
+        fast, reference = FastEngine(game, board, compiled=True), Reference(game, board)
         for seat in range(1, 4):
             objective = Objective(Goal.GUARANTEED, seat)
             assert fast.value(objective, 0, 1) == reference.value(objective, 0, 1), (
@@ -339,7 +339,7 @@ def test_the_pope_played_in_lieu_leaves_the_cards_above_it_unforced(compiled: bo
                     "hoyle-modernized+pope_in_lieu=pope-leads")
     board = Board()
     game = Game.from_deal(deal)
-    fast, reference = FastEngine(game, board, compiled=compiled), ScoredReference(game, board)
+    fast, reference = FastEngine(game, board, compiled=compiled), Reference(game, board)
     objective = Objective(Goal.GUARANTEED, 1)
     # Pope 6, Game 1, and the others' cards: 5 and 5, all left in hand.
     assert reference.value(objective, 0, 1) == 6 + 1 + 5 + 5

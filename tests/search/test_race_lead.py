@@ -19,7 +19,7 @@ from popejoan_solver.search.facts import race_sure as true_race_sure
 from popejoan_solver.search.facts import target_stops as true_target_stops
 from popejoan_solver.search.fast import FastEngine
 from tests.conftest import dense_deal
-from tests.search.cores import BothCores, ScoredReference
+from tests.search.cores import BothCores, Reference
 
 WRONG_DEALS = [2, 70, 97, 104]
 """Seeds of ``_deal(seed)`` (early-hoyle) on which the wrong fact 3m below gets a seat's
@@ -72,7 +72,7 @@ def test_the_targets_lead_in_the_race_agrees_with_reference(rules: str) -> None:
     the reference (britannica: a lowest-card lead rule, where fact 3m is off)."""
     for seed in [*WRONG_DEALS, 1, 3, 5]:
         game, board = _deal(seed, rules)
-        fast, reference = BothCores(game, board), ScoredReference(game, board)
+        fast, reference = BothCores(game, board), Reference(game, board)
         start = Position(game, 0, 1)
         positions = [start] + [start.play(lead)[1] for lead in start.legal_leads()]
         for position in positions:
@@ -109,7 +109,7 @@ def test_the_targets_lead_in_the_race_with_the_pope_agrees_with_reference(
     forced-run search takes over)."""
     for seed in POPE_DEALS:
         game, board = _pope_deal(seed, rules)
-        fast, reference = BothCores(game, board), ScoredReference(game, board)
+        fast, reference = BothCores(game, board), Reference(game, board)
         start = Position(game, 0, 1)
         for position in [start] + [after for lead in start.legal_leads()
                                    for after in _afters(start, lead)]:
@@ -134,7 +134,7 @@ def test_a_wrong_lead_in_the_race_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
     for seed in WRONG_DEALS:
         game, board = _deal(seed)
         wrong = FastEngine(game, board, compiled=False)
-        reference = ScoredReference(game, board)
+        reference = Reference(game, board)
         assert any(wrong.value(Objective(Goal.GUARANTEED, seat), 0, 1)
                    != reference.value(Objective(Goal.GUARANTEED, seat), 0, 1)
                    for seat in range(1, game.players + 1)), seed

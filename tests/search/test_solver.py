@@ -29,7 +29,7 @@ from popejoan_solver.search.facts import played_first as fast_played_first
 from popejoan_solver.search.fast import COMPILED, FastEngine
 from tests.conftest import short_deal
 from tests.model.test_play_and_settlement import VARIANTS, composed
-from tests.search.cores import BothCores, ScoredReference
+from tests.search.cores import BothCores, Reference
 
 
 def test_the_compiled_core_is_built() -> None:
@@ -52,7 +52,7 @@ def test_fast_engine_agrees_with_reference(variant: str) -> None:
         board = Board(*(1 + (seed * k) % 5 for k in range(1, 9)))
         game = Game.from_deal(deal)
         fast = BothCores(game, board)
-        reference = ScoredReference(game, board)
+        reference = Reference(game, board)
         position = Position.from_deal(deal)
         for seat in range(1, players + 1):
             for goal in Goal:
@@ -248,7 +248,7 @@ def test_the_kept_pope_floor_agrees_with_reference(rules: str) -> None:
         board = Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
         game = Game.from_deal(deal)
         fast = BothCores(game, board)
-        reference = ScoredReference(game, board)
+        reference = Reference(game, board)
         for seat in range(1, players + 1):
             for goal in (Goal.GUARANTEED, Goal.BEST_CASE):
                 objective = Objective(goal, seat)
@@ -269,7 +269,7 @@ def test_the_kept_pope_floor_needs_lead_any(seed: int) -> None:
     board = Board(*(1 + (seed * k) % 4 for k in range(1, 9)))
     game = Game.from_deal(deal)
     fast = BothCores(game, board)
-    reference = ScoredReference(game, board)
+    reference = Reference(game, board)
     for seat in range(1, 4):
         objective = Objective(Goal.GUARANTEED, seat)
         assert fast.value(objective, 0, 1) == reference.value(objective, 0, 1), seat
@@ -307,7 +307,7 @@ def _race_deals_agree(rules: str, seeds: list[int], goal: Goal) -> None:
     engine's two cores against the reference."""
     for seed in seeds:
         game, board = _race_deal(seed, rules)
-        fast, reference = BothCores(game, board), ScoredReference(game, board)
+        fast, reference = BothCores(game, board), Reference(game, board)
         for seat in range(1, game.players + 1):
             objective = Objective(goal, seat)
             assert fast.value(objective, 0, 1) == reference.value(objective, 0, 1), (
@@ -325,7 +325,7 @@ def test_the_race_floor_agrees_with_reference(rules: str) -> None:
 def _mutant_differs(game: Game, board: Board, objective: Objective) -> bool:
     """Whether the Python engine (running a mutant fact) and the reference disagree."""
     wrong = FastEngine(game, board, compiled=False).value(objective, 0, 1)
-    return wrong != ScoredReference(game, board).value(objective, 0, 1)
+    return wrong != Reference(game, board).value(objective, 0, 1)
 
 def test_a_wrong_race_floor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The mutation test of fact 3f: ignoring that the seat going out may stop in the middle
@@ -385,7 +385,7 @@ def test_the_own_runs_floor_agrees_with_reference() -> None:
     guaranteed value against the reference on the deals that catch the wrong versions."""
     for mutation, rules, seed, _ in OWN_RUN_DEALS:
         game, board = _own_run_deal(mutation, rules, seed)
-        fast, reference = BothCores(game, board), ScoredReference(game, board)
+        fast, reference = BothCores(game, board), Reference(game, board)
         for seat in range(1, game.players + 1):
             objective = Objective(Goal.GUARANTEED, seat)
             assert fast.value(objective, 0, 1) == reference.value(objective, 0, 1), (
@@ -447,7 +447,7 @@ def test_the_pope_bound_agrees_with_reference(rules: str, seeds: list[int]) -> N
     wrong versions."""
     for seed in seeds:
         game, board = _pope_bound_deal(seed, rules)
-        fast, reference = BothCores(game, board), ScoredReference(game, board)
+        fast, reference = BothCores(game, board), Reference(game, board)
         for seat in range(1, game.players + 1):
             for goal in (Goal.GUARANTEED, Goal.BEST_CASE):
                 objective = Objective(goal, seat)
@@ -499,7 +499,7 @@ def test_the_going_out_floor_agrees_with_reference() -> None:
     wrong versions."""
     for seed in sorted({seed for _, seed, _ in GOING_OUT_DEALS}):
         game, board = _race_deal(seed)
-        fast, reference = BothCores(game, board), ScoredReference(game, board)
+        fast, reference = BothCores(game, board), Reference(game, board)
         for seat in range(1, game.players + 1):
             for goal in (Goal.GUARANTEED, Goal.FORCED_WIN):
                 objective = Objective(goal, seat)
@@ -549,7 +549,7 @@ def test_the_other_seat_going_out_agrees_with_reference() -> None:
     the reference on the deals that catch the wrong version."""
     for seed, _ in OTHER_OUT_SEEDS:
         game, board = _race_deal(seed)
-        reference = ScoredReference(game, board)
+        reference = Reference(game, board)
         engines = [FastEngine(game, board, compiled=False)]
         if COMPILED:
             engines.append(FastEngine(game, board, compiled=True))
@@ -748,7 +748,7 @@ def test_isolated_cards_agree_with_reference() -> None:
     every goal against the reference, on the deals that catch the wrong versions."""
     for _, kind, rules, seed, _, _ in ISOLATED_DEALS:
         game, board = _isolated_deal(kind, rules, seed)
-        fast, reference = BothCores(game, board), ScoredReference(game, board)
+        fast, reference = BothCores(game, board), Reference(game, board)
         for goal in (Goal.GUARANTEED, Goal.FORCED_WIN, Goal.BEST_CASE):
             for seat in range(1, game.players + 1):
                 objective = Objective(goal, seat)
@@ -799,7 +799,7 @@ def test_own_isolated_cards_agree_with_reference() -> None:
     every goal against the reference."""
     for rules, seed, _ in OWN_ISOLATED_DEALS:
         game, board = _small_deal(False, rules, seed)
-        fast, reference = BothCores(game, board), ScoredReference(game, board)
+        fast, reference = BothCores(game, board), Reference(game, board)
         for goal in Goal:
             for seat in range(1, game.players + 1):
                 objective = Objective(goal, seat)
@@ -878,7 +878,7 @@ def test_isolated_cards_below_a_kept_card_are_not_played_first() -> None:
     award) above an isolated card keeps it in hand; every seat's value and goal against the
     reference (the first version gave the target 7 for 8)."""
     game, board, played = _kept_card_above_position()
-    fast, reference = BothCores(game, board), ScoredReference(game, board)
+    fast, reference = BothCores(game, board), Reference(game, board)
     for goal in (Goal.GUARANTEED, Goal.FORCED_WIN, Goal.BEST_CASE):
         for seat in range(1, game.players + 1):
             objective = Objective(goal, seat)
@@ -919,7 +919,7 @@ def test_the_engines_agree_where_a_run_meets_the_top_of_a_suit(rules_name: str) 
         game = Game.from_deal(deal)
         board = Board(3, 2, 2, 1, 1, 1, 1, 2)
         fast = BothCores(game, board)
-        reference = ScoredReference(game, board)
+        reference = Reference(game, board)
         for seat in range(1, deal.players + 1):
             for goal in Goal:
                 objective = Objective(goal, seat)
