@@ -69,15 +69,12 @@ class LeakError(AssertionError):
 
 def scan(text: str, session: Any, player: int | None, where: str) -> None:
     """Raise :class:`LeakError` if ``text`` names a card outside what ``player`` may know."""
-    leaked = cards_named(text) - set(iter_mask(may_know(session, player)))
-    if leaked:
-        who = "the watcher" if player is None else f"seat {player + 1}"
-        raise LeakError(f"{where}: the answer to {who} names "
-                   f"{' '.join(sorted(card_name(c) for c in leaked))}")
+    scan_known(text, may_know(session, player), player, where)
 
 
 def scan_known(text: str, known: Mask, player: int | None, where: str) -> None:
-    """:func:`scan` with what ``player`` may know already worked out (:func:`may_know`)."""
+    """:func:`scan` with what ``player`` may know already worked out (:func:`may_know`):
+    :class:`LeakError` if ``text`` names a card outside ``known``."""
     leaked = cards_named(text) - set(iter_mask(known))
     if leaked:
         who = "the watcher" if player is None else f"seat {player + 1}"
