@@ -31,6 +31,7 @@ from tests.contract import (
     assert_interrupted,
     interrupt_cli,
     run_cli,
+    run_main,
 )
 from tests.logic.validated_once import Validations, validate_once
 
@@ -295,21 +296,20 @@ def test_find_certificate_from_the_command_line(tmp_path: Path,
     assert companion.dead >> parse_card("7H") & 1  # --dead 7H
 
 
-def _refused(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+def _refused(args: list[str]) -> str:
     """Run the command line in this process (the refusal is the command's, not the
     launcher's): status 2, nothing on standard output, one ``error:`` line; that line."""
-    assert main(args) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert captured.err.startswith("error: ")
-    assert captured.err.count("\n") == 1
-    return captured.err
+    outcome = run_main(args)
+    assert outcome.status == 2
+    assert outcome.stdout == ""
+    assert outcome.stderr.startswith("error: ")
+    assert outcome.stderr.count("\n") == 1
+    return outcome.stderr
 
 
 @pytest.mark.parametrize("command", [["prove", "--theorem", "kings-are-stops"],
                                      ["find", "first-lead-out"]])
-def test_certificate_folder_refusals(tmp_path: Path, command: list[str],
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_certificate_folder_refusals(tmp_path: Path, command: list[str]) -> None:
     a_file = tmp_path / "file"
     a_file.write_text("x")
     full = tmp_path / "full"
@@ -317,7 +317,7 @@ def test_certificate_folder_refusals(tmp_path: Path, command: list[str],
     (full / "keep.txt").write_text("x")
     for target, words in ((a_file, "is a file"), (full, "is not empty"),
                           (a_file / "sub", "no folder")):
-        assert words in _refused([*command, "--certificate", str(target)], capsys)
+        assert words in _refused([*command, "--certificate", str(target)])
     assert (full / "keep.txt").read_text() == "x"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "full"]
 
@@ -331,10 +331,8 @@ def test_a_folder_that_cannot_be_written_is_refused(tmp_path: Path,
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_refused_run_leaves_no_folder(tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
-    _refused(["prove", "--theorem", "nonexistent", "--certificate", str(tmp_path / "cert")],
-             capsys)
+def test_a_refused_run_leaves_no_folder(tmp_path: Path) -> None:
+    _refused(["prove", "--theorem", "nonexistent", "--certificate", str(tmp_path / "cert")])
     assert list(tmp_path.iterdir()) == []
 
 

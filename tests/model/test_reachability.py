@@ -114,19 +114,15 @@ POPE_ENDED = ("early-hoyle: 37.37K.49.A7Q 4.4.A5J.38 A5.A5T.27Q.4T 26.26Q.38K.6J
 """Early Hoyle with the Pope turned up, which ends the deal unplayed, and cards played."""
 
 
-def test_no_card_is_played_after_a_turn_up_that_ends_the_deal(
-        capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_card_is_played_after_a_turn_up_that_ends_the_deal() -> None:
     """The same cards are a position of hoyle-modernized, whose turned-up Pope is a
     compartment taken; under early-hoyle the command line analysed it as given (``main`` in
     this process: the answer is checked here, not the process)."""
-    from popejoan_solver.cli import main
     from popejoan_solver.model.notation import deal_from_line
-    from tests.contract import Outcome, assert_contract
+    from tests.contract import assert_contract, run_main
     deal_from_line(POPE_ENDED.replace("early-hoyle", "hoyle-modernized"))
     with pytest.raises(DealError, match="the turn-up 9D ends the deal unplayed"):
         deal_from_line(POPE_ENDED)
-    status = main(["solve", POPE_ENDED, "--time-limit", "5"])
-    captured = capsys.readouterr()
-    outcome = Outcome(status, captured.out, captured.err, 0.0)
+    outcome = run_main(["solve", POPE_ENDED, "--time-limit", "5"])
     assert_contract(outcome)
     assert "ends the deal unplayed" in outcome.stderr

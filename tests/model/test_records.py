@@ -3,11 +3,8 @@ step caught at the right play with its rule, the JSON and text forms lossless, t
 
 from __future__ import annotations
 
-import io
 import json
 import random
-import sys
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from popejoan_solver.cli import main
 from popejoan_solver.model.board import Board, Compartment
 from popejoan_solver.model.cards import card_name, parse_card
 from popejoan_solver.model.deal import Deal, deal_random
@@ -42,7 +38,7 @@ from popejoan_solver.model.settlement import turnup_award
 from popejoan_solver.model.sources import appears_in
 from popejoan_solver.model.table import compile_rules
 from tests.conftest import deal_holding, short_deal
-from tests.contract import Outcome, assert_contract, run_cli
+from tests.contract import assert_contract, run_cli, run_main
 from tests.quotes import REFEREE_PHRASES, read_excerpt
 
 CHOICE_RULESETS = ("hoyle-modernized+pope_in_lieu=run-continues",
@@ -309,43 +305,26 @@ def test_a_deal_under_other_rules_than_the_record() -> None:
 
 # ----------------------------------------------------------------------------- CLI
 
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> Callable[..., Outcome]:
-    """``popejoan ARGS`` in this process (``main``), its status and output as
-    :func:`tests.contract.run_cli` gives them, for :func:`assert_contract` (an exception that
-    escapes ``main`` fails the test as a traceback would). These tests are about the command's
-    answers, not its process: one real process reads a record on standard input below."""
-    def run(args: list[str], stdin: bytes | None = None) -> Outcome:
-        capsys.readouterr()
-        if stdin is not None:
-            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
-        status = main(args)
-        captured = capsys.readouterr()
-        return Outcome(status, captured.out, captured.err, 0.0)
-    return run
-
-
 def test_check_confirms_what_solve_writes_and_reports_the_first_error(
-        tmp_path: Path, cli: Callable[..., Outcome]) -> None:
+        tmp_path: Path) -> None:
     path = tmp_path / "line.json"
-    done = cli(["solve", "--record", str(path), "--seat", "1"])
+    done = run_main(["solve", "--record", str(path), "--seat", "1"])
     assert_contract(done, 0)
-    checked = cli(["check", str(path), "--json"])
+    checked = run_main(["check", str(path), "--json"])
     assert_contract(checked, 0)
     data = json.loads(checked.stdout)
     assert data["legal"] is True
     assert data["error"] is None
     # The solver's value for seat 1 is what the referee's replay of its line pays seat 1 (the
     # dealer, seat 4, dresses the board and takes the turned-up king's compartment).
-    solved = json.loads(cli(["solve", "--seat", "1", "--json"]).stdout)
+    solved = json.loads(run_main(["solve", "--seat", "1", "--json"]).stdout)
     assert data["deals"][0]["values"][0] == solved["seats"][0]["guaranteed"]
     assert sum(data["totals"]) + sum(data["board"].values()) == 0
     record = record_from_json(json.loads(path.read_text()))
     broken = with_plays(record, plays(record)[1:])
     text = tmp_path / "broken.txt"
     text.write_text(record_to_text(broken))
-    failed = cli(["check", str(text), "--json"])
+    failed = run_main(["check", str(text), "--json"])
     assert_contract(failed, 1)
     assert json.loads(failed.stdout)["error"]["play"] == 1
     # The real command, reading the record on its standard input.
@@ -354,23 +333,22 @@ def test_check_confirms_what_solve_writes_and_reports_the_first_error(
 
 @pytest.mark.parametrize("stdin", [b"{", b"[Rules \"parlett\"]\nnonsense", b"\xff",
                                    b"{\"format\": \"popejoan-record\"}"])
-def test_a_malformed_record_is_one_error_line(stdin: bytes, cli: Callable[..., Outcome]) -> None:
-    assert_contract(cli(["check", "-"], stdin=stdin), 2)
+def test_a_malformed_record_is_one_error_line(stdin: bytes) -> None:
+    assert_contract(run_main(["check", "-"], stdin=stdin), 2)
 
 
-def test_a_record_file_too_large_a_folder_or_missing(tmp_path: Path,
-                                                     cli: Callable[..., Outcome]) -> None:
+def test_a_record_file_too_large_a_folder_or_missing(tmp_path: Path) -> None:
     big = tmp_path / "big.txt"
     big.write_bytes(b";" * (1 << 20) + b"\n")
-    too_large = cli(["check", str(big)])
-    for outcome in (too_large, cli(["check", str(tmp_path)]),
-                    cli(["check", str(tmp_path / "missing.json")])):
+    too_large = run_main(["check", str(big)])
+    for outcome in (too_large, run_main(["check", str(tmp_path)]),
+                    run_main(["check", str(tmp_path / "missing.json")])):
         assert_contract(outcome, 2)
     assert "larger than 1048576 bytes" in too_large.stderr
 
 
-def test_a_record_starts_from_popejoan_deal(cli: Callable[..., Outcome]) -> None:
-    dealt = cli(["deal", "--players", "4", "--seed", "3", "--format", "record"])
+def test_a_record_starts_from_popejoan_deal() -> None:
+    dealt = run_main(["deal", "--players", "4", "--seed", "3", "--format", "record"])
     assert_contract(dealt, 0)
     assert json.loads(dealt.stdout)["deals"][0]["deal"] == {"seed": 3, "index": 0, "players": 4}
     record = record_from_json(json.loads(dealt.stdout))
