@@ -156,6 +156,11 @@ RACE_IN_LIEU = checks(
       f"test_the_race_with_the_pope_in_lieu_agrees_with_reference[{reading}]"
       for reading in ("pope-leads", "run-continues", "pope-leads-after-king")),
     name="search/test_choices.py::test_the_race_with_the_pope_in_lieu_agrees_with_reference")
+ISOLATED_IN_LIEU = checks(
+    *(f"tests/search/test_choices.py::"
+      f"test_isolated_cards_with_the_pope_in_lieu_agree_with_reference[{reading}]"
+      for reading in ("pope-leads", "run-continues", "pope-leads-after-king")),
+    name="search/test_choices.py::test_isolated_cards_with_the_pope_in_lieu_agree_with_reference")
 LIEU_HOLDER_SIDE = checks(
     *(f"tests/search/test_choices.py::"
       f"test_the_forced_run_bounds_on_the_pope_holders_side_agree_with_reference[{reading}]"
@@ -565,6 +570,53 @@ MUTANTS: tuple[Mutant, ...] = (
         (Hunk(CORE_C, "    if (lieu_side == c->is_max[leader] && leader != c->target &&",
               "    if (lieu_side >= 0 && leader != c->target &&"),),
         (LIEU_HOLDER_SIDE,),
+    ),
+    Mutant(
+        "c-fact9-either-side",
+        "the C core's general mode has the seat on lead lead its isolated cards first with the "
+        "Pope in lieu unplayed whichever side the Pope's holder plays on (on his side, an "
+        "isolated card kept gives him a stop to play the Pope at)",
+        (Hunk(CORE_C, "    if (!c->lieu_settles || (leader == c->target) == "
+                      "c->is_max[c->holder[c->lieu_slot]])",
+              "    if (!c->lieu_settles)"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
+        "c-fact9-any-stop",
+        "the C core's general mode has the seat on lead lead all its isolated cards first with "
+        "the Pope in lieu unplayed, not only those that climb to an unplayed King (a run that "
+        "stops below a played card is a stop the Pope may be played at)",
+        (Hunk(CORE_C, "    const uint64_t runs = isolated & at_or_below(c, isolated & tops);",
+              "    const uint64_t runs = isolated;"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
+        "c-fact9-carried-on",
+        "the C core's general mode has the seat on lead lead its isolated cards first under "
+        "run-continues even where a run the Pope in lieu carries on could reach them",
+        (Hunk(CORE_C, "    return played | (runs & ~at_or_above(c, runs & reached));",
+              "    return played | runs;"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
+        "c-fact9-after-king",
+        "the C core's general mode takes fact 9 under pope-leads-after-king too, where a King's "
+        "stop is a choice",
+        (Hunk(CORE_C, "    c->lieu_settles = c->plain_after_lieu && !c->lieu_after_top;",
+              "    c->lieu_settles = c->plain_after_lieu;"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
+        "c-lieu-stop-known-either-way",
+        "the C core, at a stop where the Pope may be played, ends the choice on the declined "
+        "run's stored bound whichever way it falls",
+        (Hunk(CORE_C, "                  &known_move) && (maximising ? known_lower >= beta : "
+                      "known_upper <= alpha))",
+              "                  &known_move) && (known_lower >= beta || known_upper <= alpha))"),),
+        (LIEU_HOLDER_SIDE, ISOLATED_IN_LIEU,
+         checks("tests/search/test_choice_differential.py::"
+                "test_fast_engines_agree_with_reference_on_choice_deals"
+                "[hoyle-modernized+pope_in_lieu=pope-leads,lead=any,ace=low]")),
     ),
     Mutant(
         "c-fact8-race-pope-in-stretch",

@@ -89,6 +89,9 @@ typedef struct {
     int lieu_slot;         /* -1: no card in lieu of a stop */
     int lieu_after_top, lieu_continues;
     int plain_after_lieu;  /* once the card in lieu is played, the game is a forced-run one */
+    int lieu_settles;      /* fact 9 holds: no choice at a King's stop */
+    uint64_t carry_two;    /* stops from which the card in lieu carries a run on two cards up */
+    int carry_from, carry_to;  /* the stop below the Pope's missing card, and where its run goes */
     val_t game_stake;
     val_t per_card;        /* what each card left in hand pays the seat that goes out: the
                             * rule table's per_card_left */
@@ -810,6 +813,23 @@ static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
     return c->self_isolating ? played | isolated_cards(c, played, leader, c->self_keep) : played;
 }
 
+/* Fact 9 (docs/solver.md): with the Pope in lieu unplayed and no choice at a King's stop, the
+ * seat on lead has led the isolated cards (facts 5 and 5b) whose run climbs to an unplayed
+ * King, where that seat plays against the Pope's holder (another seat when the target holds
+ * the Pope, the target when another seat does), but those a run carried on by the Pope in
+ * lieu from an unplayed card's stop could reach (run-continues). */
+static inline uint64_t settled_lieu(const Core *c, uint64_t played, int leader) {
+    if (!c->lieu_settles || (leader == c->target) == c->is_max[c->holder[c->lieu_slot]])
+        return played;
+    const uint64_t tops = (1ULL << 12) | (1ULL << 25) | (1ULL << 38) | (1ULL << 51);
+    const uint64_t isolated = settled(c, played, leader) & ~played;
+    const uint64_t runs = isolated & at_or_below(c, isolated & tops);
+    const uint64_t open = c->in_play & ~played;
+    uint64_t reached = (open & c->carry_two) << 2;
+    if (c->carry_from >= 0 && (open >> c->carry_from & 1)) reached |= 1ULL << c->carry_to;
+    return played | (runs & ~at_or_above(c, runs & reached));
+}
+
 /* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
  * of them already decides the node (its value in *cut). `forced`: runs are forced (facts 3f
  * and 3g hold: not in the general mode); `floor_forced`: the floor may take them as forced
@@ -1081,6 +1101,13 @@ HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alp
             return best;
         }
     }
+    /* A bound the table holds for the declined run's position that already settles the choice
+     * saves the search of the card in lieu (as the enhanced transposition cutoff does). */
+    val_t known_lower, known_upper;
+    int known_move;
+    if (tt_lookup(c, tt_key(c, settled_lieu(c, played, seat), seat), &known_lower, &known_upper,
+                  &known_move) && (maximising ? known_lower >= beta : known_upper <= alpha))
+        return maximising ? known_lower : known_upper;
     score = in_lieu(c, played, slot, alpha, beta);
     if (c->timed_out || fold(maximising, score, &best, &alpha, &beta)) return best;
     score = search_general(c, played, seat, alpha, beta);
@@ -1148,6 +1175,8 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
      * top part of each stretch but the Pope's, which the Pope (its bottom card: the 8D is never
      * in the pack) leaves behind as if it were dead. So the facts of docs/solver.md hold. */
     if (c->plain_after_lieu && (played >> c->lieu_slot & 1)) return search(c, played, leader, alpha, beta);
+    played = settled_lieu(c, played, leader);  /* fact 9 */
+    if (!(c->dealt[leader] & ~played)) return terminal(c, played, leader);
     if (count_node(c)) return 0;
     uint64_t key = tt_key(c, played, leader);
     val_t lower = -INF, upper = INF, cut;
@@ -1586,6 +1615,17 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     memcpy(c->bound_up, c->up, sizeof c->up);
     if (c->lieu_slot >= 0) c->bound_up[c->lieu_slot] = 1ULL << c->lieu_slot;
     c->plain_after_lieu = c->lieu_slot >= 0 && c->spin_slot < 0 && c->general != 2;
+    c->lieu_settles = c->plain_after_lieu && !c->lieu_after_top;
+    /* Under run-continues, the stops from which the card in lieu carries a run on: a card
+     * whose next is out of play, to two above (or, below the Pope's missing card, past it). */
+    c->carry_two = 0;
+    c->carry_from = c->carry_to = -1;
+    for (int i = 0; c->lieu_settles && i < 52; i++) {
+        if (!(c->in_play >> i & 1) || i % 13 == 12 || (c->in_play >> (i + 1) & 1)) continue;
+        const int above = lieu_goes_on(c, 0, i);
+        if (above == i + 2) c->carry_two |= 1ULL << i;
+        else if (above >= 0) { c->carry_from = i; c->carry_to = above; }
+    }
     if (c->general == 1 && c->spin_slot < 0 && c->lieu_slot < 0) c->general = 0;
     c->wide = magnitude >= NARROW_LIMIT;
     c->entry_size = c->wide ? sizeof(WideEntry) : sizeof(Entry);

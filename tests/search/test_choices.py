@@ -310,6 +310,69 @@ def test_the_race_with_the_pope_in_lieu_agrees_with_reference(reading: str) -> N
                 reading, seed, seat)
 
 
+def three_suit_positions(variant: str, seed: int) -> tuple[Game, Board, list[Position]]:
+    """A deal of 5 cards a hand (3 or 4 players) from the Pope's suit and two more, the Pope
+    dealt to a seat at random, and the positions of a random walk of up to four leads from
+    the outset (each run's way taken at random): mid-play positions, where a seat's isolated
+    cards climb to a King or stop below a played card."""
+    rules = get_ruleset(variant)
+    rng = random.Random(seed)
+    players = 3 + seed % 2
+    suits = [POPE // 13, *rng.sample([s for s in range(4) if s != POPE // 13], 2)]
+    cards = [c for c in iter_mask(rules.table.pack) if c // 13 in suits]
+    rng.shuffle(cards)
+    hands = [0] * players
+    cards.remove(POPE)
+    hands[rng.randrange(players)] |= 1 << POPE
+    for seat in range(players):
+        while hands[seat].bit_count() < 5:
+            hands[seat] |= 1 << cards.pop()
+    game = Game.from_deal(Deal.create(hands, rules.table.pack & ~sum(hands), cards[-1], rules))
+    position = Position(game, 0, 1)
+    positions = [position]
+    for _ in range(rng.randrange(0, 5)):
+        if position.is_over:
+            break
+        lead = rng.choice(position.legal_leads())
+        position = position.after(rng.choice(position.outcomes(lead)))
+        positions.append(position)
+    return game, Board(*(1 + (seed * k) % 5 for k in range(1, 9))), positions
+
+
+ISOLATED_IN_LIEU_DEALS = {
+    "pope-leads": [0, 1, 2, 1408, 1643],
+    "run-continues": [13, 61, 81],
+    "pope-leads-after-king": [8, 11],
+}
+"""Seeds of three_suit_positions. Fact 9 is wrong (docs/solver.md) on 1408 and 1643 if the
+seat on lead plays on the side of the Pope's holder (it can keep an isolated card to give him
+a stop), on 0 and 1 if the isolated cards' run stops below a played card, on 13, 61 and 81
+if a run the Pope in lieu carries on can reach them, and on 8 and 11 if a King's stop is a
+choice."""
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled core not built")
+@pytest.mark.parametrize("reading", LIEU)
+def test_isolated_cards_with_the_pope_in_lieu_agree_with_reference(reading: str) -> None:
+    """Fact 9 (docs/solver.md): with the Pope unplayed, the compiled general mode has the seat
+    on lead lead its isolated cards that climb to an unplayed King first, where it plays
+    against the Pope's holder. Every seat and goal at mid-play positions, so the Pope's holder
+    on each side of the seat on lead."""
+    variant = f"hoyle-modernized+pope_in_lieu={reading}"
+    for seed in ISOLATED_IN_LIEU_DEALS[reading]:
+        game, board, positions = three_suit_positions(variant, seed)
+        fast, reference = FastEngine(game, board, compiled=True), Reference(game, board)
+        for position in positions:
+            if position.is_over:
+                continue
+            for seat in range(1, game.players + 1):
+                for goal in Goal:
+                    objective = Objective(goal, seat)
+                    got = fast.value(objective, position.played, position.leader)
+                    want = reference.value(objective, position.played, position.leader)
+                    assert got == want, (reading, seed, hex(position.played), seat, goal.name)
+
+
 PAYMENT_DEALS = [*range(8), 17, 23, 33, 40]
 """Seeds of 4-card Spinado deals (3 to 5 players); on 17, 23, 33 and 40 the compiled core's
 floor is one counter too high if the target is taken to lead when another seat does."""
