@@ -573,37 +573,68 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "c-fact9-either-side",
-        "the C core's general mode has the seat on lead lead its isolated cards first with the "
-        "Pope in lieu unplayed whichever side the Pope's holder plays on (on his side, an "
-        "isolated card kept gives him a stop to play the Pope at)",
-        (Hunk(CORE_C, "    if (!c->lieu_settles || (leader == c->target) == "
-                      "c->is_max[c->holder[c->lieu_slot]])",
-              "    if (!c->lieu_settles)"),),
+        "the C core's general mode settles the isolated cards of a seat on the Pope's holder's "
+        "side as it does against him (those climbing to a King all led: an isolated card kept "
+        "gives the holder a stop to play the Pope at)",
+        (Hunk(CORE_C, "    if ((leader == c->target) != c->is_max[c->holder[c->lieu_slot]])\n",
+              "    if (1)\n"),),
         (ISOLATED_IN_LIEU,),
     ),
     Mutant(
         "c-fact9-any-stop",
-        "the C core's general mode has the seat on lead lead all its isolated cards first with "
-        "the Pope in lieu unplayed, not only those that climb to an unplayed King (a run that "
-        "stops below a played card is a stop the Pope may be played at)",
-        (Hunk(CORE_C, "    const uint64_t runs = isolated & at_or_below(c, isolated & tops);",
-              "    const uint64_t runs = isolated;"),),
+        "the C core's general mode settles the isolated cards of a seat against the Pope's "
+        "holder as it does on his side (all but one: their runs stop where he may play the "
+        "Pope)",
+        (Hunk(CORE_C, "    if ((leader == c->target) != c->is_max[c->holder[c->lieu_slot]])\n",
+              "    if (0)\n"),),
         (ISOLATED_IN_LIEU,),
     ),
     Mutant(
-        "c-fact9-carried-on",
-        "the C core's general mode has the seat on lead lead its isolated cards first under "
-        "run-continues even where a run the Pope in lieu carries on could reach them",
-        (Hunk(CORE_C, "    return played | (runs & ~at_or_above(c, runs & reached));",
+        "c-fact9-no-stop-kept",
+        "the C core's general mode has a seat on the Pope's holder's side lead all its isolated "
+        "cards first, keeping none that makes a stop",
+        (Hunk(CORE_C, "    return played | (runs & ~(makers & (0 - makers)));",
               "    return played | runs;"),),
         (ISOLATED_IN_LIEU,),
     ),
     Mutant(
+        "c-fact9-king-kept",
+        "the C core's general mode may keep a King as the card that makes a stop (its stop is "
+        "no choice unless the reading says so)",
+        (Hunk(CORE_C, "    const uint64_t makers = c->lieu_after_top ? runs : runs & ~SUIT_TOPS;",
+              "    const uint64_t makers = runs;"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
+        "c-fact9-pope-led",
+        "the C core's general mode counts the Pope among the isolated cards the seat on lead "
+        "has led",
+        (Hunk(CORE_C, "settled(c, played, leader) & ~played & ~(1ULL << c->lieu_slot);",
+              "settled(c, played, leader) & ~played;"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
+        "c-fact9-carried-on",
+        "the C core's general mode settles isolated cards that a run the Pope in lieu carries on "
+        "could reach (run-continues)",
+        (Hunk(CORE_C, "    uint64_t runs = isolated & ~at_or_above(c, isolated & reached);",
+              "    uint64_t runs = isolated;"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
+        "c-fact9-carrying-stop",
+        "the C core's general mode has a seat on the Pope's holder's side lead its isolated "
+        "cards below a stop from which the Pope in lieu carries a run on (run-continues)",
+        (Hunk(CORE_C, "    runs &= ~at_or_below(c, carrying);\n", "\n"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
         "c-fact9-after-king",
-        "the C core's general mode takes fact 9 under pope-leads-after-king too, where a King's "
-        "stop is a choice",
-        (Hunk(CORE_C, "    c->lieu_settles = c->plain_after_lieu && !c->lieu_after_top;",
-              "    c->lieu_settles = c->plain_after_lieu;"),),
+        "the C core's general mode settles the isolated cards that climb to a King against the "
+        "Pope's holder under pope-leads-after-king too, where a King's stop is a choice",
+        (Hunk(CORE_C, "        return c->lieu_after_top ? played : played | "
+                      "(runs & at_or_below(c, runs & SUIT_TOPS));",
+              "        return played | (runs & at_or_below(c, runs & SUIT_TOPS));"),),
         (ISOLATED_IN_LIEU,),
     ),
     Mutant(

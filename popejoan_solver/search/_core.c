@@ -89,7 +89,6 @@ typedef struct {
     int lieu_slot;         /* -1: no card in lieu of a stop */
     int lieu_after_top, lieu_continues;
     int plain_after_lieu;  /* once the card in lieu is played, the game is a forced-run one */
-    int lieu_settles;      /* fact 9 holds: no choice at a King's stop */
     uint64_t carry_two;    /* stops from which the card in lieu carries a run on two cards up */
     int carry_from, carry_to;  /* the stop below the Pope's missing card, and where its run goes */
     val_t game_stake;
@@ -813,21 +812,29 @@ static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
     return c->self_isolating ? played | isolated_cards(c, played, leader, c->self_keep) : played;
 }
 
-/* Fact 9 (docs/solver.md): with the Pope in lieu unplayed and no choice at a King's stop, the
- * seat on lead has led the isolated cards (facts 5 and 5b) whose run climbs to an unplayed
- * King, where that seat plays against the Pope's holder (another seat when the target holds
- * the Pope, the target when another seat does), but those a run carried on by the Pope in
- * lieu from an unplayed card's stop could reach (run-continues). */
+#define SUIT_TOPS ((1ULL << 12) | (1ULL << 25) | (1ULL << 38) | (1ULL << 51))
+
+/* Fact 9 (docs/solver.md): with the Pope in lieu unplayed, the seat on lead has led its
+ * isolated cards (facts 5 and 5b), the Pope and those a run carried on by the Pope could reach
+ * kept. Against the Pope's holder, only those whose run climbs to an unplayed King (a stop
+ * that is no choice: not under pope-leads-after-king); on his side, all but its lowest card
+ * that makes a stop the Pope may be played at, and none below a stop the Pope carries on. */
 static inline uint64_t settled_lieu(const Core *c, uint64_t played, int leader) {
-    if (!c->lieu_settles || (leader == c->target) == c->is_max[c->holder[c->lieu_slot]])
-        return played;
-    const uint64_t tops = (1ULL << 12) | (1ULL << 25) | (1ULL << 38) | (1ULL << 51);
-    const uint64_t isolated = settled(c, played, leader) & ~played;
-    const uint64_t runs = isolated & at_or_below(c, isolated & tops);
+    if (!c->plain_after_lieu) return played;
+    const uint64_t isolated = settled(c, played, leader) & ~played & ~(1ULL << c->lieu_slot);
+    if (!isolated) return played;
     const uint64_t open = c->in_play & ~played;
     uint64_t reached = (open & c->carry_two) << 2;
     if (c->carry_from >= 0 && (open >> c->carry_from & 1)) reached |= 1ULL << c->carry_to;
-    return played | (runs & ~at_or_above(c, runs & reached));
+    uint64_t runs = isolated & ~at_or_above(c, isolated & reached);
+    if ((leader == c->target) != c->is_max[c->holder[c->lieu_slot]])
+        return c->lieu_after_top ? played : played | (runs & at_or_below(c, runs & SUIT_TOPS));
+    uint64_t carrying = isolated & c->carry_two & (open >> 2);
+    if (c->carry_from >= 0 && (isolated >> c->carry_from & 1) && (open >> c->carry_to & 1))
+        carrying |= 1ULL << c->carry_from;
+    runs &= ~at_or_below(c, carrying);
+    const uint64_t makers = c->lieu_after_top ? runs : runs & ~SUIT_TOPS;
+    return played | (runs & ~(makers & (0 - makers)));
 }
 
 /* Fact 3 (docs/solver.md): bounds on the target's counters narrow the window; true when one
@@ -1615,12 +1622,11 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     memcpy(c->bound_up, c->up, sizeof c->up);
     if (c->lieu_slot >= 0) c->bound_up[c->lieu_slot] = 1ULL << c->lieu_slot;
     c->plain_after_lieu = c->lieu_slot >= 0 && c->spin_slot < 0 && c->general != 2;
-    c->lieu_settles = c->plain_after_lieu && !c->lieu_after_top;
     /* Under run-continues, the stops from which the card in lieu carries a run on: a card
      * whose next is out of play, to two above (or, below the Pope's missing card, past it). */
     c->carry_two = 0;
     c->carry_from = c->carry_to = -1;
-    for (int i = 0; c->lieu_settles && i < 52; i++) {
+    for (int i = 0; c->plain_after_lieu && i < 52; i++) {
         if (!(c->in_play >> i & 1) || i % 13 == 12 || (c->in_play >> (i + 1) & 1)) continue;
         const int above = lieu_goes_on(c, 0, i);
         if (above == i + 2) c->carry_two |= 1ULL << i;

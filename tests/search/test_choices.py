@@ -340,24 +340,26 @@ def three_suit_positions(variant: str, seed: int) -> tuple[Game, Board, list[Pos
 
 
 ISOLATED_IN_LIEU_DEALS = {
-    "pope-leads": [0, 1, 2, 1408, 1643],
-    "run-continues": [13, 61, 81],
-    "pope-leads-after-king": [8, 11],
+    "pope-leads": [0, 1, 2, 10, 27, 704, 1408, 1643],
+    "run-continues": [13, 25, 61, 81, 330],
+    "pope-leads-after-king": [8, 10, 11, 27],
 }
-"""Seeds of three_suit_positions. Fact 9 is wrong (docs/solver.md) on 1408 and 1643 if the
-seat on lead plays on the side of the Pope's holder (it can keep an isolated card to give him
-a stop), on 0 and 1 if the isolated cards' run stops below a played card, on 13, 61 and 81
-if a run the Pope in lieu carries on can reach them, and on 8 and 11 if a King's stop is a
-choice."""
+"""Seeds of three_suit_positions. Fact 9 (docs/solver.md) is wrong on 1408 and 1643 if a
+seat on the Pope's holder's side leads all its isolated cards that climb to a King (it keeps
+one to give him a stop), on 0 and 1 if a seat against him leads those that stop below a
+played card; on 27 and 25 if no card that makes a stop is kept, on 704 if a King is kept
+for one; on 10 if the Pope is led among the isolated cards; on 81 if a run the Pope in lieu
+carries on could reach them, on 330 if those below a stop the Pope carries on are led; on
+8 and 11 if a King's stop counts as no choice under pope-leads-after-king."""
 
 
 @pytest.mark.skipif(not COMPILED, reason="compiled core not built")
 @pytest.mark.parametrize("reading", LIEU)
 def test_isolated_cards_with_the_pope_in_lieu_agree_with_reference(reading: str) -> None:
     """Fact 9 (docs/solver.md): with the Pope unplayed, the compiled general mode has the seat
-    on lead lead its isolated cards that climb to an unplayed King first, where it plays
-    against the Pope's holder. Every seat and goal at mid-play positions, so the Pope's holder
-    on each side of the seat on lead."""
+    on lead lead its isolated cards first: against the Pope's holder those that climb to an
+    unplayed King, on his side all but one that makes a stop. Every seat and goal at mid-play
+    positions, so the Pope's holder on each side of the seat on lead."""
     variant = f"hoyle-modernized+pope_in_lieu={reading}"
     for seed in ISOLATED_IN_LIEU_DEALS[reading]:
         game, board, positions = three_suit_positions(variant, seed)
