@@ -837,6 +837,73 @@ MUTANTS: tuple[Mutant, ...] = (
                 "test_the_compiled_bounds_with_payments_between_players_agree_with_reference"),),
     ),
     Mutant(
+        "c-fact10-spin-split-ignored",
+        "the C core's forced-run search after Spin takes the stretches whole, as if Spin had "
+        "never stopped a run below a stretch's top",
+        (Hunk(CORE_C, '    const uint64_t gap = played & (~played >> 1) & c->fill[0];',
+              '    const uint64_t gap = 0;'),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact10-payments-to-come-ignored",
+        "the C core's floors with payments between players count the awards taken now, not the "
+        "others' Kings and Spin still to be paid for",
+        (Hunk(CORE_C,
+              "        if (amount < 0 || !(c->owned_mask[t][i] & ~played)) taken += amount;",
+              "        if (!(c->owned_mask[t][i] & ~played)) taken += amount;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact10-payments-counted-made",
+        "the C core's bound with payments between players takes every payment to another seat "
+        'as made (those not yet made may never be)',
+        (Hunk(CORE_C, '    if (!c->paying) return c->all_mine;',
+              '    if (!c->paying || 1) return c->all_mine;'),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact10-others-isolated",
+        'the C core has another seat on lead lead its isolated cards first with payments '
+        'between players (the target may pay more in the longer line)',
+        (Hunk(CORE_C, 'c->lead_rule == LEAD_ANY && !c->paying &&',
+              'c->lead_rule == LEAD_ANY &&'),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact11-either-side",
+        "the C core's general mode takes the forced-run floors before Spin is played whichever "
+        "side Spin's holder plays on",
+        (Hunk(CORE_C, '                              spin_side ? 1 : SPIN_OPEN))',
+              '                              1))'),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact11-no-spin-slack",
+        "the C core's bound before Spin is played forgets that Spin may stop one run short of "
+        "its stretch's top",
+        (Hunk(CORE_C, '    if (forced == SPIN_OPEN) paid_for += whole_max;',
+              '    (void)whole_max;'),
+         Hunk(CORE_C,
+              "        if (forced == SPIN_OPEN) bound += pay_spin - c->per_card * whole_max;",
+              "        (void)pay_spin;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact12-saving-span-charged",
+        "the C core's bound with payments between players charges the payments forced in every "
+        'span, that of the span where the target may go out too',
+        (Hunk(CORE_C, '        bound += pay_saving - c->per_card * saving_max - pay_total;',
+              '        bound -= pay_total;'),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
         "forced-win-at-staying-bound",
         "lead_values reads a forced win off a paranoid value equal to the most the leader can "
         "end with without going out (not only above it)",

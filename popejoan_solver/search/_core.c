@@ -89,6 +89,8 @@ typedef struct {
     int lieu_slot;         /* -1: no card in lieu of a stop */
     int lieu_after_top, lieu_continues;
     int plain_after_lieu;  /* once the card in lieu is played, the game is a forced-run one */
+    int plain_after_spin;  /* once Spin is played (or if it is dead), likewise */
+    int paying;            /* awards paid between players (negative amounts): fact 10 */
     uint64_t carry_two;    /* stops from which the card in lieu carries a run on two cards up */
     int carry_from, carry_to;  /* the stop below the Pope's missing card, and where its run goes */
     val_t game_stake;
@@ -112,6 +114,7 @@ typedef struct {
     int is_max[MAX_SEATS];
     int prune_blocks;
     val_t all_mine;
+    val_t gain_all;        /* fact 10: the target's awards of positive amount, all taken */
     val_t exempt_mine;     /* the exempt card's (Pope's) award if the target holds it */
     int exempt_kept;       /* fact 3e: its holder may keep the exempt card to the end */
     int pope_bottom;       /* fact 3h: the exempt card is the bottom of its stretch */
@@ -159,6 +162,31 @@ static inline val_t taken_by(const Core *c, uint64_t played, int seat) {
     for (int i = 0; i < c->n_owned[seat]; i++)
         if (!(c->owned_mask[seat][i] & ~played)) taken += c->owned_amount[seat][i];
     return taken;
+}
+
+/* Fact 10 (docs/solver.md): the least the target's awards come to from `played` on: those
+ * of positive amount taken now, and every payment to another seat's card, made or to come
+ * (taken_by itself where no award is paid between players). */
+static inline val_t taken_floor(const Core *c, uint64_t played) {
+    const int t = c->target;
+    val_t taken = 0;
+    for (int i = 0; i < c->n_owned[t]; i++) {
+        const val_t amount = c->owned_amount[t][i];
+        if (amount < 0 || !(c->owned_mask[t][i] & ~played)) taken += amount;
+    }
+    return taken;
+}
+
+/* Fact 10: the most the target's awards and the Game come to from `played` on: every award
+ * of positive amount and the Game, less only the payments already made. */
+static inline val_t mine_ceiling(const Core *c, uint64_t played) {
+    if (!c->paying) return c->all_mine;
+    const int t = c->target;
+    val_t most = c->game_stake + c->gain_all;
+    for (int i = 0; i < c->n_owned[t]; i++)
+        if (c->owned_amount[t][i] < 0 && !(c->owned_mask[t][i] & ~played))
+            most += c->owned_amount[t][i];
+    return most;
 }
 
 HOT static val_t payoff(const Core *c, uint64_t played, int winner, int seat) {
@@ -479,13 +507,30 @@ static inline int own_block(uint64_t held) {
     return length;
 }
 
-/* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position. */
+/* Fact 12 (docs/solver.md): what the target pays for the others' awards (negative amounts)
+ * not yet complete whose unplayed cards all lie in `span`. */
+static inline val_t forced_payments(const Core *c, uint64_t played, uint64_t span) {
+    const int t = c->target;
+    val_t pay = 0;
+    for (int i = 0; i < c->n_owned[t]; i++) {
+        const uint64_t open = c->owned_mask[t][i] & ~played;
+        if (c->owned_amount[t][i] < 0 && open && !(open & ~span)) pay -= c->owned_amount[t][i];
+    }
+    return pay;
+}
+
+#define SPIN_OPEN 3
+/* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position;
+ * `forced` SPIN_OPEN: Spin is unplayed (fact 11). */
 HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int forced) {
     const int t = c->target;
     const uint64_t held = c->dealt[t] & ~played;
     const uint64_t open_cards = c->theirs & ~played;
-    int forced_total = 0, saving_max = 0;
+    int forced_total = 0, saving_max = 0, whole_max = 0;
     uint64_t rest = held, cover = 0;
+    /* fact 12: with payments between players, the counters the target pays for the others'
+     * awards whose cards are forced in a span, their total and the most a span saves */
+    val_t pay_total = 0, pay_saving = 0, pay_spin = 0;
     while (rest) {
         uint64_t span = c->bound_up[bit_index(rest)];
         cover |= span;
@@ -494,6 +539,7 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
         int whole = popcount(span & open_cards);
         int cheapest = whole;
         forced_total += whole;
+        if (whole > whole_max) whole_max = whole;
         uint64_t cards = group;
         while (cards) {
             int k = bit_index(cards);
@@ -504,8 +550,17 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
             if (cost < cheapest) cheapest = cost;
         }
         if (whole - cheapest > saving_max) saving_max = whole - cheapest;
+        if (c->paying) {
+            const val_t pay = forced_payments(c, played, span);
+            pay_total += pay;
+            if (c->per_card * (whole - cheapest) + pay > pay_saving)
+                pay_saving = c->per_card * (whole - cheapest) + pay;
+            if (c->per_card * whole + pay > pay_spin) pay_spin = c->per_card * whole + pay;
+        }
     }
     int paid_for = saving_max - forced_total;  /* the others' cards the target is paid for */
+    /* Fact 11: Spin unplayed, one run may yet be stopped short: one stretch saves all. */
+    if (forced == SPIN_OPEN) paid_for += whole_max;
     for (int o = 0; o < c->n; o++)
         if (o != t) paid_for += popcount(c->dealt[o] & ~played);
     /* Fact 3b (docs/solver.md): another seat on lead plays a card of its own now; if none
@@ -534,10 +589,19 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
             least = (keep + 1 < lost ? keep + 1 : lost) - 1;
         paid_for -= least;
     }
-    val_t bound = c->all_mine + c->per_card * paid_for;
+    const val_t mine = mine_ceiling(c, played);  /* fact 10 */
+    val_t bound = mine + c->per_card * paid_for;
+    if (c->paying) {
+        /* fact 12: the payments forced in the spans, but those of the span that saves most
+         * (and with Spin unplayed, of the one it may stop short); never below what the target
+         * can make without going out (a card left, no payment to come) */
+        bound += pay_saving - c->per_card * saving_max - pay_total;
+        if (forced == SPIN_OPEN) bound += pay_spin - c->per_card * whole_max;
+        if (bound < mine - c->game_stake - c->per_card) bound = mine - c->game_stake - c->per_card;
+    }
     /* never below what the target can make without going out (its awards) */
-    if (pope && x != t && bound < c->all_mine - c->game_stake)
-        bound = c->all_mine - c->game_stake;
+    if (pope && x != t && bound < mine - c->game_stake)
+        bound = mine - c->game_stake;
     return bound;
 }
 
@@ -696,7 +760,7 @@ HOT static val_t lead_floor(const Core *c, uint64_t played, uint64_t held_now, u
         } else {
             const int sure = n_own + popcount(run & held);
             const int pope_led = (run & held & c->exempt_bit) != 0;  /* then not exempt */
-            value = taken_by(c, after, t) +
+            value = taken_floor(c, after) +
                     (pope_led ? c->per_card * (sure - popcount(held_now))
                               : pope_floor(c, held_now, sure));
         }
@@ -723,7 +787,10 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
     const int t = c->target;
     const uint64_t held_now = c->dealt[t] & ~played;
     uint64_t held = held_now;
-    const int own_first = forced && leader == t && c->lead_rule == LEAD_ANY;
+    /* fact 11: with Spin unplayed and its holder another seat, nobody can stop the target's
+     * own runs or its block (Spin is played only on its holder's card) */
+    const int own_first = (forced || forced_mode == SPIN_OPEN) && leader == t &&
+                          c->lead_rule == LEAD_ANY;
     int sure = leader != t || own_first ? 0 : c->lead_rule == LEAD_ANY ? own_block(held) : 1;
     if (own_first) {
         /* Fact 3g: on lead, the target may first lead each of its cards whose run is its own
@@ -737,9 +804,9 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
         /* Fact 3i: all its cards so played, it goes out now: at least that ending's payoff. */
         if (sure == popcount(held_now)) return payoff(c, played | held, t, t);
     }
-    const val_t taken = taken_by(c, played, t);
+    const val_t taken = taken_floor(c, played);  /* fact 10 */
     val_t floor = pope_floor(c, held_now, sure) + taken;
-    if (forced_mode && beta > -INF && floor < beta && taken >= beta &&
+    if ((forced || forced_mode == RACE_IN_LIEU) && beta > -INF && floor < beta && taken >= beta &&
         !((held_now & c->exempt_bit) && c->exempt_kept)) {
         /* fact 3f, from the position after those own runs, where it can reach beta */
         const int own = popcount(held_now & ~held);
@@ -751,7 +818,7 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
             if (raced > sure) floor = pope_floor(c, held_now, raced) + taken;
         }
     }
-    if (own_first && floor < beta)  /* fact 3k */
+    if (forced && own_first && floor < beta)  /* fact 3k */
         floor = lead_floor(c, played, held_now, held, popcount(held_now & ~held), floor, beta);
     return floor;
 }
@@ -1176,12 +1243,49 @@ HOT static int payment_bounds(const Core *c, uint64_t played, int leader, val_t 
     return 0;
 }
 
+/* Fact 10 (docs/solver.md): once Spin is played every run is forced again, and the played
+ * cards form the top part of each stretch but one: the stretch where Spin stopped a run on
+ * a card below its top, whose played card with an unplayed one above (`gap`, at most one: Spin
+ * is played once) splits it in two, as if the card above were dead. The forced-run search
+ * runs on the split stretches. */
+static val_t after_spin(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
+    const uint64_t gap = played & (~played >> 1) & c->fill[0];
+    if (!gap) return search(c, played, leader, alpha, beta);
+    const int p = bit_index(gap);
+    const uint64_t above = c->up[p + 1];
+    int low = p;
+    while (low % 13 && (c->fill[0] >> (low - 1) & 1)) low--;
+    uint64_t saved_up[13], saved_bound[13], saved_fill[4];
+    memcpy(saved_fill, c->fill, sizeof saved_fill);
+    for (int i = low; i <= p; i++) {
+        saved_up[i - low] = c->up[i];
+        saved_bound[i - low] = c->bound_up[i];
+        c->up[i] &= ~above;
+        c->bound_up[i] &= ~above;
+    }
+    c->fill[0] &= ~gap;
+    c->fill[1] = c->fill[0] & (c->fill[0] >> 1);
+    c->fill[2] = c->fill[1] & (c->fill[1] >> 2);
+    c->fill[3] = c->fill[2] & (c->fill[2] >> 4);
+    const val_t value = search(c, played, leader, alpha, beta);
+    for (int i = low; i <= p; i++) {
+        c->up[i] = saved_up[i - low];
+        c->bound_up[i] = saved_bound[i - low];
+    }
+    memcpy(c->fill, saved_fill, sizeof saved_fill);
+    return value;
+}
+
 /* The alpha-beta of `search` without the facts that assume a forced run. */
 HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
     /* The Pope played, no choice is left: every run is forced again, and played cards form the
      * top part of each stretch but the Pope's, which the Pope (its bottom card: the 8D is never
      * in the pack) leaves behind as if it were dead. So the facts of docs/solver.md hold. */
     if (c->plain_after_lieu && (played >> c->lieu_slot & 1)) return search(c, played, leader, alpha, beta);
+    /* Fact 10: Spin played (or dead), every run is forced; the facts that hold with payments
+     * between players are search's, with the payments counted. */
+    if (c->plain_after_spin && (c->holder[c->spin_slot] < 0 || (played >> c->spin_slot & 1)))
+        return after_spin(c, played, leader, alpha, beta);
     played = settled_lieu(c, played, leader);  /* fact 9 */
     if (!(c->dealt[leader] & ~played)) return terminal(c, played, leader);
     if (count_node(c)) return 0;
@@ -1209,6 +1313,22 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
         goes_out_now(c, played, leader) &&
         other_out_bounds(c, played, leader, &alpha, &beta, &cut))
         return cut;  /* fact 3j, by fact 7: the seat on lead is on the side of the holder */
+    if (c->plain_after_spin) {
+        /* Fact 11: the holder of Spin may always decline it: where he maximises, the
+         * forced-run game's floors hold; its ceiling holds with one stretch left out. */
+        const int spin_side = c->is_max[c->holder[c->spin_slot]];
+        if (c->goal != GOAL_FORCED_WIN) {
+            if (target_bounds(c, played, leader, &alpha, &beta, &cut, SPIN_OPEN,
+                              spin_side ? 1 : SPIN_OPEN))
+                return cut;
+        } else if (leader == c->target && c->lead_rule == LEAD_ANY &&
+                   (goes_out_now(c, played, leader) || (spin_side && out_in_two(c, played)))) {
+            return 1;
+        }
+        if (leader != c->target && c->lead_rule == LEAD_ANY && goes_out_now(c, played, leader) &&
+            other_out_bounds(c, played, leader, &alpha, &beta, &cut))
+            return cut;  /* fact 3j: going out at once is the seat on lead's to choose */
+    }
     if (c->general == 2 && c->goal != GOAL_FORCED_WIN &&
         payment_bounds(c, played, leader, &alpha, &beta, &cut))
         return cut;
@@ -1232,8 +1352,10 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
      * where the card in lieu, played at the own run's stop, would carry the run on: that
      * run, with all the leader's cards below the stop played, no other order of his leads
      * reaches (his last lead's stop is then on a played card, with nothing left to climb). */
-    const int prune = c->plain_after_lieu && c->prune_blocks &&
-                      c->is_max[c->holder[c->lieu_slot]] == c->is_max[leader];
+    const int prune = (c->plain_after_lieu && c->prune_blocks &&
+                       c->is_max[c->holder[c->lieu_slot]] == c->is_max[leader]) ||
+                      (c->plain_after_spin && c->prune_blocks &&
+                       c->holder[c->spin_slot] != leader);
     const uint64_t own = c->dealt[leader];
     for (int i = 0; i < n_moves; i++) {
         if (prune) {
@@ -1257,6 +1379,9 @@ static void prepare(Core *c, int goal, int target) {
     c->objective_id = goal * 8 + target;  /* < 32: five bits */
     for (int s = 0; s < c->n; s++) c->is_max[s] = (goal == GOAL_BEST_CASE) || s == target;
     c->all_mine = c->game_stake + taken_by(c, ~0ULL, target);  /* every award of its taken */
+    c->gain_all = 0;
+    for (int i = 0; i < c->n_owned[target]; i++)
+        if (c->owned_amount[target][i] > 0) c->gain_all += c->owned_amount[target][i];
     c->exempt_mine = 0;
     for (int a = 0; a < c->n_awards; a++)
         if (c->exempt_bit && c->award_mask[a] == c->exempt_bit && c->award_seat[a][0] == target)
@@ -1272,7 +1397,7 @@ static void prepare(Core *c, int goal, int target) {
     c->history = c->histories[c->objective_id];
     /* Fact 5 (docs/solver.md): for the forced win no card is kept apart; for the paranoid
      * value the Pope and every card of an award the target shares in. */
-    c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY &&
+    c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY && !c->paying &&
                    !(goal == GOAL_GUARANTEED && (c->dealt[target] & c->exempt_bit) &&
                      !c->exempt_kept);
     /* Fact 5b: the target on lead too, its Pope kept for the paranoid value, and there only
@@ -1622,6 +1747,8 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     memcpy(c->bound_up, c->up, sizeof c->up);
     if (c->lieu_slot >= 0) c->bound_up[c->lieu_slot] = 1ULL << c->lieu_slot;
     c->plain_after_lieu = c->lieu_slot >= 0 && c->spin_slot < 0 && c->general != 2;
+    c->paying = c->general == 2;
+    c->plain_after_spin = c->spin_slot >= 0 && c->lieu_slot < 0;
     /* Under run-continues, the stops from which the card in lieu carries a run on: a card
      * whose next is out of play, to two above (or, below the Pope's missing card, past it). */
     c->carry_two = 0;

@@ -37,10 +37,10 @@ def _leads(deal: Deal, tt_entries: int = 1 << 18) -> Found:
 
 def test_a_table_reused_by_many_generations_changes_no_value_and_no_node_count() -> None:
     # One table that never grows (its first size), used by every search in turn: a search of
-    # 3,000 nodes, then 14 of about 100 that leave most of its entries in place. With 15 tags
+    # about 4,000 nodes, then 14 of about 100 that leave most of its entries in place. With 15 tags
     # the larger search meets its own entries of 15 generations before, tagged as its own:
     # read as live, they would cut its search short (the table must be zeroed by then).
-    large = deal_random(4, 2026, get_ruleset("spinado"), 0)
+    large = deal_random(4, 2026, get_ruleset("hoyle-modernized"), 2)
     small = deal_random(5, 2026, get_ruleset("parlett"), 3)
     first_large, first_small = _leads(large, SMALL_TABLE), _leads(small, SMALL_TABLE)
     assert first_large[1] > 2000
