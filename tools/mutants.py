@@ -886,11 +886,35 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact11-no-spin-slack",
         "the C core's bound before Spin is played forgets that Spin may stop one run short of "
         "its stretch's top",
-        (Hunk(CORE_C, '    if (forced == SPIN_OPEN) paid_for += whole_max;',
-              '    (void)whole_max;'),
+        (Hunk(CORE_C, '    int paid_for = saving_max - forced_total + gap_max;',
+              '    int paid_for = saving_max - forced_total;'),
          Hunk(CORE_C,
-              "        if (forced == SPIN_OPEN) bound += pay_spin - c->per_card * whole_max;",
-              "        (void)pay_spin;"),),
+              "        if (forced == SPIN_OPEN) bound += pay_gap - c->per_card * gap_max;",
+              "        (void)pay_gap;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact13-own-spin-ignored",
+        "the C core's bound before Spin is played counts the gap Spin may leave only where "
+        "another seat holds Spin, not where the target stops its own run with it",
+        (Hunk(CORE_C,
+              "    uint64_t stops = c->dealt[c->holder[c->spin_slot]] & ~played & span & "
+              "~(1ULL << c->spin_slot);",
+              "    uint64_t stops = c->dealt[c->holder[c->spin_slot]] & ~played & span & "
+              "~(1ULL << c->spin_slot) & ~c->dealt[c->target];"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact13-gap-payments-charged",
+        "the C core's bound before Spin is played charges the payments for the others' Kings "
+        "in the gap Spin may leave unplayed",
+        (Hunk(CORE_C,
+              "        if (c->paying)\n"
+              "            counters += forced_payments(c, played, span) - "
+              "forced_payments(c, played, span & ~gap);\n",
+              ""),),
         (checks("tests/search/test_choices.py::"
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),

@@ -519,18 +519,45 @@ static inline val_t forced_payments(const Core *c, uint64_t played, uint64_t spa
     return pay;
 }
 
+/* Fact 13 (docs/solver.md): with Spin unplayed, the most of the others' cards in `span` (a
+ * stretch of the target's, from its lowest card up) that a run stopped by Spin can leave
+ * unplayed, besides those fact 3 leaves where the target goes out: those between a card s of
+ * Spin's holder and the target's next card above s (or the top). Into *pay: that many
+ * counters and the payments for the others' awards forced in the span (fact 12) with a card
+ * among them. */
+static inline int spin_gap(const Core *c, uint64_t played, uint64_t span, uint64_t held,
+                           uint64_t open_cards, val_t *pay) {
+    uint64_t stops = c->dealt[c->holder[c->spin_slot]] & ~played & span & ~(1ULL << c->spin_slot);
+    int most = 0;
+    *pay = 0;
+    while (stops) {
+        const int s = bit_index(stops);
+        stops &= stops - 1;
+        const uint64_t above = c->bound_up[s] ^ (1ULL << s);
+        const uint64_t next = held & above;
+        const uint64_t gap = next ? above & ~c->bound_up[bit_index(next)] : above;
+        const int cards = popcount(gap & open_cards);
+        val_t counters = c->per_card * cards;
+        if (c->paying)
+            counters += forced_payments(c, played, span) - forced_payments(c, played, span & ~gap);
+        if (cards > most) most = cards;
+        if (counters > *pay) *pay = counters;
+    }
+    return most;
+}
+
 #define SPIN_OPEN 3
 /* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position;
- * `forced` SPIN_OPEN: Spin is unplayed (fact 11). */
+ * `forced` SPIN_OPEN: Spin is unplayed (facts 11 and 13). */
 HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int forced) {
     const int t = c->target;
     const uint64_t held = c->dealt[t] & ~played;
     const uint64_t open_cards = c->theirs & ~played;
-    int forced_total = 0, saving_max = 0, whole_max = 0;
+    int forced_total = 0, saving_max = 0, gap_max = 0;
     uint64_t rest = held, cover = 0;
     /* fact 12: with payments between players, the counters the target pays for the others'
      * awards whose cards are forced in a span, their total and the most a span saves */
-    val_t pay_total = 0, pay_saving = 0, pay_spin = 0;
+    val_t pay_total = 0, pay_saving = 0, pay_gap = 0;
     while (rest) {
         uint64_t span = c->bound_up[bit_index(rest)];
         cover |= span;
@@ -539,7 +566,6 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
         int whole = popcount(span & open_cards);
         int cheapest = whole;
         forced_total += whole;
-        if (whole > whole_max) whole_max = whole;
         uint64_t cards = group;
         while (cards) {
             int k = bit_index(cards);
@@ -555,12 +581,17 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
             pay_total += pay;
             if (c->per_card * (whole - cheapest) + pay > pay_saving)
                 pay_saving = c->per_card * (whole - cheapest) + pay;
-            if (c->per_card * whole + pay > pay_spin) pay_spin = c->per_card * whole + pay;
+        }
+        if (forced == SPIN_OPEN) {  /* fact 13: what Spin can save in this stretch */
+            val_t pay;
+            const int gap = spin_gap(c, played, span, held, open_cards, &pay);
+            if (gap > gap_max) gap_max = gap;
+            if (pay > pay_gap) pay_gap = pay;
         }
     }
-    int paid_for = saving_max - forced_total;  /* the others' cards the target is paid for */
-    /* Fact 11: Spin unplayed, one run may yet be stopped short: one stretch saves all. */
-    if (forced == SPIN_OPEN) paid_for += whole_max;
+    /* the others' cards the target is paid for; facts 11 and 13: Spin unplayed, one run may
+     * yet be stopped short, leaving one stretch's gap unplayed */
+    int paid_for = saving_max - forced_total + gap_max;
     for (int o = 0; o < c->n; o++)
         if (o != t) paid_for += popcount(c->dealt[o] & ~played);
     /* Fact 3b (docs/solver.md): another seat on lead plays a card of its own now; if none
@@ -593,10 +624,10 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
     val_t bound = mine + c->per_card * paid_for;
     if (c->paying) {
         /* fact 12: the payments forced in the spans, but those of the span that saves most
-         * (and with Spin unplayed, of the one it may stop short); never below what the target
-         * can make without going out (a card left, no payment to come) */
+         * (and with Spin unplayed, those of the gap it may leave unplayed: fact 13); never
+         * below what the target can make without going out (a card left, no payment to come) */
         bound += pay_saving - c->per_card * saving_max - pay_total;
-        if (forced == SPIN_OPEN) bound += pay_spin - c->per_card * whole_max;
+        if (forced == SPIN_OPEN) bound += pay_gap - c->per_card * gap_max;
         if (bound < mine - c->game_stake - c->per_card) bound = mine - c->game_stake - c->per_card;
     }
     /* never below what the target can make without going out (its awards) */
