@@ -928,6 +928,24 @@ MUTANTS: tuple[Mutant, ...] = (
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),
     Mutant(
+        "c-spin-leads-cutoff-either-way",
+        "the C core's general mode before Spin is played ends a node on a forced lead's "
+        "stored bound whichever way it falls",
+        (Hunk(CORE_C, "        if (maximising ? lower >= *beta : upper <= *alpha) {",
+              "        if (lower >= *beta || upper <= *alpha) {"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-spin-leads-spin-on-the-lead",
+        "the C core's general mode takes a lead of Spin's holder for forced when no other card "
+        "of his is in its run, forgetting he may play Spin on the card he leads",
+        (Hunk(CORE_C, "        if (!(run & spinner)) {",
+              "        if (!(run & spinner & ~(1ULL << moves[i]))) {"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
         "forced-win-at-staying-bound",
         "lead_values reads a forced win off a paranoid value equal to the most the leader can "
         "end with without going out (not only above it)",

@@ -1307,6 +1307,68 @@ static val_t after_spin(Core *c, uint64_t played, int leader, val_t alpha, val_t
     return value;
 }
 
+/* The leads of a node of search_general before Spin is played, folded into its best and
+ * window (docs/solver.md, "Spin's forced leads"). A lead whose run holds no card of Spin's
+ * holder is forced, as in `search`: one that ends the deal is scored first, and the others'
+ * positions are looked up in the table before any is searched (the enhanced transposition
+ * cutoff); a lead with a choice of Spin in its run is walked card by card. */
+static void spin_leads(Core *c, uint64_t played, int leader, const int *moves, int n_moves,
+                       int prune, val_t *best, int *chosen, val_t *alpha, val_t *beta) {
+    const int maximising = c->is_max[leader];
+    const uint64_t own = c->dealt[leader], spinner = c->dealt[c->holder[c->spin_slot]];
+    int can_out[MAX_SEATS];
+    const int n_can_out = seats_near_out(c, played, can_out);
+    int order[52], next[52], n_order = 0;
+    uint64_t child[52];  /* a forced lead's position (0: a lead with a choice of Spin) */
+    for (int i = 0; i < n_moves; i++) {
+        const uint64_t run = c->up[moves[i]] & ~played;
+        if (prune && !(run & ~own) && (run & (run - 1))) continue;  /* fact 4 */
+        child[n_order] = 0;
+        if (!(run & spinner)) {
+            uint64_t reached;
+            const int winner = first_out(c, played, run, can_out, n_can_out, &reached);
+            if (winner >= 0) {
+                if (take_score(maximising, terminal(c, played | reached, winner), moves[i], best,
+                               chosen, alpha, beta))
+                    return;
+                continue;
+            }
+            child[n_order] = played | run;
+            next[n_order] = c->holder[top_index(run)];
+        }
+        order[n_order++] = moves[i];
+    }
+    /* A child whose stored bound refutes the window ends the node; one whose bound decides
+     * it the other way is not searched (as in `search`). */
+    val_t known[52];
+    unsigned char decided[52];
+    for (int i = 0; i < n_order && *alpha < *beta; i++) {
+        val_t lower, upper;
+        int move;
+        decided[i] = 0;
+        if (!child[i] || !tt_lookup(c, tt_key(c, child[i], next[i]), &lower, &upper, &move))
+            continue;
+        if (maximising ? lower >= *beta : upper <= *alpha) {
+            *best = maximising ? lower : upper;
+            *chosen = order[i];
+            *alpha = *beta;
+        } else if (lower >= *beta) {
+            decided[i] = 1;
+            known[i] = lower;
+        } else if (upper <= *alpha || lower == upper) {
+            decided[i] = 1;
+            known[i] = upper;
+        }
+    }
+    for (int i = 0; i < n_order && *alpha < *beta; i++) {
+        const val_t score = decided[i] ? known[i]
+                          : child[i] ? search_general(c, child[i], next[i], *alpha, *beta)
+                                     : play_card(c, played, order[i], leader, *alpha, *beta);
+        if (c->timed_out) return;
+        if (take_score(maximising, score, order[i], best, chosen, alpha, beta)) return;
+    }
+}
+
 /* The alpha-beta of `search` without the facts that assume a forced run. */
 HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
     /* The Pope played, no choice is left: every run is forced again, and played cards form the
@@ -1388,6 +1450,11 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
                       (c->plain_after_spin && c->prune_blocks &&
                        c->holder[c->spin_slot] != leader);
     const uint64_t own = c->dealt[leader];
+    if (c->plain_after_spin) {
+        spin_leads(c, played, leader, moves, n_moves, prune, &best, &chosen, &alpha, &beta);
+        if (c->timed_out) return 0;
+        n_moves = 0;  /* every lead is scored */
+    }
     for (int i = 0; i < n_moves; i++) {
         if (prune) {
             const uint64_t run = c->up[moves[i]] & ~played;
