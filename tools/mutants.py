@@ -928,6 +928,25 @@ MUTANTS: tuple[Mutant, ...] = (
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),
     Mutant(
+        "c-fact14-race-no-gap",
+        "the C core's race floor before Spin is played, Spin's holder against the target, "
+        "forgets that Spin may leave the target's cards of one gap unplayed",
+        (Hunk(CORE_C, "        sure -= gap_max;  /* fact 14 */", "        (void)gap_max;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact14-race-target-lead",
+        "the C core's race floor before Spin is played, Spin's holder against the target, "
+        "counts the target's lead of a free card (fact 3m), which a run stopped by Spin "
+        "need not give it",
+        (Hunk(CORE_C, "                                              forced && leader != t,",
+              "                                              (forced || forced_mode == SPIN_OPEN)"
+              " && leader != t,"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
         "c-spin-leads-cutoff-either-way",
         "the C core's general mode before Spin is played ends a node on a forced lead's "
         "stored bound whichever way it falls",

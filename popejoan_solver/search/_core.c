@@ -519,28 +519,30 @@ static inline val_t forced_payments(const Core *c, uint64_t played, uint64_t spa
     return pay;
 }
 
-/* Fact 13 (docs/solver.md): with Spin unplayed, the most of the others' cards in `span` (a
- * stretch of the target's, from its lowest card up) that a run stopped by Spin can leave
- * unplayed, besides those fact 3 leaves where the target goes out: those between a card s of
- * Spin's holder and the target's next card above s (or the top). Into *pay: that many
- * counters and the payments for the others' awards forced in the span (fact 12) with a card
- * among them. */
-static inline int spin_gap(const Core *c, uint64_t played, uint64_t span, uint64_t held,
-                           uint64_t open_cards, val_t *pay) {
+/* Facts 13 and 14 (docs/solver.md): with Spin unplayed, the most of `counted` in `span` (the
+ * stretch of a seat's cards `mine`, from its lowest card up) that a run stopped by Spin can
+ * leave unplayed when that seat goes out, besides those fact 3 leaves in the stretch it goes
+ * out in: those between a card s of Spin's holder and the seat's next card above s (or the
+ * top). Into *pay, if asked (fact 13: the target's span, the others' cards counted): that
+ * many counters and the payments for the others' awards forced in the span (fact 12) with a
+ * card among them. */
+static inline int spin_gap(const Core *c, uint64_t played, uint64_t span, uint64_t mine,
+                           uint64_t counted, val_t *pay) {
     uint64_t stops = c->dealt[c->holder[c->spin_slot]] & ~played & span & ~(1ULL << c->spin_slot);
     int most = 0;
-    *pay = 0;
+    if (pay) *pay = 0;
     while (stops) {
         const int s = bit_index(stops);
         stops &= stops - 1;
         const uint64_t above = c->bound_up[s] ^ (1ULL << s);
-        const uint64_t next = held & above;
+        const uint64_t next = mine & above;
         const uint64_t gap = next ? above & ~c->bound_up[bit_index(next)] : above;
-        const int cards = popcount(gap & open_cards);
+        const int cards = popcount(gap & counted);
+        if (cards > most) most = cards;
+        if (!pay) continue;
         val_t counters = c->per_card * cards;
         if (c->paying)
             counters += forced_payments(c, played, span) - forced_payments(c, played, span & ~gap);
-        if (cards > most) most = cards;
         if (counters > *pay) *pay = counters;
     }
     return most;
@@ -642,12 +644,14 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
  * above its lowest card in a stretch is played, but in the stretch where it goes out on a
  * card k: there the cards from its lowest up to k, and all from its next card above k to the
  * top (fact 3's argument, for x). The target is not charged for its cards among them.
+ * Fact 14, `spin_open` (Spin unplayed, its holder playing against the target): one run may
+ * be stopped short, leaving the target's cards of one of x's gaps (fact 13) unplayed too.
  * Fact 3m, `off_lead` (another seat on lead, lead=any): if the target holds a card no other
  * seat can run into, then for each stretch of x's topped by a target card but the one x goes
  * out in, the first run there stopped on the target's card, and the target led that free
  * card then: one card more. */
 HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need, int off_lead,
-                         const uint64_t *ups) {
+                         const uint64_t *ups, int spin_open) {
     const uint64_t open = c->in_play & ~played;
     /* fact 3m: the target's free cards (none of another seat's at or below them in their
      * stretch) and, if it has one, its cards that top what is left of their stretch */
@@ -667,11 +671,15 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need
         const uint64_t theirs = c->dealt[x] & ~played;
         int total = 0, saving = 0;  /* saving: the most one stretch saves (any stretch) */
         /* fact 3m: the topped stretches, the saving of one, the most another saves */
-        int topped = 0, saving_topped = 0, saving_rest = 0;
+        int topped = 0, saving_topped = 0, saving_rest = 0, gap_max = 0;
         uint64_t rest = theirs;
         while (rest) {
             const uint64_t span = ups[bit_index(rest)];
             rest &= ~span;
+            if (spin_open) {  /* fact 14 */
+                const int gap = spin_gap(c, played, span, theirs, held, NULL);
+                if (gap > gap_max) gap_max = gap;
+            }
             const int whole = popcount(span & held);
             const int is_topped = (span & stops) != 0;
             topped += is_topped;
@@ -697,6 +705,7 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need
             sure = total - saving_topped;
             if (total - saving_rest + 1 < sure) sure = total - saving_rest + 1;
         }
+        sure -= gap_max;  /* fact 14 */
         if (sure < least) least = sure;
     }
     return least >= need ? least : 0;
@@ -810,7 +819,8 @@ HOT static val_t lead_floor(const Core *c, uint64_t played, uint64_t held_now, u
  * most the awards taken; -INF: not tried). Facts 3f and 3g need `forced` runs: not in the
  * general mode, where the Pope in lieu can take the lead from a run's stop. `forced`
  * RACE_IN_LIEU (the general mode with the Pope in lieu, fact 8): fact 3f alone, the Pope a
- * stretch of its own for the race and fact 3m left out. */
+ * stretch of its own for the race and fact 3m left out. SPIN_OPEN (Spin unplayed, its holder
+ * against the target: fact 11): fact 3f with the gap Spin may leave (fact 14), 3m left out. */
 #define RACE_IN_LIEU 2
 HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int forced_mode,
                               val_t beta) {
@@ -837,7 +847,8 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
     }
     const val_t taken = taken_floor(c, played);  /* fact 10 */
     val_t floor = pope_floor(c, held_now, sure) + taken;
-    if ((forced || forced_mode == RACE_IN_LIEU) && beta > -INF && floor < beta && taken >= beta &&
+    if ((forced || forced_mode == RACE_IN_LIEU || forced_mode == SPIN_OPEN) && beta > -INF &&
+        floor < beta && taken >= beta &&
         !((held_now & c->exempt_bit) && c->exempt_kept)) {
         /* fact 3f, from the position after those own runs, where it can reach beta */
         const int own = popcount(held_now & ~held);
@@ -845,7 +856,8 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
         if (need <= popcount(held)) {
             const int raced = own + race_sure(c, played, held, need > 0 ? need : 0,
                                               forced && leader != t,
-                                              forced ? c->up : c->bound_up);
+                                              forced ? c->up : c->bound_up,
+                                              forced_mode == SPIN_OPEN);
             if (raced > sure) floor = pope_floor(c, held_now, raced) + taken;
         }
     }
