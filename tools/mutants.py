@@ -867,9 +867,11 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "c-fact10-others-isolated",
         'the C core has another seat on lead lead its isolated cards first with payments '
-        'between players (the target may pay more in the longer line)',
-        (Hunk(CORE_C, 'c->lead_rule == LEAD_ANY && !c->paying &&',
-              'c->lead_rule == LEAD_ANY &&'),),
+        'between players even where a third seat holds a card the target pays for (the target '
+        'may pay more in the longer line)',
+        (Hunk(CORE_C,
+              '        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])',
+              '        return c->isolating'),),
         (checks("tests/search/test_choices.py::"
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),
@@ -924,6 +926,18 @@ MUTANTS: tuple[Mutant, ...] = (
         'span, that of the span where the target may go out too',
         (Hunk(CORE_C, '        bound += pay_saving - c->per_card * saving_max - pay_total;',
               '        bound -= pay_total;'),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact15-paid-awards-sign",
+        "the C core's fact 5 with payments between players looks for a third seat's card of "
+        "the awards the target takes instead of those it pays for",
+        (Hunk(CORE_C,
+              "            if (c->owned_amount[target][i] < 0) c->pay_cards |= "
+              "c->owned_mask[target][i];",
+              "            if (c->owned_amount[target][i] > 0) c->pay_cards |= "
+              "c->owned_mask[target][i];"),),
         (checks("tests/search/test_choices.py::"
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),

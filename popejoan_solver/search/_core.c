@@ -121,6 +121,7 @@ typedef struct {
     uint64_t theirs;
     uint64_t in_play;
     int isolating;         /* fact 5 holds for this search (settled) */
+    uint64_t pay_cards;    /* fact 15: the cards of the awards the target pays for (paranoid) */
     uint64_t keep_apart;   /* fact 5: cards another seat may not be taken to play at once */
     int self_isolating;    /* fact 5b holds for this search: the target settles too */
     uint64_t self_keep;    /* fact 5b: the target's cards it is not taken to play at once */
@@ -915,10 +916,12 @@ static inline uint64_t isolated_cards(const Core *c, uint64_t played, int x, uin
 }
 
 /* The position a search takes `played` for: the seat on lead has played its isolated cards
- * first (fact 5 for another seat, fact 5b for the target). */
+ * first (fact 5 for another seat, with payments between players where no other seat holds a
+ * card the target pays for: fact 15; fact 5b for the target). */
 static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
     if (leader != c->target)
-        return c->isolating ? played | isolated_cards(c, played, leader, c->keep_apart) : played;
+        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])
+               ? played | isolated_cards(c, played, leader, c->keep_apart) : played;
     return c->self_isolating ? played | isolated_cards(c, played, leader, c->self_keep) : played;
 }
 
@@ -1507,9 +1510,15 @@ static void prepare(Core *c, int goal, int target) {
     c->history = c->histories[c->objective_id];
     /* Fact 5 (docs/solver.md): for the forced win no card is kept apart; for the paranoid
      * value the Pope and every card of an award the target shares in. */
-    c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY && !c->paying &&
+    c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY &&
                    !(goal == GOAL_GUARANTEED && (c->dealt[target] & c->exempt_bit) &&
                      !c->exempt_kept);
+    /* Facts 10 and 15: with payments between players, for the paranoid value only where no
+     * seat but the one on lead holds a card of an award the target pays for (settled) */
+    c->pay_cards = 0;
+    if (goal == GOAL_GUARANTEED)
+        for (int i = 0; i < c->n_owned[target]; i++)
+            if (c->owned_amount[target][i] < 0) c->pay_cards |= c->owned_mask[target][i];
     /* Fact 5b: the target on lead too, its Pope kept for the paranoid value, and there only
      * where every award it takes is of its own cards (going out sooner then loses none). */
     c->self_isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY;
