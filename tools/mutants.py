@@ -654,7 +654,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core's general mode races the others to go out (fact 3f) with the Pope in lieu "
         "unplayed as if it were led from the bottom of its stretch (it may be played in lieu "
         "and force nothing above it)",
-        (Hunk(CORE_C, "forced ? c->up : c->bound_up);", "c->up);"),),
+        (Hunk(CORE_C, "forced ? c->up : c->bound_up,", "c->up,"),),
         (RACE_IN_LIEU,),
     ),
     Mutant(
