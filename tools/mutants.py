@@ -1045,8 +1045,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact3-one-counter-per-card",
         "the C core's fact 3 bound counts one counter for each card the target is paid for, "
         "not the rule table's per_card_left",
-        (Hunk(CORE_C, "    val_t bound = c->all_mine + c->per_card * paid_for;",
-              "    val_t bound = c->all_mine + paid_for;"),),
+        (Hunk(CORE_C, "    val_t bound = mine + c->per_card * paid_for;",
+              "    val_t bound = mine + paid_for;"),),
         (PER_CARD,),
     ),
     Mutant(
