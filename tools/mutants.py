@@ -507,8 +507,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact3-no-last-stretch",
         "the C core's fact 3 bound as if the target climbed to the top of every stretch, its "
         "last one too (the unsound first version: it may go out in the middle of a run)",
-        (Hunk(CORE_C, "    int paid_for = saving_max - forced_total;",
-              "    int paid_for = -forced_total;"),),
+        (Hunk(CORE_C, "    int paid_for = saving_max - forced_total + gap_max;",
+              "    int paid_for = -forced_total + gap_max;"),),
         (DIFFERENTIAL, checks("tests/search/test_solver.py")),
     ),
     Mutant(
@@ -654,7 +654,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core's general mode races the others to go out (fact 3f) with the Pope in lieu "
         "unplayed as if it were led from the bottom of its stretch (it may be played in lieu "
         "and force nothing above it)",
-        (Hunk(CORE_C, "forced ? c->up : c->bound_up);", "c->up);"),),
+        (Hunk(CORE_C, "forced ? c->up : c->bound_up,", "c->up,"),),
         (RACE_IN_LIEU,),
     ),
     Mutant(
@@ -867,9 +867,11 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "c-fact10-others-isolated",
         'the C core has another seat on lead lead its isolated cards first with payments '
-        'between players (the target may pay more in the longer line)',
-        (Hunk(CORE_C, 'c->lead_rule == LEAD_ANY && !c->paying &&',
-              'c->lead_rule == LEAD_ANY &&'),),
+        'between players even where a third seat holds a card the target pays for (the target '
+        'may pay more in the longer line)',
+        (Hunk(CORE_C,
+              '        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])',
+              '        return c->isolating'),),
         (checks("tests/search/test_choices.py::"
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),
@@ -886,11 +888,35 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact11-no-spin-slack",
         "the C core's bound before Spin is played forgets that Spin may stop one run short of "
         "its stretch's top",
-        (Hunk(CORE_C, '    if (forced == SPIN_OPEN) paid_for += whole_max;',
-              '    (void)whole_max;'),
+        (Hunk(CORE_C, '    int paid_for = saving_max - forced_total + gap_max;',
+              '    int paid_for = saving_max - forced_total;'),
          Hunk(CORE_C,
-              "        if (forced == SPIN_OPEN) bound += pay_spin - c->per_card * whole_max;",
-              "        (void)pay_spin;"),),
+              "        if (forced == SPIN_OPEN) bound += pay_gap - c->per_card * gap_max;",
+              "        (void)pay_gap;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact13-own-spin-ignored",
+        "the C core's bound before Spin is played counts the gap Spin may leave only where "
+        "another seat holds Spin, not where the target stops its own run with it",
+        (Hunk(CORE_C,
+              "    uint64_t stops = c->dealt[c->holder[c->spin_slot]] & ~played & span & "
+              "~(1ULL << c->spin_slot);",
+              "    uint64_t stops = c->dealt[c->holder[c->spin_slot]] & ~played & span & "
+              "~(1ULL << c->spin_slot) & ~c->dealt[c->target];"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact13-gap-payments-charged",
+        "the C core's bound before Spin is played charges the payments for the others' Kings "
+        "in the gap Spin may leave unplayed",
+        (Hunk(CORE_C,
+              "        if (c->paying)\n"
+              "            counters += forced_payments(c, played, span) - "
+              "forced_payments(c, played, span & ~gap);\n",
+              ""),),
         (checks("tests/search/test_choices.py::"
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),
@@ -900,6 +926,55 @@ MUTANTS: tuple[Mutant, ...] = (
         'span, that of the span where the target may go out too',
         (Hunk(CORE_C, '        bound += pay_saving - c->per_card * saving_max - pay_total;',
               '        bound -= pay_total;'),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact15-paid-awards-sign",
+        "the C core's fact 5 with payments between players looks for a third seat's card of "
+        "the awards the target takes instead of those it pays for",
+        (Hunk(CORE_C,
+              "            if (c->owned_amount[target][i] < 0) c->pay_cards |= "
+              "c->owned_mask[target][i];",
+              "            if (c->owned_amount[target][i] > 0) c->pay_cards |= "
+              "c->owned_mask[target][i];"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact14-race-no-gap",
+        "the C core's race floor before Spin is played, Spin's holder against the target, "
+        "forgets that Spin may leave the target's cards of one gap unplayed",
+        (Hunk(CORE_C, "        sure -= gap_max;  /* fact 14 */", "        (void)gap_max;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact14-race-target-lead",
+        "the C core's race floor before Spin is played, Spin's holder against the target, "
+        "counts the target's lead of a free card (fact 3m), which a run stopped by Spin "
+        "need not give it",
+        (Hunk(CORE_C, "                                              forced && leader != t,",
+              "                                              (forced || forced_mode == SPIN_OPEN)"
+              " && leader != t,"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-spin-leads-cutoff-either-way",
+        "the C core's general mode before Spin is played ends a node on a forced lead's "
+        "stored bound whichever way it falls",
+        (Hunk(CORE_C, "        if (maximising ? lower >= *beta : upper <= *alpha) {",
+              "        if (lower >= *beta || upper <= *alpha) {"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-spin-leads-spin-on-the-lead",
+        "the C core's general mode takes a lead of Spin's holder for forced when no other card "
+        "of his is in its run, forgetting he may play Spin on the card he leads",
+        (Hunk(CORE_C, "        if (!(run & spinner)) {",
+              "        if (!(run & spinner & ~(1ULL << moves[i]))) {"),),
         (checks("tests/search/test_choices.py::"
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),

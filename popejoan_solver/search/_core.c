@@ -121,6 +121,7 @@ typedef struct {
     uint64_t theirs;
     uint64_t in_play;
     int isolating;         /* fact 5 holds for this search (settled) */
+    uint64_t pay_cards;    /* fact 15: the cards of the awards the target pays for (paranoid) */
     uint64_t keep_apart;   /* fact 5: cards another seat may not be taken to play at once */
     int self_isolating;    /* fact 5b holds for this search: the target settles too */
     uint64_t self_keep;    /* fact 5b: the target's cards it is not taken to play at once */
@@ -519,18 +520,47 @@ static inline val_t forced_payments(const Core *c, uint64_t played, uint64_t spa
     return pay;
 }
 
+/* Facts 13 and 14 (docs/solver.md): with Spin unplayed, the most of `counted` in `span` (the
+ * stretch of a seat's cards `mine`, from its lowest card up) that a run stopped by Spin can
+ * leave unplayed when that seat goes out, besides those fact 3 leaves in the stretch it goes
+ * out in: those between a card s of Spin's holder and the seat's next card above s (or the
+ * top). Into *pay, if asked (fact 13: the target's span, the others' cards counted): that
+ * many counters and the payments for the others' awards forced in the span (fact 12) with a
+ * card among them. */
+static inline int spin_gap(const Core *c, uint64_t played, uint64_t span, uint64_t mine,
+                           uint64_t counted, val_t *pay) {
+    uint64_t stops = c->dealt[c->holder[c->spin_slot]] & ~played & span & ~(1ULL << c->spin_slot);
+    int most = 0;
+    if (pay) *pay = 0;
+    while (stops) {
+        const int s = bit_index(stops);
+        stops &= stops - 1;
+        const uint64_t above = c->bound_up[s] ^ (1ULL << s);
+        const uint64_t next = mine & above;
+        const uint64_t gap = next ? above & ~c->bound_up[bit_index(next)] : above;
+        const int cards = popcount(gap & counted);
+        if (cards > most) most = cards;
+        if (!pay) continue;
+        val_t counters = c->per_card * cards;
+        if (c->paying)
+            counters += forced_payments(c, played, span) - forced_payments(c, played, span & ~gap);
+        if (counters > *pay) *pay = counters;
+    }
+    return most;
+}
+
 #define SPIN_OPEN 3
 /* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position;
- * `forced` SPIN_OPEN: Spin is unplayed (fact 11). */
+ * `forced` SPIN_OPEN: Spin is unplayed (facts 11 and 13). */
 HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int forced) {
     const int t = c->target;
     const uint64_t held = c->dealt[t] & ~played;
     const uint64_t open_cards = c->theirs & ~played;
-    int forced_total = 0, saving_max = 0, whole_max = 0;
+    int forced_total = 0, saving_max = 0, gap_max = 0;
     uint64_t rest = held, cover = 0;
     /* fact 12: with payments between players, the counters the target pays for the others'
      * awards whose cards are forced in a span, their total and the most a span saves */
-    val_t pay_total = 0, pay_saving = 0, pay_spin = 0;
+    val_t pay_total = 0, pay_saving = 0, pay_gap = 0;
     while (rest) {
         uint64_t span = c->bound_up[bit_index(rest)];
         cover |= span;
@@ -539,7 +569,6 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
         int whole = popcount(span & open_cards);
         int cheapest = whole;
         forced_total += whole;
-        if (whole > whole_max) whole_max = whole;
         uint64_t cards = group;
         while (cards) {
             int k = bit_index(cards);
@@ -555,12 +584,17 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
             pay_total += pay;
             if (c->per_card * (whole - cheapest) + pay > pay_saving)
                 pay_saving = c->per_card * (whole - cheapest) + pay;
-            if (c->per_card * whole + pay > pay_spin) pay_spin = c->per_card * whole + pay;
+        }
+        if (forced == SPIN_OPEN) {  /* fact 13: what Spin can save in this stretch */
+            val_t pay;
+            const int gap = spin_gap(c, played, span, held, open_cards, &pay);
+            if (gap > gap_max) gap_max = gap;
+            if (pay > pay_gap) pay_gap = pay;
         }
     }
-    int paid_for = saving_max - forced_total;  /* the others' cards the target is paid for */
-    /* Fact 11: Spin unplayed, one run may yet be stopped short: one stretch saves all. */
-    if (forced == SPIN_OPEN) paid_for += whole_max;
+    /* the others' cards the target is paid for; facts 11 and 13: Spin unplayed, one run may
+     * yet be stopped short, leaving one stretch's gap unplayed */
+    int paid_for = saving_max - forced_total + gap_max;
     for (int o = 0; o < c->n; o++)
         if (o != t) paid_for += popcount(c->dealt[o] & ~played);
     /* Fact 3b (docs/solver.md): another seat on lead plays a card of its own now; if none
@@ -593,10 +627,10 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
     val_t bound = mine + c->per_card * paid_for;
     if (c->paying) {
         /* fact 12: the payments forced in the spans, but those of the span that saves most
-         * (and with Spin unplayed, of the one it may stop short); never below what the target
-         * can make without going out (a card left, no payment to come) */
+         * (and with Spin unplayed, those of the gap it may leave unplayed: fact 13); never
+         * below what the target can make without going out (a card left, no payment to come) */
         bound += pay_saving - c->per_card * saving_max - pay_total;
-        if (forced == SPIN_OPEN) bound += pay_spin - c->per_card * whole_max;
+        if (forced == SPIN_OPEN) bound += pay_gap - c->per_card * gap_max;
         if (bound < mine - c->game_stake - c->per_card) bound = mine - c->game_stake - c->per_card;
     }
     /* never below what the target can make without going out (its awards) */
@@ -611,12 +645,14 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
  * above its lowest card in a stretch is played, but in the stretch where it goes out on a
  * card k: there the cards from its lowest up to k, and all from its next card above k to the
  * top (fact 3's argument, for x). The target is not charged for its cards among them.
+ * Fact 14, `spin_open` (Spin unplayed, its holder playing against the target): one run may
+ * be stopped short, leaving the target's cards of one of x's gaps (fact 13) unplayed too.
  * Fact 3m, `off_lead` (another seat on lead, lead=any): if the target holds a card no other
  * seat can run into, then for each stretch of x's topped by a target card but the one x goes
  * out in, the first run there stopped on the target's card, and the target led that free
  * card then: one card more. */
 HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need, int off_lead,
-                         const uint64_t *ups) {
+                         const uint64_t *ups, int spin_open) {
     const uint64_t open = c->in_play & ~played;
     /* fact 3m: the target's free cards (none of another seat's at or below them in their
      * stretch) and, if it has one, its cards that top what is left of their stretch */
@@ -636,11 +672,15 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need
         const uint64_t theirs = c->dealt[x] & ~played;
         int total = 0, saving = 0;  /* saving: the most one stretch saves (any stretch) */
         /* fact 3m: the topped stretches, the saving of one, the most another saves */
-        int topped = 0, saving_topped = 0, saving_rest = 0;
+        int topped = 0, saving_topped = 0, saving_rest = 0, gap_max = 0;
         uint64_t rest = theirs;
         while (rest) {
             const uint64_t span = ups[bit_index(rest)];
             rest &= ~span;
+            if (spin_open) {  /* fact 14 */
+                const int gap = spin_gap(c, played, span, theirs, held, NULL);
+                if (gap > gap_max) gap_max = gap;
+            }
             const int whole = popcount(span & held);
             const int is_topped = (span & stops) != 0;
             topped += is_topped;
@@ -666,6 +706,7 @@ HOT static int race_sure(const Core *c, uint64_t played, uint64_t held, int need
             sure = total - saving_topped;
             if (total - saving_rest + 1 < sure) sure = total - saving_rest + 1;
         }
+        sure -= gap_max;  /* fact 14 */
         if (sure < least) least = sure;
     }
     return least >= need ? least : 0;
@@ -779,7 +820,8 @@ HOT static val_t lead_floor(const Core *c, uint64_t played, uint64_t held_now, u
  * most the awards taken; -INF: not tried). Facts 3f and 3g need `forced` runs: not in the
  * general mode, where the Pope in lieu can take the lead from a run's stop. `forced`
  * RACE_IN_LIEU (the general mode with the Pope in lieu, fact 8): fact 3f alone, the Pope a
- * stretch of its own for the race and fact 3m left out. */
+ * stretch of its own for the race and fact 3m left out. SPIN_OPEN (Spin unplayed, its holder
+ * against the target: fact 11): fact 3f with the gap Spin may leave (fact 14), 3m left out. */
 #define RACE_IN_LIEU 2
 HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int forced_mode,
                               val_t beta) {
@@ -806,7 +848,8 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
     }
     const val_t taken = taken_floor(c, played);  /* fact 10 */
     val_t floor = pope_floor(c, held_now, sure) + taken;
-    if ((forced || forced_mode == RACE_IN_LIEU) && beta > -INF && floor < beta && taken >= beta &&
+    if ((forced || forced_mode == RACE_IN_LIEU || forced_mode == SPIN_OPEN) && beta > -INF &&
+        floor < beta && taken >= beta &&
         !((held_now & c->exempt_bit) && c->exempt_kept)) {
         /* fact 3f, from the position after those own runs, where it can reach beta */
         const int own = popcount(held_now & ~held);
@@ -814,7 +857,8 @@ HOT static val_t target_floor(const Core *c, uint64_t played, int leader, int fo
         if (need <= popcount(held)) {
             const int raced = own + race_sure(c, played, held, need > 0 ? need : 0,
                                               forced && leader != t,
-                                              forced ? c->up : c->bound_up);
+                                              forced ? c->up : c->bound_up,
+                                              forced_mode == SPIN_OPEN);
             if (raced > sure) floor = pope_floor(c, held_now, raced) + taken;
         }
     }
@@ -872,10 +916,12 @@ static inline uint64_t isolated_cards(const Core *c, uint64_t played, int x, uin
 }
 
 /* The position a search takes `played` for: the seat on lead has played its isolated cards
- * first (fact 5 for another seat, fact 5b for the target). */
+ * first (fact 5 for another seat, with payments between players where no other seat holds a
+ * card the target pays for: fact 15; fact 5b for the target). */
 static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
     if (leader != c->target)
-        return c->isolating ? played | isolated_cards(c, played, leader, c->keep_apart) : played;
+        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])
+               ? played | isolated_cards(c, played, leader, c->keep_apart) : played;
     return c->self_isolating ? played | isolated_cards(c, played, leader, c->self_keep) : played;
 }
 
@@ -1276,6 +1322,68 @@ static val_t after_spin(Core *c, uint64_t played, int leader, val_t alpha, val_t
     return value;
 }
 
+/* The leads of a node of search_general before Spin is played, folded into its best and
+ * window (docs/solver.md, "Spin's forced leads"). A lead whose run holds no card of Spin's
+ * holder is forced, as in `search`: one that ends the deal is scored first, and the others'
+ * positions are looked up in the table before any is searched (the enhanced transposition
+ * cutoff); a lead with a choice of Spin in its run is walked card by card. */
+static void spin_leads(Core *c, uint64_t played, int leader, const int *moves, int n_moves,
+                       int prune, val_t *best, int *chosen, val_t *alpha, val_t *beta) {
+    const int maximising = c->is_max[leader];
+    const uint64_t own = c->dealt[leader], spinner = c->dealt[c->holder[c->spin_slot]];
+    int can_out[MAX_SEATS];
+    const int n_can_out = seats_near_out(c, played, can_out);
+    int order[52], next[52], n_order = 0;
+    uint64_t child[52];  /* a forced lead's position (0: a lead with a choice of Spin) */
+    for (int i = 0; i < n_moves; i++) {
+        const uint64_t run = c->up[moves[i]] & ~played;
+        if (prune && !(run & ~own) && (run & (run - 1))) continue;  /* fact 4 */
+        child[n_order] = 0;
+        if (!(run & spinner)) {
+            uint64_t reached;
+            const int winner = first_out(c, played, run, can_out, n_can_out, &reached);
+            if (winner >= 0) {
+                if (take_score(maximising, terminal(c, played | reached, winner), moves[i], best,
+                               chosen, alpha, beta))
+                    return;
+                continue;
+            }
+            child[n_order] = played | run;
+            next[n_order] = c->holder[top_index(run)];
+        }
+        order[n_order++] = moves[i];
+    }
+    /* A child whose stored bound refutes the window ends the node; one whose bound decides
+     * it the other way is not searched (as in `search`). */
+    val_t known[52];
+    unsigned char decided[52];
+    for (int i = 0; i < n_order && *alpha < *beta; i++) {
+        val_t lower, upper;
+        int move;
+        decided[i] = 0;
+        if (!child[i] || !tt_lookup(c, tt_key(c, child[i], next[i]), &lower, &upper, &move))
+            continue;
+        if (maximising ? lower >= *beta : upper <= *alpha) {
+            *best = maximising ? lower : upper;
+            *chosen = order[i];
+            *alpha = *beta;
+        } else if (lower >= *beta) {
+            decided[i] = 1;
+            known[i] = lower;
+        } else if (upper <= *alpha || lower == upper) {
+            decided[i] = 1;
+            known[i] = upper;
+        }
+    }
+    for (int i = 0; i < n_order && *alpha < *beta; i++) {
+        const val_t score = decided[i] ? known[i]
+                          : child[i] ? search_general(c, child[i], next[i], *alpha, *beta)
+                                     : play_card(c, played, order[i], leader, *alpha, *beta);
+        if (c->timed_out) return;
+        if (take_score(maximising, score, order[i], best, chosen, alpha, beta)) return;
+    }
+}
+
 /* The alpha-beta of `search` without the facts that assume a forced run. */
 HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
     /* The Pope played, no choice is left: every run is forced again, and played cards form the
@@ -1357,6 +1465,11 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
                       (c->plain_after_spin && c->prune_blocks &&
                        c->holder[c->spin_slot] != leader);
     const uint64_t own = c->dealt[leader];
+    if (c->plain_after_spin) {
+        spin_leads(c, played, leader, moves, n_moves, prune, &best, &chosen, &alpha, &beta);
+        if (c->timed_out) return 0;
+        n_moves = 0;  /* every lead is scored */
+    }
     for (int i = 0; i < n_moves; i++) {
         if (prune) {
             const uint64_t run = c->up[moves[i]] & ~played;
@@ -1397,9 +1510,15 @@ static void prepare(Core *c, int goal, int target) {
     c->history = c->histories[c->objective_id];
     /* Fact 5 (docs/solver.md): for the forced win no card is kept apart; for the paranoid
      * value the Pope and every card of an award the target shares in. */
-    c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY && !c->paying &&
+    c->isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY &&
                    !(goal == GOAL_GUARANTEED && (c->dealt[target] & c->exempt_bit) &&
                      !c->exempt_kept);
+    /* Facts 10 and 15: with payments between players, for the paranoid value only where no
+     * seat but the one on lead holds a card of an award the target pays for (settled) */
+    c->pay_cards = 0;
+    if (goal == GOAL_GUARANTEED)
+        for (int i = 0; i < c->n_owned[target]; i++)
+            if (c->owned_amount[target][i] < 0) c->pay_cards |= c->owned_mask[target][i];
     /* Fact 5b: the target on lead too, its Pope kept for the paranoid value, and there only
      * where every award it takes is of its own cards (going out sooner then loses none). */
     c->self_isolating = goal != GOAL_BEST_CASE && c->lead_rule == LEAD_ANY;

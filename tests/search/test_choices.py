@@ -426,21 +426,27 @@ def spin_positions(seed: int) -> tuple[Game, Board, list[Position]]:
     return game, board, [p for p in positions if not p.is_over]
 
 
-SPIN_FACT_DEALS = [1, 17, 24, 53, 70]
-"""Seeds of `spin_positions` where a wrong version of facts 10 to 12 gives a wrong value: on
+SPIN_FACT_DEALS = [1, 17, 24, 53, 70, 1072, 2044]
+"""Seeds of `spin_positions` where a wrong version of facts 10 to 15 gives a wrong value: on
 53 the forced-run search after Spin without the stretch Spin split (and the bound before Spin
-without the stretch it may stop short, as on 24 the forced-run floors taken where Spin's
-holder plays against the target); on 1 the payments to come left out of the floors or counted
-as made in the bound; on 17 fact 5 used with payments between players; on 70 the payments
-forced in a span charged in the span that saves most as well."""
+without the gap it may leave unplayed, or without it where the target holds Spin, as on 24
+the forced-run floors taken where Spin's holder plays against the target, or the race floor
+there without Spin's gap); on 1 the payments to come left out of the floors or counted as
+made in the bound; on 17 fact 5 used with payments between players where a third seat holds a
+King, or with the awards the target takes looked for instead; on 70 the payments forced
+in a span charged in the span that saves most as well; on 1072 the payments for the others'
+Kings in Spin's gap charged; on 2044 the race floor where Spin's holder plays against the
+target with the target's lead of a free card (fact 3m)."""
 
 
 @pytest.mark.skipif(not COMPILED, reason="compiled core not built")
 def test_the_forced_run_facts_with_spin_agree_with_reference() -> None:
-    """Facts 10 to 12 (docs/solver.md): after Spin the forced-run search on the stretches Spin
-    split, with the payments between players counted; before it, the forced-run floors where
-    Spin's holder maximises and the bound with one stretch stopped short; the payments forced
-    in the bound. Every seat and goal at mid-play positions, a fresh engine for each value."""
+    """Facts 10 to 15 (docs/solver.md): after Spin the forced-run search on the stretches Spin
+    split, with the payments between players counted, fact 5 where no third seat holds a card
+    the target pays for; before it, the forced-run floors where
+    Spin's holder maximises, the race floor with the gap of one run stopped short where he
+    does not, and the bound with that gap; the payments forced in the bound. Every seat and
+    goal at mid-play positions, a fresh engine for each value."""
     for seed in SPIN_FACT_DEALS:
         game, board, positions = spin_positions(seed)
         reference = Reference(game, board)
