@@ -5,12 +5,14 @@ session for each question several tests ask of the same deal (``reference_value`
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from functools import cached_property
+from typing import Protocol
 
 from popejoan_solver.model.board import Board
 from popejoan_solver.model.cards import Card, Mask
-from popejoan_solver.model.play import Game, RunTree
+from popejoan_solver.model.play import Game, Position, RunTree
 from popejoan_solver.model.settlement import play_values
 from popejoan_solver.search import Goal, Objective
 from popejoan_solver.search.fast import COMPILED, FastEngine
@@ -113,3 +115,27 @@ class Reference:
         """The reference engine's exact value (searched once a session, each finished deal
         scored once a deal)."""
         return reference_value(self.game, self.board, objective, played, leader)
+
+
+class Valued(Protocol):
+    """What the differential checks ask of an engine: a position's value for an objective."""
+
+    def value(self, objective: Objective, played: Mask, leader: int) -> int: ...
+
+
+def disagreements(fast: Valued, reference: Valued, positions: Iterable[Position],
+                  ) -> list[tuple[str, int, str, int, int]]:
+    """(played, seat, goal, fast's value, the reference's) wherever the two differ at the
+    positions not over, every seat and every goal: the check of the differential tests."""
+    wrong = []
+    for position in positions:
+        if position.is_over:
+            continue
+        for seat in range(1, position.game.players + 1):
+            for goal in Goal:
+                objective = Objective(goal, seat)
+                got = fast.value(objective, position.played, position.leader)
+                want = reference.value(objective, position.played, position.leader)
+                if got != want:
+                    wrong.append((hex(position.played), seat, goal.name, got, want))
+    return wrong

@@ -29,10 +29,9 @@ from popejoan_solver.model.deal import Deal
 from popejoan_solver.model.play import Choice, Game, Position, Run, RunTree, StopReason
 from popejoan_solver.model.rules import Ruleset, get_ruleset
 from popejoan_solver.model.table import SPIN, ChoiceKind
-from popejoan_solver.search import Goal, Objective
 from popejoan_solver.search.api import play_board
 from popejoan_solver.search.fast import COMPILED, FastEngine
-from tests.search.cores import Reference
+from tests.search.cores import Reference, disagreements
 
 SEVEN_OF_DIAMONDS = make_card(Suit.DIAMONDS, Rank.SEVEN)
 LEADS = ["any", "lowest-of-suit", "lowest-in-hand"]
@@ -176,18 +175,7 @@ def mismatches(deal: Deal, compiled: bool) -> list[tuple[object, ...]]:
     start = Position(game, 0, 1)
     positions = [start] + [start.after(run) for lead in start.legal_leads()
                            for run in start.outcomes(lead)]
-    wrong: list[tuple[object, ...]] = []
-    for position in positions:
-        if position.is_over:
-            continue
-        for seat in range(1, game.players + 1):
-            for goal in Goal:
-                objective = Objective(goal, seat)
-                got = fast.value(objective, position.played, position.leader)
-                want = reference.value(objective, position.played, position.leader)
-                if got != want:
-                    wrong.append((hex(position.played), seat, goal.value, got, want))
-    return wrong
+    return list(disagreements(fast, reference, positions))
 
 
 CORES = [pytest.param(False, id="python"),

@@ -25,7 +25,7 @@ from popejoan_solver.search.fast import COMPILED, FastEngine
 from popejoan_solver.search.result import Value
 from popejoan_solver.search.slots import SlotGame, lieu_goes_on
 from tests.model.test_play_and_settlement import composed
-from tests.search.cores import BothCores, Reference
+from tests.search.cores import BothCores, Reference, disagreements
 
 READINGS = ["run-continues", "pope-leads", "pope-leads-after-king"]
 LEAD_RULES = ["any", "lowest-of-suit", "lowest-in-hand"]
@@ -125,17 +125,8 @@ def _mismatches(variant: str, card: Card, seeds: range,
             if after_first_runs:
                 positions += [start.after(run) for lead in start.legal_leads()
                               for run in start.outcomes(lead)]
-            for position in positions:
-                if position.is_over:
-                    continue
-                for seat in range(1, players + 1):
-                    for goal in Goal:
-                        objective = Objective(goal, seat)
-                        got = fast.value(objective, position.played, position.leader)
-                        want = reference.value(objective, position.played, position.leader)
-                        if got != want:
-                            wrong.append((seed, holder + 1, hex(position.played), seat,
-                                          goal.name, got, want))
+            wrong += [(seed, holder + 1, *row)
+                      for row in disagreements(fast, reference, positions)]
     return wrong
 
 

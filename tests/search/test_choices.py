@@ -22,7 +22,7 @@ from popejoan_solver.search import Goal, Objective, solve
 from popejoan_solver.search.fast import COMPILED, FastEngine
 from tests.conftest import deal_holding
 from tests.model.test_play_and_settlement import composed
-from tests.search.cores import Reference
+from tests.search.cores import Reference, disagreements
 
 LIEU = ["run-continues", "pope-leads", "pope-leads-after-king"]
 
@@ -240,15 +240,8 @@ def _compiled_agrees_after_first_runs(deal: Deal, board: Board, outcome: int,
     start = Position.from_deal(deal)
     positions = [start] + [start.after(start.outcomes(lead)[outcome])
                            for lead in start.legal_leads()]
-    for position in positions:
-        if position.is_over or skip(position.played):
-            continue
-        for seat in range(1, deal.players + 1):
-            for goal in Goal:
-                objective = Objective(goal, seat)
-                assert (fast.value(objective, position.played, position.leader)
-                        == reference.value(objective, position.played, position.leader)), (
-                    *label, position.played, seat, goal)
+    kept = [position for position in positions if not skip(position.played)]
+    assert not disagreements(fast, reference, kept), label
 
 
 @pytest.mark.skipif(not COMPILED, reason="compiled core not built")
@@ -363,16 +356,8 @@ def test_isolated_cards_with_the_pope_in_lieu_agree_with_reference(reading: str)
     variant = f"hoyle-modernized+pope_in_lieu={reading}"
     for seed in ISOLATED_IN_LIEU_DEALS[reading]:
         game, board, positions = three_suit_positions(variant, seed)
-        fast, reference = FastEngine(game, board, compiled=True), Reference(game, board)
-        for position in positions:
-            if position.is_over:
-                continue
-            for seat in range(1, game.players + 1):
-                for goal in Goal:
-                    objective = Objective(goal, seat)
-                    got = fast.value(objective, position.played, position.leader)
-                    want = reference.value(objective, position.played, position.leader)
-                    assert got == want, (reading, seed, hex(position.played), seat, goal.name)
+        fast = FastEngine(game, board, compiled=True)
+        assert not disagreements(fast, Reference(game, board), positions), (reading, seed)
 
 
 PAYMENT_DEALS = [*range(8), 17, 23, 33, 40]
@@ -439,6 +424,16 @@ Kings in Spin's gap charged; on 2044 the race floor where Spin's holder plays ag
 target with the target's lead of a free card (fact 3m)."""
 
 
+class _FreshEngines:
+    """The compiled core, a fresh one (and transposition table) for each value asked."""
+
+    def __init__(self, game: Game, board: Board) -> None:
+        self.game, self.board = game, board
+
+    def value(self, objective: Objective, played: int, leader: int) -> int:
+        return FastEngine(self.game, self.board, compiled=True).value(objective, played, leader)
+
+
 @pytest.mark.skipif(not COMPILED, reason="compiled core not built")
 def test_the_forced_run_facts_with_spin_agree_with_reference() -> None:
     """Facts 10 to 15 (docs/solver.md): after Spin the forced-run search on the stretches Spin
@@ -449,15 +444,8 @@ def test_the_forced_run_facts_with_spin_agree_with_reference() -> None:
     goal at mid-play positions, a fresh engine for each value."""
     for seed in SPIN_FACT_DEALS:
         game, board, positions = spin_positions(seed)
-        reference = Reference(game, board)
-        for position in positions:
-            for seat in range(1, game.players + 1):
-                for goal in Goal:
-                    objective = Objective(goal, seat)
-                    fast = FastEngine(game, board, compiled=True)
-                    got = fast.value(objective, position.played, position.leader)
-                    want = reference.value(objective, position.played, position.leader)
-                    assert got == want, (seed, hex(position.played), seat, goal.name)
+        fresh = _FreshEngines(game, board)
+        assert not disagreements(fresh, Reference(game, board), positions), seed
 
 
 @pytest.mark.parametrize("compiled", CORES)
