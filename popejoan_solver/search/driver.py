@@ -105,10 +105,14 @@ class Driver:
         return self.value(Objective(Goal.GUARANTEED, seat), played, leader, floor), win
 
     def best_case(self, seat: int, position: Position, floor: Value | None) -> Value:
-        """A seat's best case; ``floor`` (its guaranteed value, if known) is a lower bound."""
+        """A seat's best case; ``floor`` (its guaranteed value, if known) is a lower bound.
+
+        MTD(f) starts at the static upper bound and steps down: with every seat playing for
+        the target, a high null window lets the bound cut every line that cannot reach it,
+        while a low one leaves the search to find its way through them (docs/solver.md)."""
         known = Value(floor.lower, INF) if floor is not None else None
         return self.value(Objective(Goal.BEST_CASE, seat), position.played, position.leader,
-                          known)
+                          known, guess=INF)
 
     def lead_value(self, position: Position, lead: Card) -> LeadResult:
         """A legal lead of the seat on lead with the guaranteed value it keeps after it."""
