@@ -1204,6 +1204,22 @@ HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alp
     const int maximising = c->is_max[chooser];
     const uint64_t with_lieu = played | 1ULL << c->lieu_slot;
     val_t best = maximising ? -INF : INF, score;
+    /* A void choice: on its holder's own card, the rest of the Pope's stretch played, the
+     * declined run has him lead next, and leading the Pope (alone in its run) reaches what the
+     * Pope in lieu gives; so the declined run is worth at least that to his side (lead=any). */
+    if (c->plain_after_lieu && c->lead_rule == LEAD_ANY && seat == chooser &&
+        !(c->up[c->lieu_slot] & ~with_lieu) && lieu_goes_on(c, with_lieu, slot) < 0)
+        return search_general(c, played, seat, alpha, beta);
+    /* The Pope's option settled by its floor: in its holder's paranoid search, where he leads
+     * after it, its forced-run position's first test (facts 3c-3m), made here. */
+    if (c->plain_after_lieu && c->goal == GOAL_GUARANTEED && maximising &&
+        lieu_goes_on(c, with_lieu, slot) < 0) {
+        const uint64_t after = settled(c, with_lieu, chooser);
+        if (c->dealt[chooser] & ~after) {
+            const val_t floor = target_floor(c, after, chooser, 1, beta);
+            if (floor >= beta) return floor;
+        }
+    }
     if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN && (c->dealt[chooser] & ~with_lieu) &&
         lieu_goes_on(c, with_lieu, slot) < 0) {
         const uint64_t after = settled(c, with_lieu, chooser);
