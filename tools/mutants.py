@@ -167,6 +167,12 @@ LIEU_HOLDER_SIDE = checks(
       for reading in ("pope-leads", "run-continues", "pope-leads-after-king")),
     name="search/test_choices.py::"
          "test_the_forced_run_bounds_on_the_pope_holders_side_agree_with_reference")
+POPE_AT_ITS_HOLDERS_STOP = checks(
+    *(f"tests/search/test_choices.py::test_the_pope_at_its_holders_stop_agrees_with_reference"
+      f"[{reading}]"
+      for reading in ("pope-leads", "run-continues", "pope-leads-after-king",
+                      "pope-leads,lead=lowest-in-hand")),
+    name="search/test_choices.py::test_the_pope_at_its_holders_stop_agrees_with_reference")
 PLAY = checks("tests/model/test_play_and_settlement.py")
 SETTLEMENT_ENCODING = checks("tests/logic/test_settlement_encoding.py")
 FIND = checks("tests/logic/test_find_independent.py")
@@ -672,6 +678,43 @@ MUTANTS: tuple[Mutant, ...] = (
                       "                                          : (side < score ? side : score);",
               "            const val_t both = score;"),),
         (LIEU_HOLDER_SIDE,),
+    ),
+    Mutant(
+        "c-lieu-void-any-stop",
+        "the C core takes the Pope in lieu for no choice at any stop with the rest of the "
+        "Pope's stretch played, the stop card another seat's (who leads after the declined run)",
+        (Hunk(CORE_C,
+              "    if (c->plain_after_lieu && c->lead_rule == LEAD_ANY && seat == chooser &&\n",
+              "    if (c->plain_after_lieu && c->lead_rule == LEAD_ANY &&\n"),),
+        (POPE_AT_ITS_HOLDERS_STOP,),
+    ),
+    Mutant(
+        "c-lieu-void-pope-stretch-open",
+        "the C core takes the Pope in lieu for no choice at its holder's own stop with cards "
+        "above the Pope unplayed (the Pope led then climbs through them)",
+        (Hunk(CORE_C,
+              "        !(c->up[c->lieu_slot] & ~with_lieu) && lieu_goes_on(c, with_lieu, slot) < 0)"
+              "\n",
+              "        lieu_goes_on(c, with_lieu, slot) < 0)\n"),),
+        (POPE_AT_ITS_HOLDERS_STOP,),
+    ),
+    Mutant(
+        "c-lieu-void-any-lead-rule",
+        "the C core takes the Pope in lieu for no choice at its holder's own stop under every "
+        "lead rule (under the lowest-card rules he may not be allowed to lead the Pope)",
+        (Hunk(CORE_C,
+              "    if (c->plain_after_lieu && c->lead_rule == LEAD_ANY && seat == chooser &&\n",
+              "    if (c->plain_after_lieu && seat == chooser &&\n"),),
+        (POPE_AT_ITS_HOLDERS_STOP,),
+    ),
+    Mutant(
+        "c-lieu-floor-carried-on",
+        "the C core settles the Pope's option by its holder's floor on lead where the Pope "
+        "carries the run on (run-continues: the holder does not lead next)",
+        (Hunk(CORE_C, "    if (c->plain_after_lieu && c->goal == GOAL_GUARANTEED && maximising &&\n"
+                      "        lieu_goes_on(c, with_lieu, slot) < 0) {\n",
+              "    if (c->plain_after_lieu && c->goal == GOAL_GUARANTEED && maximising) {\n"),),
+        (POPE_AT_ITS_HOLDERS_STOP,),
     ),
     Mutant(
         "c-fact3k-pope-kept",

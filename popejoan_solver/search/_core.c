@@ -1204,6 +1204,27 @@ HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alp
     const int maximising = c->is_max[chooser];
     const uint64_t with_lieu = played | 1ULL << c->lieu_slot;
     val_t best = maximising ? -INF : INF, score;
+    /* A void choice: on its holder's own card, the rest of the Pope's stretch played, the
+     * declined run has him lead next, and leading the Pope (alone in its run) reaches what the
+     * Pope in lieu gives; so the declined run is worth at least that to his side (lead=any). */
+    if (c->plain_after_lieu && c->lead_rule == LEAD_ANY && seat == chooser &&
+        !(c->up[c->lieu_slot] & ~with_lieu) && lieu_goes_on(c, with_lieu, slot) < 0)
+        return search_general(c, played, seat, alpha, beta);
+    /* the declined run's bucket, looked up below or by its search (a cache miss, fetched while
+     * the bounds of the Pope's option are computed) */
+    const uint64_t declined_key = tt_key(c, settled_lieu(c, played, seat), seat);
+    __builtin_prefetch(tt_bucket(c, declined_key));
+    /* The Pope's option settled by its floor: in its holder's paranoid search, where he leads
+     * after it, its forced-run position's first test (facts 3c-3m), made here. */
+    if (c->plain_after_lieu && c->goal == GOAL_GUARANTEED && maximising &&
+        lieu_goes_on(c, with_lieu, slot) < 0) {
+        const uint64_t after = settled(c, with_lieu, chooser);
+        __builtin_prefetch(tt_bucket(c, tt_key(c, after, chooser)));  /* the option's, likewise */
+        if (c->dealt[chooser] & ~after) {
+            const val_t floor = target_floor(c, after, chooser, 1, beta);
+            if (floor >= beta) return floor;
+        }
+    }
     if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN && (c->dealt[chooser] & ~with_lieu) &&
         lieu_goes_on(c, with_lieu, slot) < 0) {
         const uint64_t after = settled(c, with_lieu, chooser);
@@ -1225,7 +1246,7 @@ HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alp
      * saves the search of the card in lieu (as the enhanced transposition cutoff does). */
     val_t known_lower, known_upper;
     int known_move;
-    if (tt_lookup(c, tt_key(c, settled_lieu(c, played, seat), seat), &known_lower, &known_upper,
+    if (tt_lookup(c, declined_key, &known_lower, &known_upper,
                   &known_move) && (maximising ? known_lower >= beta : known_upper <= alpha))
         return maximising ? known_lower : known_upper;
     score = in_lieu(c, played, slot, alpha, beta);

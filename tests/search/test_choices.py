@@ -360,6 +360,34 @@ def test_isolated_cards_with_the_pope_in_lieu_agree_with_reference(reading: str)
         assert not disagreements(fast, Reference(game, board), positions), (reading, seed)
 
 
+POPE_AT_ITS_HOLDERS_STOP_DEALS = {
+    "pope-leads": [0, 12],
+    "run-continues": [0],
+    "pope-leads-after-king": [4, 12],
+    "pope-leads,lead=lowest-in-hand": [10, 42],
+}
+"""Seeds of three_suit_positions. The compiled core is wrong on 0 (`pope-leads`) and 4 if it
+takes the Pope in lieu for no choice at a stop on another seat's card, on 12 if it does so
+with cards above the Pope unplayed, on 10 and 42 under a lowest-card lead rule, and on 0
+(`run-continues`) if it settles the Pope's option by its floor where the Pope carries the run
+on."""
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled core not built")
+@pytest.mark.parametrize("reading", list(POPE_AT_ITS_HOLDERS_STOP_DEALS))
+def test_the_pope_at_its_holders_stop_agrees_with_reference(reading: str) -> None:
+    """At a stop the compiled core takes the Pope in lieu for no choice where its holder played
+    the stop card and the rest of the Pope's stretch is played (lead=any), and settles the
+    Pope's option by its floor where its holder maximises and leads after it (docs/solver.md,
+    "Choices inside a run"). Every seat and goal at mid-play positions, against the
+    reference."""
+    variant = f"hoyle-modernized+pope_in_lieu={reading}"
+    for seed in POPE_AT_ITS_HOLDERS_STOP_DEALS[reading]:
+        game, board, positions = three_suit_positions(variant, seed)
+        fast = FastEngine(game, board, compiled=True)
+        assert not disagreements(fast, Reference(game, board), positions), (reading, seed)
+
+
 PAYMENT_DEALS = [*range(8), 17, 23, 33, 40]
 """Seeds of 4-card Spinado deals (3 to 5 players); on 17, 23, 33 and 40 the compiled core's
 floor is one counter too high if the target is taken to lead when another seat does."""
