@@ -1004,6 +1004,51 @@ MUTANTS: tuple[Mutant, ...] = (
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),
     Mutant(
+        "c-fact16-own-spin-ignored",
+        "the C core's bound of a target that can never go out forgets that its own unplayed "
+        "Spin keeps it the lead after one more lead into another seat's cards",
+        (Hunk(CORE_C, "    const int spin = c->spin_slot >= 0 && c->holder[c->spin_slot] == t &&",
+              "    const int spin = 0 && c->spin_slot >= 0 && c->holder[c->spin_slot] == t &&"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact16-no-last-lead",
+        "the C core's bound of a target that can never go out forgets the lead into another "
+        "seat's cards that ends its tenure on lead",
+        (Hunk(CORE_C, "    const int left = n_covered - 1 - spin;",
+              "    const int left = n_covered - spin;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact16-tenure-ignored",
+        "the C core's bound of a target that can never go out takes it to keep every card it "
+        "holds when it is on lead too",
+        (Hunk(CORE_C, "    if (leader != t) {\n        *kept = popcount(held);",
+              "    if (1) {\n        *kept = popcount(held);"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact16-most-paid",
+        "the C core's bound of a target that can never go out charges the payments of the seat "
+        "whose going out costs it most, not least",
+        (Hunk(CORE_C, "                if (pay < least) least = pay;",
+              "                if (least == INF || pay > least) least = pay;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact16-unlocked-on-lead",
+        "the C core's bound of a target on lead takes it to be locked out without looking for "
+        "another seat's card below one of its own",
+        (Hunk(CORE_C, "    if (held & at_or_above(c, others)) return 0;",
+              "    if (leader != t && (held & at_or_above(c, others))) return 0;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
         "c-spin-leads-cutoff-either-way",
         "the C core's general mode before Spin is played ends a node on a forced lead's "
         "stored bound whichever way it falls",

@@ -549,6 +549,56 @@ static inline int spin_gap(const Core *c, uint64_t played, uint64_t span, uint64
     return most;
 }
 
+/* Fact 16 (docs/solver.md): with payments between players (no card in lieu, no exempt card),
+ * whether the target can never go out from `played`, and then the cards it surely still holds
+ * when the deal ends (*kept). Locked out: no other seat's unplayed card lies below one of the
+ * target's in its stretch, so no run but its own reaches its cards and it never gets the lead
+ * back once it has lost it. Off lead it then never plays again; on lead it can clear in this
+ * last tenure every stretch its cards top, but of those where another seat's cards lie above
+ * its own, only one (the lead that ends its tenure) and one more with its own unplayed Spin. */
+static inline int never_out(const Core *c, uint64_t played, int leader, int *kept) {
+    const int t = c->target;
+    const uint64_t held = c->dealt[t] & ~played;
+    const uint64_t others = c->in_play & ~played & ~held;
+    if (held & at_or_above(c, others)) return 0;  /* a run of another seat's can reach it */
+    if (leader != t) {
+        *kept = popcount(held);
+        return 1;
+    }
+    const int spin = c->spin_slot >= 0 && c->holder[c->spin_slot] == t &&
+                     !(played >> c->spin_slot & 1);
+    int sizes[52], n_covered = 0;
+    uint64_t rest = held;
+    while (rest) {
+        const uint64_t span = c->up[bit_index(rest)];
+        rest &= ~span;
+        if (span & others) sizes[n_covered++] = popcount(span & held);
+    }
+    const int left = n_covered - 1 - spin;
+    if (left <= 0) return 0;
+    /* the `left` smallest blocks stay in its hand */
+    for (int i = 1; i < n_covered; i++)
+        for (int j = i; j > 0 && sizes[j - 1] > sizes[j]; j--) {
+            const int s = sizes[j]; sizes[j] = sizes[j - 1]; sizes[j - 1] = s;
+        }
+    *kept = 0;
+    for (int i = 0; i < left; i++) *kept += sizes[i];
+    return 1;
+}
+
+/* Fact 16: what the target pays for the awards of seat `w` (negative amounts) that complete
+ * when `w` has played all its cards: those whose unplayed cards are all `w`'s. */
+static inline val_t paid_when_out(const Core *c, uint64_t played, int w) {
+    const int t = c->target;
+    val_t pay = 0;
+    for (int i = 0; i < c->n_owned[t]; i++) {
+        const uint64_t open = c->owned_mask[t][i] & ~played;
+        if (c->owned_amount[t][i] < 0 && open && !(open & ~c->dealt[w]))
+            pay -= c->owned_amount[t][i];
+    }
+    return pay;
+}
+
 #define SPIN_OPEN 3
 /* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position;
  * `forced` SPIN_OPEN: Spin is unplayed (facts 11 and 13). */
@@ -636,6 +686,19 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
     /* never below what the target can make without going out (its awards) */
     if (pope && x != t && bound < mine - c->game_stake)
         bound = mine - c->game_stake;
+    int kept;
+    if (c->paying && never_out(c, played, leader, &kept)) {
+        /* Fact 16: it never goes out: no Game, no card of the others', `kept` cards paid
+         * for, and the payments of the seat that goes out, all of whose cards are played */
+        val_t least = INF;
+        for (int w = 0; w < c->n; w++)
+            if (w != t) {
+                const val_t pay = paid_when_out(c, played, w);
+                if (pay < least) least = pay;
+            }
+        const val_t out = mine - c->game_stake - c->per_card * kept - least;
+        if (out < bound) bound = out;
+    }
     return bound;
 }
 

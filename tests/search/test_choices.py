@@ -439,8 +439,8 @@ def spin_positions(seed: int) -> tuple[Game, Board, list[Position]]:
     return game, board, [p for p in positions if not p.is_over]
 
 
-SPIN_FACT_DEALS = [1, 17, 24, 53, 70, 1072, 2044]
-"""Seeds of `spin_positions` where a wrong version of facts 10 to 15 gives a wrong value: on
+SPIN_FACT_DEALS = [1, 17, 24, 53, 70, 128, 1072, 2044]
+"""Seeds of `spin_positions` where a wrong version of facts 10 to 16 gives a wrong value: on
 53 the forced-run search after Spin without the stretch Spin split (and the bound before Spin
 without the gap it may leave unplayed, or without it where the target holds Spin, as on 24
 the forced-run floors taken where Spin's holder plays against the target, or the race floor
@@ -449,7 +449,10 @@ made in the bound; on 17 fact 5 used with payments between players where a third
 King, or with the awards the target takes looked for instead; on 70 the payments forced
 in a span charged in the span that saves most as well; on 1072 the payments for the others'
 Kings in Spin's gap charged; on 2044 the race floor where Spin's holder plays against the
-target with the target's lead of a free card (fact 3m)."""
+target with the target's lead of a free card (fact 3m); for fact 16, the target that can
+never go out, on 128 its own Spin not counted, the lead that ends its tenure not counted, or
+its tenure on lead ignored (also on 70), on 1, 17 and 53 the most the winner's payments come
+to taken for the least, and on 17 the target on lead taken as locked out without looking."""
 
 
 class _FreshEngines:
@@ -464,12 +467,13 @@ class _FreshEngines:
 
 @pytest.mark.skipif(not COMPILED, reason="compiled core not built")
 def test_the_forced_run_facts_with_spin_agree_with_reference() -> None:
-    """Facts 10 to 15 (docs/solver.md): after Spin the forced-run search on the stretches Spin
+    """Facts 10 to 16 (docs/solver.md): after Spin the forced-run search on the stretches Spin
     split, with the payments between players counted, fact 5 where no third seat holds a card
     the target pays for; before it, the forced-run floors where
     Spin's holder maximises, the race floor with the gap of one run stopped short where he
-    does not, and the bound with that gap; the payments forced in the bound. Every seat and
-    goal at mid-play positions, a fresh engine for each value."""
+    does not, and the bound with that gap; the payments forced in the bound; the bound of a
+    target that can never go out. Every seat and goal at mid-play positions, a fresh engine
+    for each value."""
     for seed in SPIN_FACT_DEALS:
         game, board, positions = spin_positions(seed)
         fresh = _FreshEngines(game, board)
