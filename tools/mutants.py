@@ -644,6 +644,26 @@ MUTANTS: tuple[Mutant, ...] = (
         (ISOLATED_IN_LIEU,),
     ),
     Mutant(
+        "c-fact17-floor-as-value",
+        "the C core's general mode under pope-leads-after-king takes the position with the "
+        "isolated cards of a seat against the Pope's holder led for the value, not a floor",
+        (Hunk(CORE_C, "            if (score >= beta) {\n                store_node(c, key, "
+                      "played, leader, 0, score, -1, alpha, beta, lower, upper);",
+              "            if (1) {\n                store_node(c, key, "
+              "played, leader, 0, score, -1, alpha, beta, lower, upper);"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
+        "c-fact17-either-side",
+        "the C core's general mode under pope-leads-after-king takes the isolated cards of a "
+        "minimising seat on lead as a floor whichever side the Pope's holder plays on",
+        (Hunk(CORE_C, "    if (lieu_side == 1 && c->lieu_after_top && !c->lieu_continues && "
+                      "!c->is_max[leader]) {",
+              "    if (lieu_side >= 0 && c->lieu_after_top && !c->lieu_continues && "
+              "!c->is_max[leader]) {"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
         "c-lieu-stop-known-either-way",
         "the C core, at a stop where the Pope may be played, ends the choice on the declined "
         "run's stored bound whichever way it falls",

@@ -343,7 +343,9 @@ one to give him a stop), on 0 and 1 if a seat against him leads those that stop 
 played card; on 27 and 25 if no card that makes a stop is kept, on 704 if a King is kept
 for one; on 10 if the Pope is led among the isolated cards; on 81 if a run the Pope in lieu
 carries on could reach them, on 330 if those below a stop the Pope carries on are led; on
-8 and 11 if a King's stop counts as no choice under pope-leads-after-king."""
+8 and 11 if a King's stop counts as no choice under pope-leads-after-king. Fact 17 (there, a
+seat's isolated cards led are a floor where the Pope's holder maximises) is wrong on 8, 10 and
+27 if taken for the value, on 27 if taken whichever side the holder plays on."""
 
 
 @pytest.mark.skipif(not COMPILED, reason="compiled core not built")
@@ -351,8 +353,9 @@ carries on could reach them, on 330 if those below a stop the Pope carries on ar
 def test_isolated_cards_with_the_pope_in_lieu_agree_with_reference(reading: str) -> None:
     """Fact 9 (docs/solver.md): with the Pope unplayed, the compiled general mode has the seat
     on lead lead its isolated cards first: against the Pope's holder those that climb to an
-    unplayed King, on his side all but one that makes a stop. Every seat and goal at mid-play
-    positions, so the Pope's holder on each side of the seat on lead."""
+    unplayed King, on his side all but one that makes a stop (under pope-leads-after-king,
+    fact 17: against him all, as a floor). Every seat and goal at mid-play positions, so the
+    Pope's holder on each side of the seat on lead."""
     variant = f"hoyle-modernized+pope_in_lieu={reading}"
     for seed in ISOLATED_IN_LIEU_DEALS[reading]:
         game, board, positions = three_suit_positions(variant, seed)
