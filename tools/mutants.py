@@ -645,7 +645,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "c-fact17-floor-as-value",
-        "the C core's general mode under pope-leads-after-king takes the position with the "
+        "the C core's general mode under the pope-leads readings takes the position with the "
         "isolated cards of a seat against the Pope's holder led for the value, not a floor",
         (Hunk(CORE_C, "            if (score >= beta) {\n                store_node(c, key, "
                       "played, leader, 0, score, -1, alpha, beta, lower, upper);",
@@ -655,12 +655,19 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "c-fact17-either-side",
-        "the C core's general mode under pope-leads-after-king takes the isolated cards of a "
+        "the C core's general mode under the pope-leads readings takes the isolated cards of a "
         "minimising seat on lead as a floor whichever side the Pope's holder plays on",
-        (Hunk(CORE_C, "    if (lieu_side == 1 && c->lieu_after_top && !c->lieu_continues && "
-                      "!c->is_max[leader]) {",
-              "    if (lieu_side >= 0 && c->lieu_after_top && !c->lieu_continues && "
-              "!c->is_max[leader]) {"),),
+        (Hunk(CORE_C, "    if (lieu_side == 1 && !c->lieu_continues && !c->is_max[leader]) {",
+              "    if (lieu_side >= 0 && !c->lieu_continues && !c->is_max[leader]) {"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
+        "c-fact17-carried-on",
+        "the C core's general mode takes the isolated cards of a minimising seat on lead as a "
+        "floor under run-continues too, where the Pope played at another stop may carry a run "
+        "on into them",
+        (Hunk(CORE_C, "    if (lieu_side == 1 && !c->lieu_continues && !c->is_max[leader]) {",
+              "    if (lieu_side == 1 && !c->is_max[leader]) {"),),
         (ISOLATED_IN_LIEU,),
     ),
     Mutant(

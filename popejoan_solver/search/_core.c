@@ -1524,11 +1524,11 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
     if (c->general == 2 && c->goal != GOAL_FORCED_WIN &&
         payment_bounds(c, played, leader, &alpha, &beta, &cut))
         return cut;
-    /* Fact 17 (docs/solver.md): under pope-leads-after-king, where the holder of the card in
-     * lieu maximises, the position with the minimising seat on lead's isolated cards led is a
-     * floor (he may decline at each of their stops), not the value: searched first, it settles
-     * the node when it reaches beta. */
-    if (lieu_side == 1 && c->lieu_after_top && !c->lieu_continues && !c->is_max[leader]) {
+    /* Fact 17 (docs/solver.md): under the pope-leads readings (not run-continues), where the
+     * holder of the card in lieu maximises, the position with the minimising seat on lead's
+     * isolated cards led is a floor (he may decline at each of their stops), not the value:
+     * searched first, it settles the node when it reaches beta. */
+    if (lieu_side == 1 && !c->lieu_continues && !c->is_max[leader]) {
         const uint64_t floor_at = settled(c, played, leader) & ~(1ULL << c->lieu_slot);
         if (floor_at != played) {
             const val_t score = search_general(c, floor_at, leader, alpha, beta);
