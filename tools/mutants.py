@@ -657,17 +657,19 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact17-either-side",
         "the C core's general mode under the pope-leads readings takes the isolated cards of a "
         "minimising seat on lead as a floor whichever side the Pope's holder plays on",
-        (Hunk(CORE_C, "    if (lieu_side == 1 && !c->lieu_continues && !c->is_max[leader]) {",
-              "    if (lieu_side >= 0 && !c->lieu_continues && !c->is_max[leader]) {"),),
+        (Hunk(CORE_C, "    if (lieu_side == 1 && !c->is_max[leader]) {\n        const uint64_t "
+                      "isolated = settled(",
+              "    if (lieu_side >= 0 && !c->is_max[leader]) {\n        const uint64_t "
+              "isolated = settled("),),
         (ISOLATED_IN_LIEU,),
     ),
     Mutant(
         "c-fact17-carried-on",
-        "the C core's general mode takes the isolated cards of a minimising seat on lead as a "
-        "floor under run-continues too, where the Pope played at another stop may carry a run "
-        "on into them",
-        (Hunk(CORE_C, "    if (lieu_side == 1 && !c->lieu_continues && !c->is_max[leader]) {",
-              "    if (lieu_side == 1 && !c->is_max[leader]) {"),),
+        "the C core's general mode takes all the isolated cards of a minimising seat on lead "
+        "as a floor under run-continues, those a run the Pope carries on from another stop may "
+        "reach included",
+        (Hunk(CORE_C, "    return isolated & ~at_or_above(c, isolated & reached);\n}",
+              "    (void)reached;\n    return isolated;\n}"),),
         (ISOLATED_IN_LIEU,),
     ),
     Mutant(

@@ -990,6 +990,16 @@ static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
 
 #define SUIT_TOPS ((1ULL << 12) | (1ULL << 25) | (1ULL << 38) | (1ULL << 51))
 
+/* The isolated cards `isolated` that no run the card in lieu carries on (run-continues) can
+ * reach: none at or above a card a carried run may start on (fact 9's exclusion; all of them
+ * under the other readings, where no run is carried on). */
+static inline uint64_t beyond_carries(const Core *c, uint64_t played, uint64_t isolated) {
+    const uint64_t open = c->in_play & ~played;
+    uint64_t reached = (open & c->carry_two) << 2;
+    if (c->carry_from >= 0 && (open >> c->carry_from & 1)) reached |= 1ULL << c->carry_to;
+    return isolated & ~at_or_above(c, isolated & reached);
+}
+
 /* Fact 9 (docs/solver.md): with the Pope in lieu unplayed, the seat on lead has led its
  * isolated cards (facts 5 and 5b), the Pope and those a run carried on by the Pope could reach
  * kept. Against the Pope's holder, only those whose run climbs to an unplayed King (a stop
@@ -1524,12 +1534,13 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
     if (c->general == 2 && c->goal != GOAL_FORCED_WIN &&
         payment_bounds(c, played, leader, &alpha, &beta, &cut))
         return cut;
-    /* Fact 17 (docs/solver.md): under the pope-leads readings (not run-continues), where the
-     * holder of the card in lieu maximises, the position with the minimising seat on lead's
-     * isolated cards led is a floor (he may decline at each of their stops), not the value:
-     * searched first, it settles the node when it reaches beta. */
-    if (lieu_side == 1 && !c->lieu_continues && !c->is_max[leader]) {
-        const uint64_t floor_at = settled(c, played, leader) & ~(1ULL << c->lieu_slot);
+    /* Fact 17 (docs/solver.md): where the holder of the card in lieu maximises, the position
+     * with the minimising seat on lead's isolated cards led is a floor (he may decline at each
+     * of their stops), not the value: searched first, it settles the node when it reaches
+     * beta. Under run-continues only the isolated cards no carried run can reach. */
+    if (lieu_side == 1 && !c->is_max[leader]) {
+        const uint64_t isolated = settled(c, played, leader) & ~played & ~(1ULL << c->lieu_slot);
+        const uint64_t floor_at = played | beyond_carries(c, played, isolated);
         if (floor_at != played) {
             const val_t score = search_general(c, floor_at, leader, alpha, beta);
             if (c->timed_out) return 0;
