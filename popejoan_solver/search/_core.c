@@ -1539,7 +1539,7 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
      * of their stops), not the value: searched first, it settles the node when it reaches
      * beta. Under run-continues only the isolated cards no carried run can reach. */
     if (lieu_side == 1 && !c->is_max[leader]) {
-        const uint64_t isolated = settled(c, played, leader) & ~played & ~(1ULL << c->lieu_slot);
+        const uint64_t isolated = settled(c, played, leader) & ~(played | 1ULL << c->lieu_slot);
         const uint64_t floor_at = played | beyond_carries(c, played, isolated);
         if (floor_at != played) {
             const val_t score = search_general(c, floor_at, leader, alpha, beta);
