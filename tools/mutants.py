@@ -645,8 +645,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "c-fact17-floor-as-value",
-        "the C core's general mode under the pope-leads readings takes the position with the "
-        "isolated cards of a seat against the Pope's holder led for the value, not a floor",
+        "the C core's general mode takes the position with the isolated cards of a seat "
+        "against the Pope's holder led for the value, not a floor",
         (Hunk(CORE_C, "            if (score >= beta) {\n                store_node(c, key, "
                       "played, leader, 0, score, -1, alpha, beta, lower, upper);",
               "            if (1) {\n                store_node(c, key, "
@@ -655,8 +655,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "c-fact17-either-side",
-        "the C core's general mode under the pope-leads readings takes the isolated cards of a "
-        "minimising seat on lead as a floor whichever side the Pope's holder plays on",
+        "the C core's general mode takes the isolated cards of a minimising seat on lead as a "
+        "floor whichever side the Pope's holder plays on",
         (Hunk(CORE_C, "    if (lieu_side == 1 && !c->is_max[leader]) {\n        const uint64_t "
                       "isolated = settled(",
               "    if (lieu_side >= 0 && !c->is_max[leader]) {\n        const uint64_t "
