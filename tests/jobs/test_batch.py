@@ -97,12 +97,13 @@ def test_kill_9_loses_nothing_and_duplicates_nothing(tmp_path: Path) -> None:
 
 def test_ctrl_c_stops_the_workers_keeps_the_rows_and_resumes(tmp_path: Path) -> None:
     """Ctrl-C reaches the whole foreground process group: the workers ignore it, the parent
-    stops them, says so in one line and exits 130; rerunning finishes the study. Twenty deals
-    (a tenth of a second of search each) leave most of the study to the rerun once three rows
-    are stored: the point, an interruption in the middle, needs no longer study."""
+    stops them, says so in one line and exits 130; rerunning finishes the study. Four hundred
+    deals (about 0.01 s of search each: twenty once took two seconds, and now finish before the
+    interrupt lands) leave most of the study to the rerun once three rows are stored: the
+    point, an interruption in the middle, needs no longer study."""
     out = tmp_path / "interrupted.db"
     argv = [sys.executable, "-m", "popejoan_solver", "batch", "--rules", "hoyle-modernized",
-            "--players", "5", "--deals", "20", "--seed", "4", "--workers", "2", "--out",
+            "--players", "5", "--deals", "400", "--seed", "4", "--workers", "2", "--out",
             str(out)]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True, start_new_session=True, preexec_fn=default_sigint)
@@ -116,11 +117,11 @@ def test_ctrl_c_stops_the_workers_keeps_the_rows_and_resumes(tmp_path: Path) -> 
     with pytest.raises(ProcessLookupError):  # no worker is left running
         os.killpg(proc.pid, 0)
     kept = len(list(read_rows(out)))
-    assert 3 <= kept < 20
+    assert 3 <= kept < 400
     assert subprocess.run(argv, capture_output=True, check=False).returncode == 0
     with sqlite3.connect(out) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert sorted(r["idx"] for r in read_rows(out)) == list(range(20))
+    assert sorted(r["idx"] for r in read_rows(out)) == list(range(400))
 
 
 def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
