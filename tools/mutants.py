@@ -623,7 +623,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact9-carried-on",
         "the C core's general mode settles isolated cards that a run the Pope in lieu carries on "
         "could reach (run-continues)",
-        (Hunk(CORE_C, "    uint64_t runs = isolated & ~at_or_above(c, isolated & reached);",
+        (Hunk(CORE_C, "    uint64_t runs = beyond_carries(c, played, isolated);",
               "    uint64_t runs = isolated;"),),
         (ISOLATED_IN_LIEU,),
     ),
@@ -668,8 +668,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core's general mode takes all the isolated cards of a minimising seat on lead "
         "as a floor under run-continues, those a run the Pope carries on from another stop may "
         "reach included",
-        (Hunk(CORE_C, "    return isolated & ~at_or_above(c, isolated & reached);\n}",
-              "    (void)reached;\n    return isolated;\n}"),),
+        (Hunk(CORE_C, "floor_at = played | beyond_carries(c, played, isolated);",
+              "floor_at = played | isolated;"),),
         (ISOLATED_IN_LIEU,),
     ),
     Mutant(

@@ -1010,9 +1010,7 @@ static inline uint64_t settled_lieu(const Core *c, uint64_t played, int leader) 
     const uint64_t isolated = settled(c, played, leader) & ~played & ~(1ULL << c->lieu_slot);
     if (!isolated) return played;
     const uint64_t open = c->in_play & ~played;
-    uint64_t reached = (open & c->carry_two) << 2;
-    if (c->carry_from >= 0 && (open >> c->carry_from & 1)) reached |= 1ULL << c->carry_to;
-    uint64_t runs = isolated & ~at_or_above(c, isolated & reached);
+    uint64_t runs = beyond_carries(c, played, isolated);
     if ((leader == c->target) != c->is_max[c->holder[c->lieu_slot]])
         return c->lieu_after_top ? played : played | (runs & at_or_below(c, runs & SUIT_TOPS));
     uint64_t carrying = isolated & c->carry_two & (open >> 2);
