@@ -6,9 +6,12 @@ the base ruleset and played under each (``Deal.with_rules``; a variant with a pa
 Spinado's, is dealt by its own rules). Full tables as ``popejoan solve`` computes them, one
 thread by default. Prints per variant the median and worst seconds and nodes of both, and the
 ratios of the medians (seconds and nodes); node counts are exact, so they judge a change while
-the machine is loaded.
+the machine is loaded. The two rulesets of a pair are solved deal by deal, alternately, so
+that a slow spell of the machine falls on both; with ``--repeats N`` each deal is solved N
+times under each and its time is the least of the N (as ``timeit`` does: the least is the run
+the machine disturbed least), which steadies the medians of deals that take ten milliseconds.
 
-    python benchmarks/bench_choice_speed.py --deals 200
+    python benchmarks/bench_choice_speed.py --deals 200 --repeats 3
     python benchmarks/bench_choice_speed.py --deals 20 \
         --pairs "hoyle-modernized+pope_in_lieu=pope-leads@hoyle-modernized"
 """
@@ -41,27 +44,46 @@ def deal_for(players: int, seed: int, index: int, rules: Ruleset, base: Ruleset)
     return deal_random(players, seed, rules, index)
 
 
-def solve_set(rules: Ruleset, base: Ruleset, players: int, deals: int, seed: int,
-              threads: int) -> tuple[list[float], list[int]]:
-    """Seconds and nodes of each deal's full table under ``rules``."""
-    seconds, nodes = [], []
-    for index in range(deals):
-        deal = deal_for(players, seed, index, rules, base)
-        started = time.perf_counter()
-        solution = solve(deal, threads=threads)
-        seconds.append(time.perf_counter() - started)
-        nodes.append(solution.stats.nodes)
-    return seconds, nodes
+def timed_solve(deal: Deal, threads: int) -> tuple[float, int]:
+    """Seconds and nodes of one full table."""
+    started = time.perf_counter()
+    solution = solve(deal, threads=threads)
+    return time.perf_counter() - started, solution.stats.nodes
+
+
+def solve_pair(rules: Ruleset, base: Ruleset, index: int, seed: int, players: int,
+               threads: int, repeats: int) -> tuple[float, int, float, int]:
+    """Deal ``index`` under the base and the variant, alternately ``repeats`` times: the least
+    seconds and the nodes of each (the nodes of a full table are the same at every repeat)."""
+    base_deal = deal_for(players, seed, index, base, base)
+    deal = deal_for(players, seed, index, rules, base)
+    base_runs = []
+    runs = []
+    for _ in range(repeats):
+        base_runs.append(timed_solve(base_deal, threads))
+        runs.append(timed_solve(deal, threads))
+    for timings in (base_runs, runs):
+        if len({nodes for _, nodes in timings}) != 1:
+            raise SystemExit(f"deal {index}: node counts differ between repeats: {timings}")
+    return (min(t for t, _ in base_runs), base_runs[0][1], min(t for t, _ in runs), runs[0][1])
 
 
 def run_pair(variant: str, base_name: str, players: int, deals: int, seed: int,
-             threads: int) -> dict[str, Any]:
-    """Both rulesets of a pair on the same deals, the base first."""
+             threads: int, repeats: int = 1) -> dict[str, Any]:
+    """Both rulesets of a pair on the same deals, deal by deal, the base first."""
     base = get_ruleset(base_name)
-    base_seconds, base_nodes = solve_set(base, base, players, deals, seed, threads)
-    seconds, nodes = solve_set(get_ruleset(variant), base, players, deals, seed, threads)
+    rules = get_ruleset(variant)
+    base_seconds, base_nodes, seconds, nodes = [], [], [], []
+    for index in range(deals):
+        base_s, base_n, var_s, var_n = solve_pair(rules, base, index, seed, players, threads,
+                                                  repeats)
+        base_seconds.append(base_s)
+        base_nodes.append(base_n)
+        seconds.append(var_s)
+        nodes.append(var_n)
     worst = max(range(deals), key=seconds.__getitem__)
     return {"variant": variant, "base": base_name, "players": players, "deals": deals,
+            "repeats": repeats,
             "median": statistics.median(seconds), "worst": max(seconds), "worst_deal": worst,
             "median_nodes": statistics.median(nodes), "worst_nodes": max(nodes),
             "total_nodes": sum(nodes), "base_median": statistics.median(base_seconds),
@@ -87,25 +109,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="solve each deal N times under each ruleset and keep the least time")
     parser.add_argument("--pairs", help="comma list of VARIANT@BASE")
     parser.add_argument("--json", help="write every figure to this file")
     args = parser.parse_args(argv)
+    if args.deals < 1 or args.repeats < 1:
+        parser.error("--deals and --repeats must be at least 1")
     pairs = DEFAULT_PAIRS
     if args.pairs:
         pairs = [(p.split("@")[0], p.split("@")[-1]) for p in args.pairs.split(",")]
     print(f"{args.players} players, {args.deals} deals, seed {args.seed}, "
-          f"threads {args.threads}")
+          f"threads {args.threads}, repeats {args.repeats}")
     print("| variant | base | median s (variant / base) | worst s | median nodes | "
           "worst nodes | total nodes | ratio of medians |")
     print("|---|---|---|---|---|---|---|---|")
     rows = []
     for variant, base in pairs:
-        row = run_pair(variant, base, args.players, args.deals, args.seed, args.threads)
+        row = run_pair(variant, base, args.players, args.deals, args.seed, args.threads,
+                       args.repeats)
         rows.append(row)
         print_row(row)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
-            json.dump({"seed": args.seed, "threads": args.threads, "rows": rows}, out, indent=1)
+            json.dump({"seed": args.seed, "threads": args.threads, "repeats": args.repeats,
+                       "rows": rows}, out, indent=1)
     return 0
 
 
