@@ -722,9 +722,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core takes the Pope in lieu for no choice at its holder's own stop with cards "
         "above the Pope unplayed (the Pope led then climbs through them)",
         (Hunk(CORE_C,
-              "        !(c->up[c->lieu_slot] & ~with_lieu) && lieu_goes_on(c, with_lieu, slot) < 0)"
-              "\n",
-              "        lieu_goes_on(c, with_lieu, slot) < 0)\n"),),
+              "        !(c->up[c->lieu_slot] & ~with_lieu) && goes_on < 0)\n",
+              "        goes_on < 0)\n"),),
         (POPE_AT_ITS_HOLDERS_STOP,),
     ),
     Mutant(
@@ -741,7 +740,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core settles the Pope's option by its holder's floor on lead where the Pope "
         "carries the run on (run-continues: the holder does not lead next)",
         (Hunk(CORE_C, "    if (c->plain_after_lieu && c->goal == GOAL_GUARANTEED && maximising &&\n"
-                      "        lieu_goes_on(c, with_lieu, slot) < 0) {\n",
+                      "        goes_on < 0) {\n",
               "    if (c->plain_after_lieu && c->goal == GOAL_GUARANTEED && maximising) {\n"),),
         (POPE_AT_ITS_HOLDERS_STOP,),
     ),
