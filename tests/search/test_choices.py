@@ -367,7 +367,7 @@ def test_isolated_cards_with_the_pope_in_lieu_agree_with_reference(reading: str)
 
 POPE_AT_ITS_HOLDERS_STOP_DEALS = {
     "pope-leads": [0, 12],
-    "run-continues": [0],
+    "run-continues": [0, 35],
     "pope-leads-after-king": [4, 12],
     "pope-leads,lead=lowest-in-hand": [10, 42],
 }
@@ -375,7 +375,8 @@ POPE_AT_ITS_HOLDERS_STOP_DEALS = {
 takes the Pope in lieu for no choice at a stop on another seat's card, on 12 if it does so
 with cards above the Pope unplayed, on 10 and 42 under a lowest-card lead rule, and on 0
 (`run-continues`) if it takes the Pope's option, where the Pope carries the run on, for the
-position after the Pope alone or has the Pope's holder lead after the carried run."""
+position after the Pope alone or has the Pope's holder lead after the carried run, and on 35
+if it bounds that option at the carried run's stop where a seat goes out in the run."""
 
 
 @pytest.mark.skipif(not COMPILED, reason="compiled core not built")
