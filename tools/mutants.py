@@ -623,8 +623,25 @@ MUTANTS: tuple[Mutant, ...] = (
         "c-fact9-carried-on",
         "the C core's general mode settles isolated cards that a run the Pope in lieu carries on "
         "could reach (run-continues)",
-        (Hunk(CORE_C, "    uint64_t runs = beyond_carries(c, played, isolated);",
+        (Hunk(CORE_C, "    uint64_t runs = own ? isolated : beyond_carries(c, played, isolated);",
               "    uint64_t runs = isolated;"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
+        "c-fact9-own-any-seat",
+        "the C core's general mode takes every seat on lead for the Pope's holder himself "
+        "(isolated cards a carried run could reach settled, and stops carrying a run on into "
+        "the seat's own isolated cards not kept: run-continues)",
+        (Hunk(CORE_C, "    const int own = leader == c->holder[c->lieu_slot];",
+              "    const int own = 1;"),),
+        (ISOLATED_IN_LIEU,),
+    ),
+    Mutant(
+        "c-fact9-own-carrying-stop",
+        "the C core's general mode has the Pope's holder on lead lead his isolated cards below "
+        "a stop from which the Pope carries a run on into cards not his own isolated ones "
+        "(run-continues)",
+        (Hunk(CORE_C, "        carrying &= ~(isolated >> 2);\n", "        carrying = 0;\n"),),
         (ISOLATED_IN_LIEU,),
     ),
     Mutant(
@@ -722,9 +739,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core takes the Pope in lieu for no choice at its holder's own stop with cards "
         "above the Pope unplayed (the Pope led then climbs through them)",
         (Hunk(CORE_C,
-              "        !(c->up[c->lieu_slot] & ~with_lieu) && lieu_goes_on(c, with_lieu, slot) < 0)"
-              "\n",
-              "        lieu_goes_on(c, with_lieu, slot) < 0)\n"),),
+              "        !(c->up[c->lieu_slot] & ~with_lieu) && goes_on < 0)\n",
+              "        goes_on < 0)\n"),),
         (POPE_AT_ITS_HOLDERS_STOP,),
     ),
     Mutant(
@@ -739,10 +755,26 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "c-lieu-floor-carried-on",
         "the C core settles the Pope's option by its holder's floor on lead where the Pope "
-        "carries the run on (run-continues: the holder does not lead next)",
-        (Hunk(CORE_C, "    if (c->plain_after_lieu && c->goal == GOAL_GUARANTEED && maximising &&\n"
-                      "        lieu_goes_on(c, with_lieu, slot) < 0) {\n",
-              "    if (c->plain_after_lieu && c->goal == GOAL_GUARANTEED && maximising) {\n"),),
+        "carries the run on (run-continues: the holder does not lead next; the option's bound "
+        "taken there too)",
+        (Hunk(CORE_C, "        if (carried) after = settled(c, carried, next);",
+              "        if (carried) after = settled(c, with_lieu, next = chooser);"),),
+        (POPE_AT_ITS_HOLDERS_STOP,),
+    ),
+    Mutant(
+        "c-lieu-carried-stop-holder",
+        "the C core bounds the Pope's option where it carries the run on as if the Pope's "
+        "holder led after the carried run (not the holder of its stop card: run-continues)",
+        (Hunk(CORE_C, "    *next = c->holder[top_index(run)];",
+              "    *next = c->holder[c->lieu_slot];"),),
+        (POPE_AT_ITS_HOLDERS_STOP,),
+    ),
+    Mutant(
+        "c-lieu-carried-out-ignored",
+        "the C core bounds the Pope's option where it carries the run on at the run's stop "
+        "even where a seat goes out in the run (run-continues)",
+        (Hunk(CORE_C, "        if (!(c->dealt[c->holder[bit_index(left)]] & ~played)) return 0;\n",
+              ""),),
         (POPE_AT_ITS_HOLDERS_STOP,),
     ),
     Mutant(

@@ -1001,21 +1001,29 @@ static inline uint64_t beyond_carries(const Core *c, uint64_t played, uint64_t i
 }
 
 /* Fact 9 (docs/solver.md): with the Pope in lieu unplayed, the seat on lead has led its
- * isolated cards (facts 5 and 5b), the Pope and those a run carried on by the Pope could reach
- * kept. Against the Pope's holder, only those whose run climbs to an unplayed King (a stop
- * that is no choice: not under pope-leads-after-king); on his side, all but its lowest card
- * that makes a stop the Pope may be played at, and none below a stop the Pope carries on. */
+ * isolated cards (facts 5 and 5b), the Pope and (but for the Pope's holder himself, who leads
+ * after such a run as after his own) those a run carried on by the Pope could reach kept.
+ * Against the Pope's holder, only those whose run climbs to an unplayed King (a stop that is
+ * no choice: not under pope-leads-after-king); on his side, all but its lowest card that
+ * makes a stop the Pope may be played at, and none below a stop the Pope carries on (for the
+ * holder himself, on to a card not among his isolated ones). */
 static inline uint64_t settled_lieu(const Core *c, uint64_t played, int leader) {
     if (!c->plain_after_lieu) return played;
     const uint64_t isolated = settled(c, played, leader) & ~played & ~(1ULL << c->lieu_slot);
     if (!isolated) return played;
     const uint64_t open = c->in_play & ~played;
-    uint64_t runs = beyond_carries(c, played, isolated);
+    const int own = leader == c->holder[c->lieu_slot];  /* the Pope's holder himself */
+    uint64_t runs = own ? isolated : beyond_carries(c, played, isolated);
     if ((leader == c->target) != c->is_max[c->holder[c->lieu_slot]])
         return c->lieu_after_top ? played : played | (runs & at_or_below(c, runs & SUIT_TOPS));
     uint64_t carrying = isolated & c->carry_two & (open >> 2);
     if (c->carry_from >= 0 && (isolated >> c->carry_from & 1) && (open >> c->carry_to & 1))
         carrying |= 1ULL << c->carry_from;
+    if (own) {  /* a run he carries on into his own isolated cards has him lead after it */
+        carrying &= ~(isolated >> 2);
+        if (c->carry_from >= 0 && (isolated >> c->carry_to & 1))
+            carrying &= ~(1ULL << c->carry_from);
+    }
     runs &= ~at_or_below(c, carrying);
     const uint64_t makers = c->lieu_after_top ? runs : runs & ~SUIT_TOPS;
     return played | (runs & ~(makers & (0 - makers)));
@@ -1203,7 +1211,9 @@ HOT static val_t search(Core *c, uint64_t played, int leader, val_t alpha, val_t
 /* ---- General mode (docs/solver.md, "Choices inside a run"): a run is walked card by card,
  * each choice a node of its chooser, every position scored by the search below. ---- */
 
-HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta);
+static inline val_t search_general(Core *c, uint64_t played, int leader, val_t alpha,
+                                   val_t beta);
+HOT static val_t general_node(Core *c, uint64_t played, int leader, val_t alpha, val_t beta);
 HOT static val_t play_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta);
 
 /* Fold one option's score into a choice node's best and window; true for a cut-off. */
@@ -1238,18 +1248,32 @@ static inline int lieu_goes_on(const Core *c, uint64_t played, int slot) {
     return (c->in_play >> above & 1) && !(played >> above & 1) ? above : -1;
 }
 
-/* The card in lieu of the one missing above `slot` (the stop), played by its holder; then the
- * card above the missing one if the reading goes on and it can be played, else he leads. */
-HOT static val_t in_lieu(Core *c, uint64_t played, int slot, val_t alpha, val_t beta) {
+/* The card in lieu of the one missing at a stop, played by its holder; then `above` (the card
+ * the run goes on to, `lieu_goes_on` of the stop, computed once by `at_stop`) if it is not -1,
+ * else he leads. */
+HOT static val_t in_lieu(Core *c, uint64_t played, int above, val_t alpha, val_t beta) {
     const int chooser = c->holder[c->lieu_slot];
     played |= 1ULL << c->lieu_slot;
     if (!(c->dealt[chooser] & ~played)) return terminal(c, played, chooser);
-    const int above = lieu_goes_on(c, played, slot);
     if (above >= 0) return play_card(c, played, above, c->holder[above], alpha, beta);
     return search_general(c, played, chooser, alpha, beta);
 }
 
 HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta);
+
+/* Under run-continues, the run the card in lieu carries on from `goes_on` (after `with_lieu`),
+ * forced: the position at its stop, whose holder leads next (*next); 0 where a seat goes out
+ * in it (the card in lieu's player has a card left). */
+static inline uint64_t carried_on(const Core *c, uint64_t with_lieu, int goes_on, int *next) {
+    const uint64_t run = c->up[goes_on] & ~with_lieu;
+    uint64_t played = with_lieu;
+    for (uint64_t left = run; left; left &= left - 1) {
+        played |= left & (0 - left);
+        if (!(c->dealt[c->holder[bit_index(left)]] & ~played)) return 0;
+    }
+    *next = c->holder[top_index(run)];
+    return played;
+}
 
 /* After `slot` was played by `seat` (not out): the next card up, or the stop. */
 HOT static val_t after_card(Core *c, uint64_t played, int slot, int seat, val_t alpha, val_t beta) {
@@ -1262,7 +1286,8 @@ HOT static val_t after_card(Core *c, uint64_t played, int slot, int seat, val_t 
 /* A run stopped at `slot`, played by `seat`: the holder of the card in lieu may play it. The
  * card in lieu is tried first: what follows it is the forced-run game (under pope-leads at
  * once), searched with every fact, and its score often settles the choice before the declined
- * run's general-mode subtree is searched. Where its player leads next and the target's bound
+ * run's general-mode subtree is searched. Where its forced-run position is known (its player
+ * leads next, or the run it carries on stops with no one out) and the target's bound
  * in that forced-run position (fact 3's ceiling where he maximises, the floor of facts 3c-3m
  * where he minimises) shows it cannot settle the choice, the declined run goes first, and the
  * card in lieu is searched only if that bound and the declined run's score leave the choice
@@ -1274,41 +1299,53 @@ HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alp
     const int chooser = c->holder[c->lieu_slot];
     const int maximising = c->is_max[chooser];
     const uint64_t with_lieu = played | 1ULL << c->lieu_slot;
+    const int goes_on = lieu_goes_on(c, with_lieu, slot);  /* -1: the Pope's holder leads next */
     val_t best = maximising ? -INF : INF, score;
     /* A void choice: on its holder's own card, the rest of the Pope's stretch played, the
      * declined run has him lead next, and leading the Pope (alone in its run) reaches what the
      * Pope in lieu gives; so the declined run is worth at least that to his side (lead=any). */
     if (c->plain_after_lieu && c->lead_rule == LEAD_ANY && seat == chooser &&
-        !(c->up[c->lieu_slot] & ~with_lieu) && lieu_goes_on(c, with_lieu, slot) < 0)
+        !(c->up[c->lieu_slot] & ~with_lieu) && goes_on < 0)
         return search_general(c, played, seat, alpha, beta);
-    /* the declined run's bucket, looked up below or by its search (a cache miss, fetched while
-     * the bounds of the Pope's option are computed) */
-    const uint64_t declined_key = tt_key(c, settled_lieu(c, played, seat), seat);
+    /* the declined run's position (fact 9, as search_general takes it) and its bucket, looked
+     * up below or by its search (a cache miss, fetched while the bounds of the Pope's option
+     * are computed) */
+    const uint64_t declined = settled_lieu(c, played, seat);
+    const uint64_t declined_key = tt_key(c, declined, seat);
     __builtin_prefetch(tt_bucket(c, declined_key));
     /* The Pope's option settled by its floor: in its holder's paranoid search, where he leads
-     * after it, its forced-run position's first test (facts 3c-3m), made here. */
+     * after it (or, under run-continues, where the run it carries on stops), its forced-run
+     * position's first test (facts 3c-3m), made here. */
+    uint64_t after = 0;  /* the Pope's option's forced-run position, `next` on lead, once needed */
+    int next = chooser;
+    if (goes_on >= 0 && c->plain_after_lieu && c->goal != GOAL_FORCED_WIN &&
+        (c->dealt[chooser] & ~with_lieu)) {
+        const uint64_t carried = carried_on(c, with_lieu, goes_on, &next);
+        if (carried) after = settled(c, carried, next);
+        if (!(c->dealt[next] & ~after)) after = 0;
+    }
     if (c->plain_after_lieu && c->goal == GOAL_GUARANTEED && maximising &&
-        lieu_goes_on(c, with_lieu, slot) < 0) {
-        const uint64_t after = settled(c, with_lieu, chooser);
-        __builtin_prefetch(tt_bucket(c, tt_key(c, after, chooser)));  /* the option's, likewise */
-        if (c->dealt[chooser] & ~after) {
-            const val_t floor = target_floor(c, after, chooser, 1, beta);
+        (goes_on < 0 || after)) {
+        if (!after) after = settled(c, with_lieu, chooser);
+        __builtin_prefetch(tt_bucket(c, tt_key(c, after, next)));  /* the option's, likewise */
+        if (c->dealt[next] & ~after) {
+            const val_t floor = target_floor(c, after, next, 1, beta);
             if (floor >= beta) return floor;
         }
     }
     if (c->plain_after_lieu && c->goal != GOAL_FORCED_WIN && (c->dealt[chooser] & ~with_lieu) &&
-        lieu_goes_on(c, with_lieu, slot) < 0) {
-        const uint64_t after = settled(c, with_lieu, chooser);
-        const val_t side = maximising ? target_bound(c, after, chooser, 1)
-                                      : target_floor(c, after, chooser, 1, beta);
+        (goes_on < 0 || after)) {
+        if (!after) after = settled(c, with_lieu, chooser);  /* with_lieu holds the Pope: not 0 */
+        const val_t side = maximising ? target_bound(c, after, next, 1)
+                                      : target_floor(c, after, next, 1, beta);
         if (maximising ? side < beta : side > alpha) {
-            score = search_general(c, played, seat, alpha, beta);
+            score = general_node(c, declined, seat, alpha, beta);
             if (c->timed_out || fold(maximising, score, &best, &alpha, &beta)) return best;
             /* the declined run did not settle it: both options bounded by side and score */
             const val_t both = maximising ? (side > score ? side : score)
                                           : (side < score ? side : score);
             if (maximising ? both <= alpha : both >= beta) return both;
-            score = in_lieu(c, played, slot, alpha, beta);
+            score = in_lieu(c, played, goes_on, alpha, beta);
             fold(maximising, score, &best, &alpha, &beta);
             return best;
         }
@@ -1320,9 +1357,9 @@ HOT static val_t at_stop(Core *c, uint64_t played, int slot, int seat, val_t alp
     if (tt_lookup(c, declined_key, &known_lower, &known_upper,
                   &known_move) && (maximising ? known_lower >= beta : known_upper <= alpha))
         return maximising ? known_lower : known_upper;
-    score = in_lieu(c, played, slot, alpha, beta);
+    score = in_lieu(c, played, goes_on, alpha, beta);
     if (c->timed_out || fold(maximising, score, &best, &alpha, &beta)) return best;
-    score = search_general(c, played, seat, alpha, beta);
+    score = general_node(c, declined, seat, alpha, beta);
     fold(maximising, score, &best, &alpha, &beta);
     return best;
 }
@@ -1477,7 +1514,8 @@ static void spin_leads(Core *c, uint64_t played, int leader, const int *moves, i
 }
 
 /* The alpha-beta of `search` without the facts that assume a forced run. */
-HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
+static inline val_t search_general(Core *c, uint64_t played, int leader, val_t alpha,
+                                   val_t beta) {
     /* The Pope played, no choice is left: every run is forced again, and played cards form the
      * top part of each stretch but the Pope's, which the Pope (its bottom card: the 8D is never
      * in the pack) leaves behind as if it were dead. So the facts of docs/solver.md hold. */
@@ -1486,7 +1524,12 @@ HOT static val_t search_general(Core *c, uint64_t played, int leader, val_t alph
      * between players are search's, with the payments counted. */
     if (c->plain_after_spin && (c->holder[c->spin_slot] < 0 || (played >> c->spin_slot & 1)))
         return after_spin(c, played, leader, alpha, beta);
-    played = settled_lieu(c, played, leader);  /* fact 9 */
+    return general_node(c, settled_lieu(c, played, leader), leader, alpha, beta);  /* fact 9 */
+}
+
+/* A node of `search_general` in the position it takes `played` for (fact 9 applied: at_stop
+ * computes that position for its own table look-up and searches it here, not twice). */
+HOT static val_t general_node(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
     if (!(c->dealt[leader] & ~played)) return terminal(c, played, leader);
     if (count_node(c)) return 0;
     uint64_t key = tt_key(c, played, leader);

@@ -334,7 +334,7 @@ def three_suit_positions(variant: str, seed: int) -> tuple[Game, Board, list[Pos
 
 ISOLATED_IN_LIEU_DEALS = {
     "pope-leads": [0, 1, 2, 10, 27, 704, 1408, 1643],
-    "run-continues": [13, 25, 61, 81, 330],
+    "run-continues": [13, 25, 61, 81, 136, 330],
     "pope-leads-after-king": [8, 10, 11, 27],
 }
 """Seeds of three_suit_positions. Fact 9 (docs/solver.md) is wrong on 1408 and 1643 if a
@@ -342,10 +342,12 @@ seat on the Pope's holder's side leads all its isolated cards that climb to a Ki
 one to give him a stop), on 0 and 1 if a seat against him leads those that stop below a
 played card; on 27 and 25 if no card that makes a stop is kept, on 704 if a King is kept
 for one; on 10 if the Pope is led among the isolated cards; on 81 if a run the Pope in lieu
-carries on could reach them, on 330 if those below a stop the Pope carries on are led; on
-8 and 11 if a King's stop counts as no choice under pope-leads-after-king. Fact 17 (there, a
-seat's isolated cards led are a floor where the Pope's holder maximises) is wrong on 8, 10 and
-27 if taken for the value, on 27 if taken whichever side the holder plays on."""
+carries on could reach them (81 too if the Pope's holder's own exclusion is taken for every
+seat), on 330 if those below a stop the Pope carries on are led, on 136 if the Pope's holder
+leads those below a stop from which it carries a run on into cards not his own; on 8 and 11
+if a King's stop counts as no choice under pope-leads-after-king. Fact 17 (there, a seat's
+isolated cards led are a floor where the Pope's holder maximises) is wrong on 8, 10 and 27 if
+taken for the value, on 27 if taken whichever side the holder plays on."""
 
 
 @pytest.mark.skipif(not COMPILED, reason="compiled core not built")
@@ -365,15 +367,16 @@ def test_isolated_cards_with_the_pope_in_lieu_agree_with_reference(reading: str)
 
 POPE_AT_ITS_HOLDERS_STOP_DEALS = {
     "pope-leads": [0, 12],
-    "run-continues": [0],
+    "run-continues": [0, 35],
     "pope-leads-after-king": [4, 12],
     "pope-leads,lead=lowest-in-hand": [10, 42],
 }
 """Seeds of three_suit_positions. The compiled core is wrong on 0 (`pope-leads`) and 4 if it
 takes the Pope in lieu for no choice at a stop on another seat's card, on 12 if it does so
 with cards above the Pope unplayed, on 10 and 42 under a lowest-card lead rule, and on 0
-(`run-continues`) if it settles the Pope's option by its floor where the Pope carries the run
-on."""
+(`run-continues`) if it takes the Pope's option, where the Pope carries the run on, for the
+position after the Pope alone or has the Pope's holder lead after the carried run, and on 35
+if it bounds that option at the carried run's stop where a seat goes out in the run."""
 
 
 @pytest.mark.skipif(not COMPILED, reason="compiled core not built")
