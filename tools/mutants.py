@@ -974,8 +974,12 @@ MUTANTS: tuple[Mutant, ...] = (
         'between players even where a third seat holds a card the target pays for (the target '
         'may pay more in the longer line)',
         (Hunk(CORE_C,
-              '        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])',
-              '        return c->isolating'),),
+              '        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])\n'
+              '               ? played | isolated_cards(c, played, leader, c->keep_apart) '
+              ': played;',
+              '        return c->isolating\n'
+              '               ? played | isolated_cards(c, played, leader, c->keep_apart) '
+              ': played;'),),
         (checks("tests/search/test_choices.py::"
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),
@@ -1126,6 +1130,63 @@ MUTANTS: tuple[Mutant, ...] = (
               "        if (!(run & spinner & ~(1ULL << moves[i]))) {"),),
         (checks("tests/search/test_choices.py::"
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact18-spin-led-by-others",
+        "the C core's general mode has another seat on lead that holds Spin lead it among its "
+        "isolated cards before Spin is played (kept, it stops a run later)",
+        (Hunk(CORE_C,
+              "               ? played | isolated_cards(c, played, leader, c->keep_apart | spin) "
+              ": played;",
+              "               ? played | isolated_cards(c, played, leader, c->keep_apart) "
+              ": played;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact18-spin-led-by-target",
+        "the C core's general mode has the target on lead lead its own Spin among its "
+        "isolated cards before Spin is played",
+        (Hunk(CORE_C,
+              "    return c->self_isolating ? played | isolated_cards(c, played, leader, "
+              "c->self_keep | spin)",
+              "    return c->self_isolating ? played | isolated_cards(c, played, leader, "
+              "c->self_keep)"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact18-third-seat-king",
+        "the C core's general mode has another seat on lead lead its isolated cards before "
+        "Spin is played even where a third seat holds a card the target pays for",
+        (Hunk(CORE_C,
+              "        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])\n"
+              "               ? played | isolated_cards(c, played, leader, "
+              "c->keep_apart | spin)",
+              "        return c->isolating\n"
+              "               ? played | isolated_cards(c, played, leader, "
+              "c->keep_apart | spin)"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact19-spin-paid-always",
+        "the C core's bound before another seat's Spin is played charges the target for Spin "
+        "even where no gap is counted (Spin may never be played)",
+        (Hunk(CORE_C, "            bound -= pay_gap < spin_paid ? pay_gap : spin_paid;",
+              "            bound -= spin_paid;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
+        "c-fact19-spin-in-a-stretch",
+        "the C core's bound before another seat's Spin is played charges Spin's payment for its "
+        "gap under ace high too, where a run can climb into Spin and fact 12 may charge it",
+        (Hunk(CORE_C, "        if (forced == SPIN_OPEN && c->holder[c->spin_slot] != t && "
+              "spin_alone(c)) {",
+              "        if (forced == SPIN_OPEN && c->holder[c->spin_slot] != t) {"),),
+        (checks("tests/search/test_choices.py::"
+                "test_spins_payment_is_charged_for_its_gap_only_where_spin_stands_alone"),),
     ),
     Mutant(
         "forced-win-at-staying-bound",

@@ -599,6 +599,13 @@ static inline val_t paid_when_out(const Core *c, uint64_t played, int w) {
     return pay;
 }
 
+/* Fact 19 (docs/solver.md): Spin is a stretch of its own (ace low, the deuce out of the pack):
+ * played only when its holder chooses, and in no span of fact 3. */
+static inline int spin_alone(const Core *c) {
+    const int s = c->spin_slot;
+    return c->up[s] == 1ULL << s && (s % 13 == 0 || !(c->in_play >> (s - 1) & 1));
+}
+
 #define SPIN_OPEN 3
 /* Fact 3 (docs/solver.md): an upper bound on the target's counters from this position;
  * `forced` SPIN_OPEN: Spin is unplayed (facts 11 and 13). */
@@ -681,6 +688,12 @@ HOT static val_t target_bound(const Core *c, uint64_t played, int leader, int fo
          * below what the target can make without going out (a card left, no payment to come) */
         bound += pay_saving - c->per_card * saving_max - pay_total;
         if (forced == SPIN_OPEN) bound += pay_gap - c->per_card * gap_max;
+        /* Fact 19: another seat's Spin leaves a gap only if it is played, and then the
+         * target pays for it: the gap counts only where it saves more than that payment */
+        if (forced == SPIN_OPEN && c->holder[c->spin_slot] != t && spin_alone(c)) {
+            const val_t spin_paid = forced_payments(c, played, 1ULL << c->spin_slot);
+            bound -= pay_gap < spin_paid ? pay_gap : spin_paid;
+        }
         if (bound < mine - c->game_stake - c->per_card) bound = mine - c->game_stake - c->per_card;
     }
     /* never below what the target can make without going out (its awards) */
@@ -986,6 +999,18 @@ static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
         return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])
                ? played | isolated_cards(c, played, leader, c->keep_apart) : played;
     return c->self_isolating ? played | isolated_cards(c, played, leader, c->self_keep) : played;
+}
+
+/* Fact 18 (docs/solver.md): with Spin unplayed, the seat on lead has led its isolated cards
+ * (facts 5, 5b and 15), Spin kept: their runs hold no other seat's card, so no choice but its
+ * own Spin, which it may decline; Spin itself it keeps to stop a run later. */
+static inline uint64_t settled_before_spin(const Core *c, uint64_t played, int leader) {
+    const uint64_t spin = 1ULL << c->spin_slot;
+    if (leader != c->target)
+        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])
+               ? played | isolated_cards(c, played, leader, c->keep_apart | spin) : played;
+    return c->self_isolating ? played | isolated_cards(c, played, leader, c->self_keep | spin)
+                             : played;
 }
 
 #define SUIT_TOPS ((1ULL << 12) | (1ULL << 25) | (1ULL << 38) | (1ULL << 51))
@@ -1524,11 +1549,14 @@ static inline val_t search_general(Core *c, uint64_t played, int leader, val_t a
      * between players are search's, with the payments counted. */
     if (c->plain_after_spin && (c->holder[c->spin_slot] < 0 || (played >> c->spin_slot & 1)))
         return after_spin(c, played, leader, alpha, beta);
-    return general_node(c, settled_lieu(c, played, leader), leader, alpha, beta);  /* fact 9 */
+    played = settled_lieu(c, played, leader);  /* fact 9 */
+    if (c->plain_after_spin) played = settled_before_spin(c, played, leader);  /* fact 18 */
+    return general_node(c, played, leader, alpha, beta);
 }
 
-/* A node of `search_general` in the position it takes `played` for (fact 9 applied: at_stop
- * computes that position for its own table look-up and searches it here, not twice). */
+/* A node of `search_general` in the position it takes `played` for (fact 9 applied, and
+ * fact 18 under Spin: at_stop, where there is no Spin, computes that position for its own
+ * table look-up and searches it here, not twice). */
 HOT static val_t general_node(Core *c, uint64_t played, int leader, val_t alpha, val_t beta) {
     if (!(c->dealt[leader] & ~played)) return terminal(c, played, leader);
     if (count_node(c)) return 0;

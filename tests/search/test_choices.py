@@ -445,7 +445,7 @@ def spin_positions(seed: int) -> tuple[Game, Board, list[Position]]:
     return game, board, [p for p in positions if not p.is_over]
 
 
-SPIN_FACT_DEALS = [1, 17, 24, 53, 70, 128, 1072, 2044]
+SPIN_FACT_DEALS = [1, 17, 24, 53, 70, 82, 128, 1072, 2044]
 """Seeds of `spin_positions` where a wrong version of facts 10 to 16 gives a wrong value: on
 53 the forced-run search after Spin without the stretch Spin split (and the bound before Spin
 without the gap it may leave unplayed, or without it where the target holds Spin, as on 24
@@ -458,7 +458,10 @@ Kings in Spin's gap charged; on 2044 the race floor where Spin's holder plays ag
 target with the target's lead of a free card (fact 3m); for fact 16, the target that can
 never go out, on 128 its own Spin not counted, the lead that ends its tenure not counted, or
 its tenure on lead ignored (also on 70), on 1, 17 and 53 the most the winner's payments come
-to taken for the least, and on 17 the target on lead taken as locked out without looking."""
+to taken for the least, and on 17 the target on lead taken as locked out without looking; for
+fact 18, the isolated cards led before Spin is played, on 82 Spin led among them by another
+seat (and on 24, 53 and 82 by the target), on 17, 1072 and 2044 a third seat's King ignored;
+for fact 19, on 1, 17, 53, 82, 128 and 2044 another seat's Spin charged where no gap counts."""
 
 
 class _FreshEngines:
@@ -477,13 +480,29 @@ def test_the_forced_run_facts_with_spin_agree_with_reference() -> None:
     split, with the payments between players counted, fact 5 where no third seat holds a card
     the target pays for; before it, the forced-run floors where
     Spin's holder maximises, the race floor with the gap of one run stopped short where he
-    does not, and the bound with that gap; the payments forced in the bound; the bound of a
-    target that can never go out. Every seat and goal at mid-play positions, a fresh engine
-    for each value."""
+    does not, and the bound with that gap, less Spin's payment where another seat holds it;
+    the payments forced in the bound; the bound of a target that can never go out; the
+    isolated cards led before Spin, Spin kept. Every seat and goal at mid-play positions, a
+    fresh engine for each value."""
     for seed in SPIN_FACT_DEALS:
         game, board, positions = spin_positions(seed)
         fresh = _FreshEngines(game, board)
         assert not disagreements(fresh, Reference(game, board), positions), seed
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled core not built")
+def test_spins_payment_is_charged_for_its_gap_only_where_spin_stands_alone() -> None:
+    """Fact 19 (docs/solver.md): the bound charges another seat's Spin for the gap it may
+    leave only where Spin is a stretch of its own (ace low). Ace high, the A-diamond tops the
+    diamonds above seat 2's JD KD: a run can climb into it and fact 12 counts its payment in
+    that span already. Seat 2's best case is 10; charged there too, the bound makes it 9."""
+    deal = composed(["AD QD 6H 7H QH", "JD KD 4H 5H 9H", "3D 3H 8H TH JH"], "KS",
+                    "spinado+ace=high,lead=any")
+    game = Game.from_deal(deal)
+    board = Board(pope=3, matrimony=5, intrigue=2, ace=4, king=1, queen=3, jack=5, game=2)
+    objective = Objective(Goal.BEST_CASE, 2)
+    assert Reference(game, board).value(objective, 0, 2) == 10
+    assert FastEngine(game, board, compiled=True).value(objective, 0, 2) == 10
 
 
 @pytest.mark.parametrize("compiled", CORES)
