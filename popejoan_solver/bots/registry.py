@@ -21,6 +21,11 @@ STRONG: Final = "epimc:samples=32"
 """What ``strong`` is: the strongest fair bot by the matches of docs/studies/bots.md (the
 default opponent of ``popejoan play`` and of the web table)."""
 
+SAMPLER_DEFAULTS: Final = {"samples": "32", "model": "paranoid", "pool": "1", "clock": "wall",
+                           "top": "3", "peek": "no"}
+"""The options a sampling bot (``pimc``, ``epimc``) takes when a spec leaves them out: ``pimc``
+and ``pimc:samples=32`` are one bot."""
+
 MAX_SAMPLES: Final = 10_000
 MAX_POOL: Final = 64
 MAX_TOP: Final = 13
@@ -92,18 +97,19 @@ def _sampler(spec: str, options: Mapping[str, str], deferred: bool) -> Bot:
     """A sampling bot from its options, each checked (a mistake names ``spec``)."""
     from ..advice.values import MODELS
     from .pimc import PimcBot
-    model = options.get("model", "paranoid")
+    model = options.get("model", SAMPLER_DEFAULTS["model"])
     if model not in MODELS:
         raise BotError(f"bot {clip(spec)!r}: model is one of {', '.join(MODELS)}, not "
                        f"{clip(model)!r}")
-    samples = _count(options.get("samples", "32"), "samples", spec, MAX_SAMPLES)
+    samples = _count(options.get("samples", SAMPLER_DEFAULTS["samples"]), "samples", spec,
+                     MAX_SAMPLES)
     seconds = _seconds(options["time"], "time", spec) if "time" in options else None
     peek = _flag(options["peek"], "peek", spec) if "peek" in options else False
     infer = _infer(options, spec)
-    pool = _count(options.get("pool", "1"), "pool", spec, MAX_POOL)
+    pool = _count(options.get("pool", SAMPLER_DEFAULTS["pool"]), "pool", spec, MAX_POOL)
     if "pool" in options and infer is None:
         raise BotError(f"bot {clip(spec)!r}: pool weighs deals for infer=MODEL, given none")
-    clock = options.get("clock", "wall")
+    clock = options.get("clock", SAMPLER_DEFAULTS["clock"])
     if clock not in ("wall", "cpu"):
         raise BotError(f"bot {clip(spec)!r}: clock is wall or cpu, not {clip(clock)!r}")
     bot = PimcBot(spec, peek, samples, model, seconds, sees=_sees(options, spec),
@@ -112,7 +118,7 @@ def _sampler(spec: str, options: Mapping[str, str], deferred: bool) -> Bot:
         from dataclasses import asdict
 
         from .deferred import EpimcBot
-        top = _count(options.get("top", "3"), "top", spec, MAX_TOP)
+        top = _count(options.get("top", SAMPLER_DEFAULTS["top"]), "top", spec, MAX_TOP)
         return EpimcBot(**asdict(bot), top=top)
     return bot
 
@@ -222,10 +228,23 @@ def split_bots(text: str, *, unique: bool = True) -> list[str]:
 
 def _same_bot(spec: str) -> object:
     """What makes two specs the same bot: the name and options, whatever their case or
-    order (``lowest`` and ``LOWEST``, ``pimc:peek,samples=8`` and ``pimc:samples=8,peek``)."""
+    order (``lowest`` and ``LOWEST``, ``pimc:peek,samples=8`` and ``pimc:samples=8,peek``),
+    with an option given at its default the same as one left out (``pimc`` and
+    ``pimc:samples=32``, ``hoyle`` and ``hoyle:peek=no``)."""
     try:
         name, options = parse_spec(spec)
     except BotError:  # refused with its own message when the bot is made
         return spec.strip().lower()
-    return name, tuple(sorted((k, v.lower()) for k, v in options.items()))
+    defaults = SAMPLER_DEFAULTS if name in ("pimc", "epimc") else {"peek": "no"}
+    written = {k: _plain_value(k, v) for k, v in options.items()}
+    return name, tuple(sorted((k, v) for k, v in written.items() if defaults.get(k) != v))
 
+
+def _plain_value(key: str, value: str) -> str:
+    """One spelling of an option's value: a flag's yes or no, a whole number's digits."""
+    value = value.lower()
+    if key in FLAGS and value in ("", "1", "yes", "true", "on", "0", "no", "false", "off"):
+        return "yes" if value in ("", "1", "yes", "true", "on") else "no"
+    if value.isascii() and value.isdigit():
+        return str(int(value))
+    return value

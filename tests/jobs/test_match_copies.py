@@ -26,6 +26,21 @@ def test_split_bots_keeps_copies_under_one_spelling() -> None:
         split_bots("hoyle,hoyle")
 
 
+def test_an_option_at_its_default_is_the_same_bot() -> None:
+    """``pimc`` and ``pimc:samples=32`` are one bot: the copies take the first spelling, and
+    naming both where each bot is named once is naming it twice."""
+    assert split_bots("pimc,random,pimc:samples=32,model=paranoid", unique=False) == [
+        "pimc", "random", "pimc"]
+    assert split_bots("epimc:top=3,samples=032,epimc", unique=False) == [
+        "epimc:top=3,samples=032", "epimc:top=3,samples=032"]
+    assert split_bots("hoyle:peek=no,hoyle,random:peek=yes,random:peek", unique=False) == [
+        "hoyle:peek=no", "hoyle:peek=no", "random:peek=yes", "random:peek=yes"]
+    with pytest.raises(BotError, match="twice"):
+        split_bots("pimc,pimc:samples=32")
+    assert split_bots("pimc,pimc:samples=16,pimc:peek,random:peek") == [
+        "pimc", "pimc:samples=16", "pimc:peek", "random:peek"]
+
+
 def test_one_against_three(tmp_path: Path) -> None:
     specs = split_bots("hoyle,random,random,random", unique=False)
     out = tmp_path / "m.db"
