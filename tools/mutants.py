@@ -1114,6 +1114,15 @@ MUTANTS: tuple[Mutant, ...] = (
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),
     Mutant(
+        "c-fact20-any-lead-rule",
+        "the C core settles the target's isolated cards in the best case with payments between "
+        "players under any lead rule, where leaving cards out changes which leads are legal",
+        (Hunk(CORE_C, "        c->lead_rule == LEAD_ANY) {\n        c->self_isolating = 1;",
+              "        1) {\n        c->self_isolating = 1;"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
         "c-spin-leads-cutoff-either-way",
         "the C core's general mode before Spin is played ends a node on a forced lead's "
         "stored bound whichever way it falls",

@@ -1706,6 +1706,18 @@ static void prepare(Core *c, int goal, int target) {
         for (int i = 0; i < c->n_owned[target]; i++)
             if (c->owned_amount[target][i] > 0 && (c->owned_mask[target][i] & ~c->dealt[target]))
                 c->self_isolating = 0;
+    /* Fact 20 (docs/solver.md): fact 5b in the best case too, with payments between players
+     * and no exempt card, where every award the target takes is of its own cards and none it
+     * pays for holds one of them (going out sooner then loses it nothing). */
+    if (goal == GOAL_BEST_CASE && c->paying && !c->exempt_bit &&
+        c->lead_rule == LEAD_ANY) {
+        c->self_isolating = 1;
+        for (int i = 0; i < c->n_owned[target]; i++) {
+            const uint64_t mask = c->owned_mask[target][i], own = c->dealt[target];
+            if (c->owned_amount[target][i] > 0 ? (mask & ~own) != 0 : (mask & own) != 0)
+                c->self_isolating = 0;
+        }
+    }
     c->keep_apart = 0;
     if (goal == GOAL_GUARANTEED) {
         c->keep_apart = c->exempt_bit;
