@@ -14,6 +14,7 @@ the machine disturbed least), which steadies the medians of deals that take ten 
     python benchmarks/bench_choice_speed.py --deals 200 --repeats 3
     python benchmarks/bench_choice_speed.py --deals 20 \
         --pairs "hoyle-modernized+pope_in_lieu=pope-leads@hoyle-modernized"
+    python benchmarks/bench_choice_speed.py --deals 200 --repeats 3 --wider
 """
 
 from __future__ import annotations
@@ -34,6 +35,20 @@ DEFAULT_PAIRS = [(LIEU + reading, "hoyle-modernized")
                  for reading in ("pope-leads", "run-continues", "pope-leads-after-king")] + [
     ("spinado", "parlett"), ("spinado+lead=any", "parlett+lead=any")]
 """(choice variant, base ruleset). Spinado's pack is its own, so its deals are its own."""
+
+WIDER_PAIRS = [(f"{base}+pope_in_lieu={reading}", base)
+               for base in ("peel", "britannica", "parlett", "early-hoyle", "cassell",
+                            "britannica-1911")
+               for reading in ("pope-leads", "run-continues", "pope-leads-after-king")] + [
+    (LIEU + f"{reading},ace=high", "hoyle-modernized+ace=high")
+    for reading in ("pope-leads", "run-continues", "pope-leads-after-king")] + [
+    (LIEU + "pope-leads,lead=lowest-in-hand", "hoyle-modernized+lead=lowest-in-hand"),
+    ("spinado+ace=high", "parlett+ace=high"),
+    ("spinado+ace=high,lead=any", "parlett+ace=high,lead=any"),
+    ("spinado+pairs=divided,lead=any", "parlett+pairs=divided,lead=any"),
+    ("spinado+lead=lowest-in-hand", "parlett+lead=lowest-in-hand")]
+"""``--wider``: the choice variants over the other named rulesets and with the other options
+(the ace high, the lowest-card lead rules, divided pairs)."""
 
 
 def deal_for(players: int, seed: int, index: int, rules: Ruleset, base: Ruleset) -> Deal:
@@ -111,14 +126,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=1,
                         help="solve each deal N times under each ruleset and keep the least time")
-    parser.add_argument("--pairs", help="comma list of VARIANT@BASE")
+    parser.add_argument("--pairs", help="list of VARIANT@BASE, separated by commas, or by "
+                        "semicolons where a ruleset has options of its own (a+x=1,y=2@b;...)")
+    parser.add_argument("--wider", action="store_true",
+                        help="the pairs over the other named rulesets and options instead")
     parser.add_argument("--json", help="write every figure to this file")
     args = parser.parse_args(argv)
     if args.deals < 1 or args.repeats < 1:
         parser.error("--deals and --repeats must be at least 1")
-    pairs = DEFAULT_PAIRS
+    pairs = WIDER_PAIRS if args.wider else DEFAULT_PAIRS
     if args.pairs:
-        pairs = [(p.split("@")[0], p.split("@")[-1]) for p in args.pairs.split(",")]
+        listed = args.pairs.split(";" if ";" in args.pairs else ",")
+        pairs = [(p.split("@")[0].strip(), p.split("@")[-1].strip()) for p in listed if p.strip()]
     print(f"{args.players} players, {args.deals} deals, seed {args.seed}, "
           f"threads {args.threads}, repeats {args.repeats}")
     print("| variant | base | median s (variant / base) | worst s | median nodes | "
