@@ -118,6 +118,21 @@ def print_row(row: dict[str, Any]) -> None:
           f"{row['ratio']:.2f}x; nodes {row['node_ratio']:.2f}x |", flush=True)
 
 
+def parse_pairs(text: str) -> list[tuple[str, str]]:
+    """``VARIANT@BASE`` pairs separated by semicolons or commas; a comma inside a ruleset's
+    options belongs to it (each pair has one ``@``, so a piece without one continues the pair
+    before it)."""
+    pieces: list[str] = []
+    for piece in (p.strip() for p in text.replace(";", ",").split(",")):
+        if piece and pieces and ("@" not in piece or "@" not in pieces[-1]):
+            pieces[-1] += "," + piece
+        elif piece:
+            pieces.append(piece)
+    if not pieces or any(p.count("@") != 1 for p in pieces):
+        raise SystemExit(f"error: --pairs is VARIANT@BASE,... (one @ a pair): {text!r}")
+    return [(p.split("@")[0], p.split("@")[1]) for p in pieces]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=200)
@@ -126,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=1,
                         help="solve each deal N times under each ruleset and keep the least time")
-    parser.add_argument("--pairs", help="list of VARIANT@BASE, separated by commas, or by "
-                        "semicolons where a ruleset has options of its own (a+x=1,y=2@b;...)")
+    parser.add_argument("--pairs", help="list of VARIANT@BASE, separated by commas or "
+                        "semicolons (a ruleset's own options may hold commas: a+x=1,y=2@b)")
     parser.add_argument("--wider", action="store_true",
                         help="the pairs over the other named rulesets and options instead")
     parser.add_argument("--json", help="write every figure to this file")
@@ -136,8 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--deals and --repeats must be at least 1")
     pairs = WIDER_PAIRS if args.wider else DEFAULT_PAIRS
     if args.pairs:
-        listed = args.pairs.split(";" if ";" in args.pairs else ",")
-        pairs = [(p.split("@")[0].strip(), p.split("@")[-1].strip()) for p in listed if p.strip()]
+        pairs = parse_pairs(args.pairs)
     print(f"{args.players} players, {args.deals} deals, seed {args.seed}, "
           f"threads {args.threads}, repeats {args.repeats}")
     print("| variant | base | median s (variant / base) | worst s | median nodes | "

@@ -1123,6 +1123,16 @@ MUTANTS: tuple[Mutant, ...] = (
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),
     Mutant(
+        "c-fact21-gap-top-not-saved",
+        "the C core's gap of fact 13 leaves out its top card whatever it is, not only Spin "
+        "(played on its holder's card, so not left unplayed)",
+        (Hunk(CORE_C, "        gap &= ~(1ULL << c->spin_slot);  /* fact 21: Spin, played on s, is "
+              "not left unplayed */",
+              "        if (gap) gap &= ~(1ULL << top_index(gap));"),),
+        (checks("tests/search/test_choices.py::"
+                "test_the_forced_run_facts_with_spin_agree_with_reference"),),
+    ),
+    Mutant(
         "c-spin-leads-cutoff-either-way",
         "the C core's general mode before Spin is played ends a node on a forced lead's "
         "stored bound whichever way it falls",

@@ -524,7 +524,8 @@ static inline val_t forced_payments(const Core *c, uint64_t played, uint64_t spa
  * stretch of a seat's cards `mine`, from its lowest card up) that a run stopped by Spin can
  * leave unplayed when that seat goes out, besides those fact 3 leaves in the stretch it goes
  * out in: those between a card s of Spin's holder and the seat's next card above s (or the
- * top). Into *pay, if asked (fact 13: the target's span, the others' cards counted): that
+ * top), Spin itself not among them (fact 21: under ace high it may top the stretch, and it is
+ * played on s). Into *pay, if asked (fact 13: the target's span, the others' cards counted): that
  * many counters and the payments for the others' awards forced in the span (fact 12) with a
  * card among them. */
 static inline int spin_gap(const Core *c, uint64_t played, uint64_t span, uint64_t mine,
@@ -537,7 +538,8 @@ static inline int spin_gap(const Core *c, uint64_t played, uint64_t span, uint64
         stops &= stops - 1;
         const uint64_t above = c->bound_up[s] ^ (1ULL << s);
         const uint64_t next = mine & above;
-        const uint64_t gap = next ? above & ~c->bound_up[bit_index(next)] : above;
+        uint64_t gap = next ? above & ~c->bound_up[bit_index(next)] : above;
+        gap &= ~(1ULL << c->spin_slot);  /* fact 21: Spin, played on s, is not left unplayed */
         const int cards = popcount(gap & counted);
         if (cards > most) most = cards;
         if (!pay) continue;

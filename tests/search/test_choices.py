@@ -465,10 +465,13 @@ fact 18, the isolated cards led before Spin is played, on 82 Spin led among them
 seat (and on 24, 53 and 82 by the target), on 17, 1072 and 2044 a third seat's King ignored;
 for fact 19, on 1, 17, 53, 82, 128 and 2044 another seat's Spin charged where no gap counts."""
 
-SPIN_OTHER_DEALS = [("spinado", 34)]
+SPIN_OTHER_DEALS = [("spinado", 34), ("spinado+ace=high,lead=any", 4),
+                    ("spinado+ace=high,lead=any", 30)]
 """(variant, seed) of `spin_positions` under other Spinado rules: on 34, under the
 lowest-of-suit lead, fact 20 (the target's isolated cards settled in the best case) is wrong
-if used, since leaving cards out changes which leads are legal."""
+if used, since leaving cards out changes which leads are legal; on 4 and 30, ace high, fact
+21 (Spin no card of its gap) is wrong if it leaves out the top card of every gap, Spin or
+not."""
 
 
 class _FreshEngines:
@@ -483,12 +486,13 @@ class _FreshEngines:
 
 @pytest.mark.skipif(not COMPILED, reason="compiled core not built")
 def test_the_forced_run_facts_with_spin_agree_with_reference() -> None:
-    """Facts 10 to 16 and 18 to 20 (docs/solver.md): after Spin the forced-run search on the
+    """Facts 10 to 16 and 18 to 21 (docs/solver.md): after Spin the forced-run search on the
     stretches Spin split, with the payments between players counted, fact 5 where no third
     seat holds a card the target pays for; before it, the forced-run floors where Spin's
     holder maximises, the race floor with the gap of one run stopped short where he
-    does not, and the bound with that gap, less Spin's payment where another seat holds it;
-    the payments forced in the bound; the bound of a target that can never go out; the
+    does not, and the bound with that gap (Spin, played on its holder's card, no card of
+    it), less Spin's payment where another seat holds it; the payments forced in the bound;
+    the bound of a target that can never go out; the
     isolated cards led before Spin, Spin kept; the target's own isolated cards led in the best
     case too. Every seat and goal at mid-play positions, a fresh engine for each value."""
     cases = [("spinado+lead=any", seed) for seed in SPIN_FACT_DEALS] + SPIN_OTHER_DEALS
