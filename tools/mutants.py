@@ -974,12 +974,9 @@ MUTANTS: tuple[Mutant, ...] = (
         'between players even where a third seat holds a card the target pays for (the target '
         'may pay more in the longer line)',
         (Hunk(CORE_C,
-              '        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])\n'
-              '               ? played | isolated_cards(c, played, leader, c->keep_apart) '
-              ': played;',
-              '        return c->isolating\n'
-              '               ? played | isolated_cards(c, played, leader, c->keep_apart) '
-              ': played;'),),
+              '        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])\n',
+              '        return c->isolating && (!keep || !(c->pay_cards & ~played & '
+              '~c->dealt[leader]))\n'),),
         (checks("tests/search/test_choices.py::"
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),
@@ -1155,7 +1152,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core's general mode has another seat on lead that holds Spin lead it among its "
         "isolated cards before Spin is played (kept, it stops a run later)",
         (Hunk(CORE_C,
-              "               ? played | isolated_cards(c, played, leader, c->keep_apart | spin) "
+              "               ? played | isolated_cards(c, played, leader, c->keep_apart | keep) "
               ": played;",
               "               ? played | isolated_cards(c, played, leader, c->keep_apart) "
               ": played;"),),
@@ -1168,7 +1165,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "isolated cards before Spin is played",
         (Hunk(CORE_C,
               "    return c->self_isolating ? played | isolated_cards(c, played, leader, "
-              "c->self_keep | spin)",
+              "c->self_keep | keep)",
               "    return c->self_isolating ? played | isolated_cards(c, played, leader, "
               "c->self_keep)"),),
         (checks("tests/search/test_choices.py::"
@@ -1179,12 +1176,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "the C core's general mode has another seat on lead lead its isolated cards before "
         "Spin is played even where a third seat holds a card the target pays for",
         (Hunk(CORE_C,
-              "        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])\n"
-              "               ? played | isolated_cards(c, played, leader, "
-              "c->keep_apart | spin)",
-              "        return c->isolating\n"
-              "               ? played | isolated_cards(c, played, leader, "
-              "c->keep_apart | spin)"),),
+              "        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])\n",
+              "        return c->isolating && (keep || !(c->pay_cards & ~played & "
+              "~c->dealt[leader]))\n"),),
         (checks("tests/search/test_choices.py::"
                 "test_the_forced_run_facts_with_spin_agree_with_reference"),),
     ),

@@ -995,24 +995,26 @@ static inline uint64_t isolated_cards(const Core *c, uint64_t played, int x, uin
 
 /* The position a search takes `played` for: the seat on lead has played its isolated cards
  * first (fact 5 for another seat, with payments between players where no other seat holds a
- * card the target pays for: fact 15; fact 5b for the target). */
-static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
+ * card the target pays for: fact 15; fact 5b for the target), the cards of `keep` kept
+ * besides those each fact keeps apart. */
+static inline uint64_t settled_keeping(const Core *c, uint64_t played, int leader,
+                                       uint64_t keep) {
     if (leader != c->target)
         return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])
-               ? played | isolated_cards(c, played, leader, c->keep_apart) : played;
-    return c->self_isolating ? played | isolated_cards(c, played, leader, c->self_keep) : played;
+               ? played | isolated_cards(c, played, leader, c->keep_apart | keep) : played;
+    return c->self_isolating ? played | isolated_cards(c, played, leader, c->self_keep | keep)
+                             : played;
+}
+
+static inline uint64_t settled(const Core *c, uint64_t played, int leader) {
+    return settled_keeping(c, played, leader, 0);
 }
 
 /* Fact 18 (docs/solver.md): with Spin unplayed, the seat on lead has led its isolated cards
  * (facts 5, 5b and 15), Spin kept: their runs hold no other seat's card, so no choice but its
  * own Spin, which it may decline; Spin itself it keeps to stop a run later. */
 static inline uint64_t settled_before_spin(const Core *c, uint64_t played, int leader) {
-    const uint64_t spin = 1ULL << c->spin_slot;
-    if (leader != c->target)
-        return c->isolating && !(c->pay_cards & ~played & ~c->dealt[leader])
-               ? played | isolated_cards(c, played, leader, c->keep_apart | spin) : played;
-    return c->self_isolating ? played | isolated_cards(c, played, leader, c->self_keep | spin)
-                             : played;
+    return settled_keeping(c, played, leader, 1ULL << c->spin_slot);
 }
 
 #define SUIT_TOPS ((1ULL << 12) | (1ULL << 25) | (1ULL << 38) | (1ULL << 51))
